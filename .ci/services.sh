@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Installs (only when missing) and starts, or stops, the real services svc's tests use:
+# MariaDB on 127.0.0.1:13306, PostgreSQL on 127.0.0.1:15432 and a private Docker engine, each in a
+# private data folder under $SVC_CI_DIR. `start` prints the environment the tests read, as exports.
+# Usage: .ci/services.sh start|stop
+set -euo pipefail
+
+CI_DIR=${SVC_CI_DIR:-/tmp/svc-ci}
+MY=$CI_DIR/mariadb PG=$CI_DIR/postgres DK=$CI_DIR/docker
+MY_PORT=13306 PG_PORT=15432
+
+log() { echo "[services] $*" >&2; }
+
+install_missing() {
+  local missing=()
+  command -v mariadbd >/dev/null || missing+=(mariadb-server)
+  [ -x /usr/lib/postgresql/15/bin/initdb ] || missing+=(postgresql)
+  command -v dockerd >/dev/null || missing+=(docker.io)
+  command -v busybox >/dev/null || missing+=(busybox-static)
+  command -v git >/dev/null || missing+=(git)
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "installing ${missing[*]}"
+    apt-get update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+}
+
+wait_for() { # <what> <tries> <command...>
+  local what=$1 tries=$2; shift 2
+  for _ in $(seq 1 "$tries"); do "$@" >/dev/null 2>&1 && return 0; sleep 0.25; done
+  log "$what did not become ready"; return 1
+}
+
+start_mariadb() {
+  mkdir -p "$MY"
+  if [ ! -d "$MY/data/mysql" ]; then
+    mariadb-install-db --no-defaults --datadir="$MY/data" --user=root \
+      --auth-root-authentication-method=normal --skip-test-db >"$MY/install.log" 2>&1
+  fi
+  if ! mariadb-admin --no-defaults --socket="$MY/mysqld.sock" -uroot ping >/dev/null 2>&1; then
+    mariadbd --no-defaults --datadir="$MY/data" --user=root --bind-address=127.0.0.1 --port=$MY_PORT \
+      --socket="$MY/mysqld.sock" --pid-file="$MY/mysqld.pid" --skip-log-bin --log-error="$MY/err.log" \
+      --innodb-flush-log-at-trx-commit=0 >/dev/null 2>&1 &
+    wait_for MariaDB 240 mariadb-admin --no-defaults --socket="$MY/mysqld.sock" -uroot ping
+  fi
+  # The test user may create and drop its own databases: every store test gets a fresh one.
+  mariadb --no-defaults --socket="$MY/mysqld.sock" -uroot -e \
+    "CREATE USER IF NOT EXISTS 'ci'@'127.0.0.1' IDENTIFIED BY 'ci'; GRANT ALL ON *.* TO 'ci'@'127.0.0.1'; CREATE DATABASE IF NOT EXISTS ci;"
+}
+
+start_postgres() {
+  mkdir -p "$PG" && chown postgres:postgres "$PG"
+  local bin=/usr/lib/postgresql/15/bin
+  if [ ! -f "$PG/data/PG_VERSION" ]; then
+    su postgres -s /bin/sh -c "$bin/initdb -D $PG/data -A trust -U postgres -E UTF8 --no-sync" >"$PG/initdb.log"
+  fi
+  if ! su postgres -s /bin/sh -c "$bin/pg_ctl -D $PG/data status" >/dev/null 2>&1; then
+    su postgres -s /bin/sh -c "$bin/pg_ctl -D $PG/data -l $PG/log -w -o '-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG -c fsync=off -c max_connections=300' start" >/dev/null
+  fi
+  psql -h 127.0.0.1 -p $PG_PORT -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='ci'" | grep -q 1 ||
+    psql -h 127.0.0.1 -p $PG_PORT -U postgres -qc 'CREATE DATABASE ci'
+}
+
+start_docker() {
+  mkdir -p "$DK"
+  if ! DOCKER_HOST=unix://$DK/docker.sock docker info >/dev/null 2>&1; then
+    dockerd --data-root "$DK/data" --exec-root "$DK/exec" -H "unix://$DK/docker.sock" \
+      --pidfile "$DK/docker.pid" >"$DK/dockerd.log" 2>&1 &
+    wait_for "Docker engine" 240 env DOCKER_HOST="unix://$DK/docker.sock" docker info
+  fi
+}
+
+stop_pid_file() { # <pid file>
+  [ -f "$1" ] || return 0
+  local pid; pid=$(cat "$1")
+  kill "$pid" 2>/dev/null || return 0
+  for _ in $(seq 1 120); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.25; done
+  kill -9 "$pid" 2>/dev/null || true
+}
+
+case ${1:-} in
+  start)
+    install_missing
+    start_mariadb
+    start_postgres
+    start_docker
+    cat <<ENV
+export SVC_TEST_SQL_A_DATASOURCE='ci:ci@tcp(127.0.0.1:$MY_PORT)/ci?parseTime=true'
+export SVC_TEST_SQL_B_DATASOURCE='postgres://postgres:postgres@127.0.0.1:$PG_PORT/ci?sslmode=disable'
+export DOCKER_HOST='unix://$DK/docker.sock'
+ENV
+    ;;
+  stop)
+    stop_pid_file "$MY/mysqld.pid"
+    su postgres -s /bin/sh -c "/usr/lib/postgresql/15/bin/pg_ctl -D $PG/data -m fast stop" >/dev/null 2>&1 || true
+    stop_pid_file "$DK/docker.pid"
+    ;;
+  *)
+    echo "usage: $0 start|stop" >&2
+    exit 2
+    ;;
+esac

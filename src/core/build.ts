@@ -1,0 +1,88 @@
+import type { NewStage, Stage } from './stage.js';
+import type { NewStep } from './step.js';
+import type { Status } from './status.js';
+
+/** What caused a build. */
+export const BUILD_EVENTS = ['push', 'pull_request', 'tag', 'promote', 'rollback', 'cron', 'custom'] as const;
+export type BuildEvent = (typeof BUILD_EVENTS)[number];
+
+/** One run of a repository's pipelines for one commit. */
+export interface Build {
+  readonly id: number;
+  repoId: number;
+  /** Per-repository build number, handed out from the repository's counter; unique per repository. */
+  number: number;
+  /** The build this one restarts or promotes; 0 when none. */
+  parent: number;
+  status: Status;
+  /** Why the build is `error` (e.g. the pipeline file does not lint); empty otherwise. */
+  error: string;
+  event: BuildEvent;
+  /** Sub-kind of the event (e.g. `opened`, `synchronized` for pull requests). */
+  action: string;
+  /** Who or what triggered it (a login, `@hook`, `@cron`). */
+  trigger: string;
+  link: string;
+  title: string;
+  message: string;
+  /** Commit before and after the change. */
+  before: string;
+  after: string;
+  ref: string;
+  /** Repository the change comes from (`owner/name`); differs from the repository for forks. */
+  sourceRepo: string;
+  source: string;
+  target: string;
+  authorLogin: string;
+  authorName: string;
+  authorEmail: string;
+  authorAvatar: string;
+  sender: string;
+  /** Custom parameters (promotion, API-triggered builds). */
+  params: Record<string, string>;
+  /** Name of the cron job that created the build; empty otherwise. */
+  cron: string;
+  /** Deployment target of a promotion; empty otherwise. */
+  deployTo: string;
+  deployId: number;
+  debug: boolean;
+  /** Epoch milliseconds; 0 when not yet. */
+  started: number;
+  finished: number;
+  created: number;
+  updated: number;
+  version: number;
+}
+
+export type NewBuild = Omit<Build, 'id' | 'number' | 'created' | 'updated' | 'version'>;
+
+/** A stage to create with its build, with the steps known at creation time. */
+export interface NewStageWithSteps {
+  stage: Omit<NewStage, 'repoId' | 'buildId'>;
+  steps: Omit<NewStep, 'stageId'>[];
+}
+
+export interface Page {
+  /** 1-based page number. */
+  page: number;
+  perPage: number;
+}
+
+/**
+ * Persistence of builds.
+ * - `create` runs in one transaction: it takes the next number from the repository's counter,
+ *   inserts the build, its stages and their steps, and returns them all.
+ * - `update` is optimistic-locked: StaleVersionError when `build.version` is not the stored version.
+ * - `list` returns a repository's builds, newest first.
+ * - `listIncomplete` returns the builds of every repository that are not done, oldest first.
+ */
+export interface BuildStore {
+  find(id: number): Promise<Build | undefined>;
+  findNumber(repoId: number, number: number): Promise<Build | undefined>;
+  list(repoId: number, page: Page): Promise<Build[]>;
+  listIncomplete(): Promise<Build[]>;
+  count(): Promise<number>;
+  create(build: NewBuild, stages: NewStageWithSteps[]): Promise<{ build: Build; stages: Stage[] }>;
+  update(build: Build): Promise<Build>;
+  delete(id: number): Promise<void>;
+}

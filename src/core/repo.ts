@@ -1,0 +1,67 @@
+export type Visibility = 'public' | 'private' | 'internal';
+
+/** A repository at the git provider, identified as `<namespace>/<name>`. */
+export interface Repo {
+  readonly id: number;
+  /** The provider's own id of the repository; unique, survives renames. */
+  uid: string;
+  /** The user whose credentials svc uses for this repository (who enabled it); 0 when none. */
+  userId: number;
+  namespace: string;
+  name: string;
+  /** `<namespace>/<name>`; unique. */
+  slug: string;
+  /** Which git provider (scma … scmf). */
+  scm: string;
+  cloneUrl: string;
+  cloneUrlSsh: string;
+  link: string;
+  defaultBranch: string;
+  private: boolean;
+  visibility: Visibility;
+  /** Enabled: svc receives its webhooks and builds it. */
+  active: boolean;
+  /** Path of the pipeline file; empty means the default (`.svc.yml`, else `.drone.yml`). */
+  configPath: string;
+  /** Trusted repositories may use privileged containers, host volumes, devices and host networking. */
+  trusted: boolean;
+  /** Builds of a protected repository wait for approval. */
+  protected: boolean;
+  ignoreForks: boolean;
+  ignorePullRequests: boolean;
+  cancelPulls: boolean;
+  cancelPush: boolean;
+  /** Build timeout in minutes. */
+  timeout: number;
+  /** The last build number handed out. */
+  counter: number;
+  /** Secret of the provider webhook for this repository; verifies every incoming hook. */
+  hookSecret: string;
+  /** Epoch milliseconds of the last sync from the provider; 0 when never. */
+  synced: number;
+  created: number;
+  updated: number;
+  version: number;
+}
+
+export type NewRepo = Omit<Repo, 'id' | 'created' | 'updated' | 'version' | 'counter'>;
+
+/**
+ * Persistence of repositories.
+ * - `create` throws ConflictError when the uid or slug is taken.
+ * - `update` is optimistic-locked: it throws StaleVersionError when `repo.version` is not the
+ *   stored version, and returns the repository with its new version.
+ * - `listUser` lists the repositories the user has any permission on, by slug.
+ */
+export interface RepoStore {
+  find(id: number): Promise<Repo | undefined>;
+  findUid(uid: string): Promise<Repo | undefined>;
+  findSlug(namespace: string, name: string): Promise<Repo | undefined>;
+  list(): Promise<Repo[]>;
+  listUser(userId: number): Promise<Repo[]>;
+  listActive(): Promise<Repo[]>;
+  count(): Promise<number>;
+  create(repo: NewRepo): Promise<Repo>;
+  update(repo: Repo): Promise<Repo>;
+  delete(id: number): Promise<void>;
+}

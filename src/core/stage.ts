@@ -1,0 +1,62 @@
+import type { Status } from './status.js';
+import type { Step } from './step.js';
+
+/** One pipeline of a build, executed by one runner. */
+export interface Stage {
+  readonly id: number;
+  repoId: number;
+  buildId: number;
+  /** 1-based position in the build; unique per build. */
+  number: number;
+  name: string;
+  /** Document kind (`pipeline`) and pipeline type (`docker`, `kubernetes`, `ssh`, `vm`, `exec`, …). */
+  kind: string;
+  type: string;
+  status: Status;
+  error: string;
+  /** The failure of this stage does not fail the build. */
+  errIgnore: boolean;
+  exitCode: number;
+  /** Name of the runner that took the stage; empty while queued. */
+  machine: string;
+  os: string;
+  arch: string;
+  variant: string;
+  kernel: string;
+  /** Concurrency limit of the pipeline (0 = none). */
+  limit: number;
+  /** Epoch milliseconds. `heartbeat` is the last sign of life from the runner running the stage. */
+  started: number;
+  stopped: number;
+  heartbeat: number;
+  created: number;
+  updated: number;
+  version: number;
+  onSuccess: boolean;
+  onFailure: boolean;
+  /** Names of the stages of the same build that must finish first. */
+  dependsOn: string[];
+  /** Runner labels the stage requires (exact match). */
+  labels: Record<string, string>;
+}
+
+export type NewStage = Omit<Stage, 'id' | 'created' | 'updated' | 'version'>;
+
+export interface StageWithSteps extends Stage {
+  steps: Step[];
+}
+
+/**
+ * Persistence of stages. Stages are created with their build (BuildStore.create).
+ * - `update` is optimistic-locked: StaleVersionError when `stage.version` is not the stored version;
+ *   this is how the first runner to accept a stage wins.
+ * - `listStatus` returns every stage with the given status, oldest first.
+ */
+export interface StageStore {
+  find(id: number): Promise<Stage | undefined>;
+  findNumber(buildId: number, number: number): Promise<Stage | undefined>;
+  list(buildId: number): Promise<Stage[]>;
+  listWithSteps(buildId: number): Promise<StageWithSteps[]>;
+  listStatus(status: Status): Promise<Stage[]>;
+  update(stage: Stage): Promise<Stage>;
+}

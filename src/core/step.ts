@@ -1,0 +1,36 @@
+import type { Status } from './status.js';
+
+/** One step of a stage. */
+export interface Step {
+  readonly id: number;
+  stageId: number;
+  /** 1-based position in the stage; unique per stage. */
+  number: number;
+  name: string;
+  status: Status;
+  error: string;
+  errIgnore: boolean;
+  exitCode: number;
+  image: string;
+  detached: boolean;
+  dependsOn: string[];
+  /** Epoch milliseconds; 0 when not yet. */
+  started: number;
+  stopped: number;
+  version: number;
+}
+
+export type NewStep = Omit<Step, 'id' | 'version'>;
+
+/**
+ * Persistence of steps.
+ * - `create` throws ConflictError when the stage already has a step with that number.
+ * - `update` is optimistic-locked: StaleVersionError when `step.version` is not the stored version.
+ */
+export interface StepStore {
+  find(id: number): Promise<Step | undefined>;
+  findNumber(stageId: number, number: number): Promise<Step | undefined>;
+  list(stageId: number): Promise<Step[]>;
+  create(step: NewStep): Promise<Step>;
+  update(step: Step): Promise<Step>;
+}

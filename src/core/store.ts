@@ -1,0 +1,30 @@
+import type { BuildStore } from './build.js';
+import type { CronStore } from './cron.js';
+import type { LogStore } from './log.js';
+import type { PermStore } from './perm.js';
+import type { RepoStore } from './repo.js';
+import type { RunnerStore } from './runner.js';
+import type { SecretStore } from './secret.js';
+import type { StageStore } from './stage.js';
+import type { StepStore } from './step.js';
+import type { UserStore } from './user.js';
+
+/**
+ * Every persistent resource of the server, opened on one database.
+ * Opening a Store applies pending migrations and checks the secret key; `close` releases connections.
+ */
+export interface Store {
+  readonly users: UserStore;
+  readonly repos: RepoStore;
+  readonly perms: PermStore;
+  readonly builds: BuildStore;
+  readonly stages: StageStore;
+  readonly steps: StepStore;
+  readonly logs: LogStore;
+  readonly secrets: SecretStore;
+  readonly crons: CronStore;
+  readonly runners: RunnerStore;
+  /** The schema version the database is at after opening. */
+  readonly schemaVersion: number;
+  close(): Promise<void>;
+}

@@ -1,0 +1,42 @@
+/** A person logged in through the git provider, or a machine account (SVC_USER_CREATE, API). */
+export interface User {
+  readonly id: number;
+  /** Account name at the git provider, or the machine account's name. Unique. */
+  login: string;
+  email: string;
+  avatar: string;
+  machine: boolean;
+  admin: boolean;
+  /** An inactive user cannot log in or use the API. */
+  active: boolean;
+  /** svc's own API token (bearer token). 32 characters for machine accounts. Unique. */
+  token: string;
+  /** The git provider's OAuth credentials; empty for machine accounts. Never returned by the API. */
+  scmToken: string;
+  scmRefresh: string;
+  /** Epoch milliseconds when `scmToken` expires; 0 when it does not. */
+  scmExpiry: number;
+  /** Epoch milliseconds; 0 when never. */
+  lastLogin: number;
+  created: number;
+  updated: number;
+}
+
+export type NewUser = Omit<User, 'id' | 'created' | 'updated'>;
+
+/**
+ * Persistence of users.
+ * - `find*` return `undefined` when nothing matches.
+ * - `create` throws ConflictError when the login or token is taken.
+ * - `update` writes every field of the given user; throws NotFoundError when the id is gone.
+ */
+export interface UserStore {
+  find(id: number): Promise<User | undefined>;
+  findLogin(login: string): Promise<User | undefined>;
+  findToken(token: string): Promise<User | undefined>;
+  list(): Promise<User[]>;
+  count(): Promise<number>;
+  create(user: NewUser): Promise<User>;
+  update(user: User): Promise<User>;
+  delete(id: number): Promise<void>;
+}
