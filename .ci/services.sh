@@ -9,7 +9,11 @@ CI_DIR=${SVC_CI_DIR:-/tmp/svc-ci}
 MY=$CI_DIR/mariadb PG=$CI_DIR/postgres DK=$CI_DIR/docker
 MY_PORT=13306 PG_PORT=15432
 
+STARTED=$CI_DIR/started   # services this script started (and so may stop), one name a line
+
 log() { echo "[services] $*" >&2; }
+mark_started() { mkdir -p "$CI_DIR" && echo "$1" >>"$STARTED"; }
+was_started() { [ -f "$STARTED" ] && grep -qx "$1" "$STARTED"; }
 
 install_missing() {
   local missing=()
@@ -41,6 +45,7 @@ start_mariadb() {
     mariadbd --no-defaults --datadir="$MY/data" --user=root --bind-address=127.0.0.1 --port=$MY_PORT \
       --socket="$MY/mysqld.sock" --pid-file="$MY/mysqld.pid" --skip-log-bin --log-error="$MY/err.log" \
       --innodb-flush-log-at-trx-commit=0 >/dev/null 2>&1 &
+    mark_started mariadb
     wait_for MariaDB 240 mariadb-admin --no-defaults --socket="$MY/mysqld.sock" -uroot ping
   fi
   # The test user may create and drop its own databases: every store test gets a fresh one.
@@ -56,6 +61,7 @@ start_postgres() {
   fi
   if ! su postgres -s /bin/sh -c "$bin/pg_ctl -D $PG/data status" >/dev/null 2>&1; then
     su postgres -s /bin/sh -c "$bin/pg_ctl -D $PG/data -l $PG/log -w -o '-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG -c fsync=off -c max_connections=300' start" >/dev/null
+    mark_started postgres
   fi
   psql -h 127.0.0.1 -p $PG_PORT -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='ci'" | grep -q 1 ||
     psql -h 127.0.0.1 -p $PG_PORT -U postgres -qc 'CREATE DATABASE ci'
@@ -66,6 +72,7 @@ start_docker() {
   if ! DOCKER_HOST=unix://$DK/docker.sock docker info >/dev/null 2>&1; then
     dockerd --data-root "$DK/data" --exec-root "$DK/exec" -H "unix://$DK/docker.sock" \
       --pidfile "$DK/docker.pid" >"$DK/dockerd.log" 2>&1 &
+    mark_started docker
     wait_for "Docker engine" 240 env DOCKER_HOST="unix://$DK/docker.sock" docker info
   fi
 }
@@ -91,9 +98,11 @@ export DOCKER_HOST='unix://$DK/docker.sock'
 ENV
     ;;
   stop)
-    stop_pid_file "$MY/mysqld.pid"
-    su postgres -s /bin/sh -c "/usr/lib/postgresql/15/bin/pg_ctl -D $PG/data -m fast stop" >/dev/null 2>&1 || true
-    stop_pid_file "$DK/docker.pid"
+    # Only what `start` started: services that were already running belong to someone else.
+    was_started mariadb && stop_pid_file "$MY/mysqld.pid"
+    was_started postgres && { su postgres -s /bin/sh -c "/usr/lib/postgresql/15/bin/pg_ctl -D $PG/data -m fast stop" >/dev/null 2>&1 || true; }
+    was_started docker && stop_pid_file "$DK/docker.pid"
+    rm -f "$STARTED"
     ;;
   *)
     echo "usage: $0 start|stop" >&2

@@ -26,5 +26,7 @@ export interface Store {
   readonly runners: RunnerStore;
   /** The schema version the database is at after opening. */
   readonly schemaVersion: number;
+  /** Resolves when the database answers a trivial query; rejects when it is unreachable. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+import { configPrintCommand } from './config-print.js';
+import { processIO, type CommandIO } from './io.js';
+import { serverCommand } from './server.js';
+import { readVersion } from './version.js';
+
+const USAGE = `svc: a continuous-integration server and runners
+
+Usage: svc <command> [options]
+
+Commands:
+  server [--local]            run the server (--local fills the required settings for a local trial)
+  config print <kind>         print the effective settings of a kind as JSON
+                              (kinds: server, docker, nomad, vm, kubernetes, ssh)
+  version                     print svc's version
+
+Settings are SVC_* environment variables: see docs/settings.md.
+Run 'svc <command> --help' for a command's options.
+`;
+
+/** Dispatches to the subcommand; each subcommand is its own composition root. */
+async function main(args: readonly string[], io: CommandIO): Promise<number> {
+  const [command, ...rest] = args;
+  switch (command) {
+    case undefined:
+    case '--help':
+    case '-h':
+    case 'help':
+      io.stdout(USAGE);
+      return command === undefined ? 2 : 0;
+    case '--version':
+    case 'version':
+      io.stdout(`${readVersion()}\n`);
+      return 0;
+    case 'server':
+      return serverCommand(rest, process.env, io);
+    case 'config':
+      if (rest[0] === 'print') return configPrintCommand(rest.slice(1), process.env, io);
+      io.stderr(
+        `svc config: unknown or missing subcommand ${rest[0] ?? ''}; expected: svc config print <kind>\n`,
+      );
+      return 2;
+    default:
+      io.stderr(`svc: unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2), processIO()).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    // Last resort: a bug, not a user error. Say so without a wall of stack for the user.
+    process.stderr.write(
+      `svc: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    if (process.env.SVC_DEBUG === 'true' && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    process.exitCode = 1;
+  },
+);

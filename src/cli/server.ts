@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Logger } from 'pino';
+import { loadSettings, type ServerSettings } from '../config/index.js';
+import { DatabaseError, InvalidSettingsError } from '../core/errors.js';
+import { parseDatabaseSecret } from '../core/secret-key.js';
+import type { Store } from '../core/store.js';
+import { buildApp } from '../server/app.js';
+import { seedUser } from '../server/bootstrap/seed-user.js';
+import { openStore } from '../store/index.js';
+import type { CommandIO } from './io.js';
+import { parseListenAddress } from './listen-address.js';
+import { withLocalSettings } from './local-settings.js';
+import { createLogger } from './logger.js';
+import { readVersion } from './version.js';
+
+const USAGE = `Usage: svc server [--local]
+
+Runs the svc server with the settings of the SVC_* environment variables (docs/settings.md).
+  --local   fill unset required settings for a trial on this machine: SVC_SERVER_HOST=localhost:<port>,
+            SVC_SERVER_PROTO=http, and an SVC_RPC_SECRET generated once and kept in the data folder
+`;
+
+type Env = Record<string, string | undefined>;
+
+/** Composition root of `svc server`: settings → logger → store → HTTP server, until SIGINT/SIGTERM. */
+export async function serverCommand(args: readonly string[], env: Env, io: CommandIO): Promise<number> {
+  const unknown = args.filter((arg) => arg !== '--local' && arg !== '--help' && arg !== '-h');
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  if (unknown.length > 0) {
+    io.stderr(`svc server: unknown option ${unknown.join(' ')}\n\n${USAGE}`);
+    return 2;
+  }
+  const local = args.includes('--local') ? withLocalSettings(env, io.cwd) : { env, filled: [] };
+  let settings: ServerSettings;
+  let warnings: { setting: string; message: string }[];
+  try {
+    ({ settings, warnings } = loadSettings('server', local.env, { cwd: io.cwd }));
+  } catch (error) {
+    if (!(error instanceof InvalidSettingsError)) throw error;
+    for (const problem of error.problems) io.stderr(`${problem.setting}: ${problem.message}\n`);
+    return 2;
+  }
+  const logger = createLogger({ level: 'info', pretty: process.stderr.isTTY });
+  for (const warning of warnings) logger.warn(`${warning.setting}: ${warning.message}`);
+  if (local.filled.length > 0) logger.info(`local trial: filled ${local.filled.join(', ')}`);
+
+  const store = await openStoreOrReport(settings, logger, io);
+  if (!store) return 1;
+  try {
+    if (settings.SVC_USER_CREATE) {
+      const user = await seedUser(store.users, settings.SVC_USER_CREATE);
+      logger.info(
+        `SVC_USER_CREATE: account ${user.login} ready (admin: ${user.admin}, machine: ${user.machine})`,
+      );
+    }
+    await serveUntilStopped(settings, store, logger, io);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+async function openStoreOrReport(
+  settings: ServerSettings,
+  logger: Logger,
+  io: CommandIO,
+): Promise<Store | undefined> {
+  let secretKey: Uint8Array | undefined;
+  if (settings.SVC_DATABASE_SECRET !== null) {
+    const key = parseDatabaseSecret(settings.SVC_DATABASE_SECRET);
+    // loadSettings has validated the key already; this only narrows the type.
+    if (typeof key === 'string') throw new Error(`SVC_DATABASE_SECRET: ${key}`);
+    secretKey = key;
+  }
+  try {
+    return await openStore({
+      datasource: settings.SVC_DATABASE_DATASOURCE,
+      secretKey,
+      logger: (message) => logger.info(message),
+    });
+  } catch (error) {
+    if (!(error instanceof DatabaseError)) throw error;
+    io.stderr(`svc server: ${error.message}\n`);
+    return undefined;
+  }
+}
+
+async function serveUntilStopped(
+  settings: ServerSettings,
+  store: Store,
+  logger: Logger,
+  io: CommandIO,
+): Promise<void> {
+  const tls =
+    settings.SVC_TLS_CERT !== null && settings.SVC_TLS_KEY !== null
+      ? {
+          cert: readFileSync(resolve(io.cwd, settings.SVC_TLS_CERT)),
+          key: readFileSync(resolve(io.cwd, settings.SVC_TLS_KEY)),
+        }
+      : undefined;
+  const app = buildApp({
+    logger,
+    version: readVersion(),
+    schemaVersion: store.schemaVersion,
+    health: { ping: () => store.ping() },
+    tls,
+  });
+  const { host, port } = parseListenAddress(settings.SVC_SERVER_PORT);
+  await app.listen({ host, port });
+  const address = app.server.address();
+  const boundPort = typeof address === 'object' && address ? address.port : port;
+  logger.info(
+    `svc server ${readVersion()} listening on ${tls ? 'https' : 'http'}://${host}:${boundPort}; ` +
+      `users reach it at ${settings.SVC_SERVER_PROTO}://${settings.SVC_SERVER_HOST}`,
+  );
+  await new Promise<void>((resolveStop) => {
+    const stop = (signal: string): void => {
+      logger.info(`${signal}: finishing in-flight requests, then stopping`);
+      resolveStop();
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  await app.close();
+}

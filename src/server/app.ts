@@ -1,0 +1,34 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Logger } from 'pino';
+import { handleError, handleNotFound } from './http-errors.js';
+import { healthRoute, type HealthDeps } from './routes/health.js';
+import { versionRoute } from './routes/version.js';
+
+/** Everything the HTTP server needs, grouped; built by the `svc server` composition root. */
+export interface AppDeps {
+  readonly logger: Logger;
+  readonly version: string;
+  readonly schemaVersion: number;
+  readonly health: HealthDeps;
+  /** PEM certificate chain and key; plain HTTP when absent. */
+  readonly tls?: { cert: Buffer; key: Buffer } | undefined;
+}
+
+/** Builds the server's HTTP application. Routes of later parts are registered here. */
+export function buildApp(deps: AppDeps): FastifyInstance {
+  const options: FastifyServerOptions & { https?: { cert: Buffer; key: Buffer } } = {
+    loggerInstance: deps.logger,
+    disableRequestLogging: true,
+    // A slow or stuck client must not hold a connection forever.
+    requestTimeout: 60_000,
+    bodyLimit: 10 * 1024 * 1024,
+    return503OnClosing: true,
+  };
+  if (deps.tls) options.https = deps.tls;
+  const app = Fastify(options) as unknown as FastifyInstance;
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler(handleNotFound);
+  healthRoute(app, deps.health);
+  versionRoute(app, { version: deps.version, schemaVersion: deps.schemaVersion });
+  return app;
+}

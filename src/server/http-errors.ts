@@ -1,0 +1,66 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { SvcError, type ErrorCode } from '../core/errors.js';
+
+/** The one place where svc's error codes become HTTP status codes. */
+export function httpStatusOf(code: ErrorCode): number {
+  switch (code) {
+    case 'NOT_FOUND':
+      return 404;
+    case 'CONFLICT':
+    case 'STALE_VERSION':
+      return 409;
+    case 'INVALID_INPUT':
+    case 'INVALID_SETTINGS':
+      return 400;
+    case 'UNAUTHORIZED':
+      return 401;
+    case 'FORBIDDEN':
+      return 403;
+    case 'DATABASE_UNAVAILABLE':
+      return 503;
+    case 'DATABASE_TOO_NEW':
+    case 'SECRET_KEY_MISSING':
+    case 'SECRET_KEY_WRONG':
+    case 'INTERNAL':
+      return 500;
+  }
+}
+
+/** The body of every error response: a stable code and a message for people, never a stack trace. */
+export interface ErrorBody {
+  code: string;
+  message: string;
+}
+
+/**
+ * Fastify error handler: SvcErrors keep their code and message; fastify's own client errors
+ * (bad JSON, body too large) keep their status; anything else is logged and answered as a bare 500.
+ */
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  if (error instanceof SvcError) {
+    const status = httpStatusOf(error.code);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    void reply.status(status).send({ code: error.code, message: error.message } satisfies ErrorBody);
+    return;
+  }
+  const fastifyError = error as Partial<FastifyError>;
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    void reply
+      .status(status)
+      .send({ code: fastifyError.code ?? 'INVALID_INPUT', message: fastifyError.message ?? 'bad request' });
+    return;
+  }
+  request.log.error({ err: error }, 'request failed');
+  void reply.status(500).send({ code: 'INTERNAL', message: 'internal server error' } satisfies ErrorBody);
+}
+
+/** Answers unknown routes in the same shape as every other error. */
+export function handleNotFound(request: FastifyRequest, reply: FastifyReply): void {
+  void reply
+    .status(404)
+    .send({
+      code: 'NOT_FOUND',
+      message: `no route for ${request.method} ${request.url}`,
+    } satisfies ErrorBody);
+}
