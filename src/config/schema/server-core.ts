@@ -1,0 +1,45 @@
+import { SERVER } from '../kinds.js';
+import { host, listenAddress } from '../values/network.js';
+import { oneOf, text } from '../values/scalars.js';
+import { group, setting } from './define.js';
+
+/** `http` or `https`: the protocol settings of server and runners. */
+export const protocol = oneOf(['http', 'https'], 'a protocol');
+
+/** Where the server is reached and how runners authenticate to it. */
+export const serverCore = group(
+  'Server: address and runner secret',
+  'Where users and git providers reach the server, and the secret runners authenticate with.',
+  [
+    setting('SVC_SERVER_HOST', SERVER, host(true), {
+      required: true,
+      description:
+        'The host name (with an optional port) under which users and git providers reach the server. svc builds webhook and OAuth redirect URLs from it; it does not change where the server listens (see SVC_SERVER_PORT).',
+    }),
+    setting('SVC_SERVER_PROTO', SERVER, protocol, {
+      required: true,
+      description:
+        'The protocol of the user-facing address, http or https. With https, session cookies are marked Secure.',
+    }),
+    setting('SVC_SERVER_PORT', SERVER, listenAddress, {
+      default: ':8080',
+      addition: true,
+      description:
+        'Where the server listens for HTTP: a port (8080, :8080) or an interface and port (127.0.0.1:8080, [::1]:8080). The spec leaves the listen address open; svc adds this setting for it.',
+    }),
+    setting('SVC_SERVER_PROXY_HOST', SERVER, host(true), {
+      description:
+        'An alternate public host used in webhook URLs instead of SVC_SERVER_HOST, for servers behind a firewall whose git provider webhooks must pass through a public proxy. Set it together with SVC_SERVER_PROXY_PROTO.',
+    }),
+    setting('SVC_SERVER_PROXY_PROTO', SERVER, protocol, {
+      description:
+        'The protocol of SVC_SERVER_PROXY_HOST, http or https. Set it together with SVC_SERVER_PROXY_HOST.',
+    }),
+    setting('SVC_RPC_SECRET', SERVER, text('a shared secret, the same value as on every runner'), {
+      required: true,
+      secret: true,
+      description:
+        'The shared secret runners present to the server (in the X-SVC-Token header). Server and runners must hold the same value.',
+    }),
+  ],
+);

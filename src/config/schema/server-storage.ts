@@ -1,0 +1,47 @@
+import { DEFAULT_EMBEDDED_DATASOURCE } from '../datasource.js';
+import { SERVER } from '../kinds.js';
+import { databaseDriver, databaseSecret, datasource, defaultDatasource } from '../values/datasource.js';
+import { httpUrl } from '../values/network.js';
+import { boolean, text } from '../values/scalars.js';
+import { group, setting } from './define.js';
+
+/** The database and the object store for logs. */
+export const serverStorage = group(
+  'Server: storage',
+  'The database holding all durable state, and an optional object store for build logs.',
+  [
+    setting('SVC_DATABASE_DRIVER', SERVER, databaseDriver, {
+      default: 'embedded_sql',
+      description:
+        'The database: embedded_sql (a SQLite file), sql_a (MySQL or MariaDB) or sql_b (PostgreSQL).',
+    }),
+    setting('SVC_DATABASE_DATASOURCE', SERVER, datasource, {
+      whenUnset: defaultDatasource,
+      defaultDoc: `\`${DEFAULT_EMBEDDED_DATASOURCE}\` with embedded_sql; required with sql_a and sql_b`,
+      secret: true,
+      description:
+        'Where the database is, in the form the driver needs (see "Datasources" above). Only the password part is secret: `svc config print` shows the rest.',
+    }),
+    setting('SVC_DATABASE_SECRET', SERVER, databaseSecret, {
+      secret: true,
+      defaultDoc: 'none: secrets are stored unencrypted',
+      description:
+        'The AES-256 key encrypting repository secrets in the database (see "The database secret" above). Set it before the first secret is stored.',
+    }),
+    setting('SVC_OBJSTORE_BUCKET', SERVER, text('a bucket name'), {
+      description: 'Stores build logs in this OBJSTORE (S3 or S3-compatible) bucket instead of the database.',
+    }),
+    setting('SVC_OBJSTORE_ENDPOINT', SERVER, httpUrl('https://s3.example.com'), {
+      description:
+        'Endpoint of an S3-compatible object store; unset means Amazon S3. Needs SVC_OBJSTORE_BUCKET.',
+    }),
+    setting('SVC_OBJSTORE_PATH_STYLE', SERVER, boolean, {
+      description:
+        'Addresses the bucket in the URL path (https://host/bucket/key) rather than as a subdomain, as many S3-compatible stores need. Needs SVC_OBJSTORE_BUCKET.',
+    }),
+    setting('SVC_OBJSTORE_PREFIX', SERVER, text('a key prefix such as logs/'), {
+      defaultDoc: 'none: logs are stored at the root of the bucket',
+      description: 'A folder (key prefix) inside the bucket for log files. Needs SVC_OBJSTORE_BUCKET.',
+    }),
+  ],
+);
