@@ -27,10 +27,15 @@ export function withLocalSettings(env: Env, cwd: string): { env: Env; filled: st
     result[name] = value();
     filled.push(name);
   };
-  fill('SVC_SERVER_HOST', () => `localhost:${portOf(env.SVC_SERVER_PORT)}`);
+  fill('SVC_SERVER_HOST', () => hostFor(portOf(env.SVC_SERVER_PORT)));
   fill('SVC_SERVER_PROTO', () => 'http');
   fill('SVC_RPC_SECRET', () => keptRpcSecret(localDataDir(env, cwd)));
   return { env: result, filled };
+}
+
+/** Port 0 (any free port) is only known after listening: the host then carries no port. */
+function hostFor(port: string): string {
+  return Number(port) === 0 ? 'localhost' : `localhost:${port}`;
 }
 
 function portOf(listen: string | undefined): string {

@@ -83,6 +83,11 @@ async function openStoreOrReport(
       logger: (message) => logger.info(message),
     });
   } catch (error) {
+    if (error instanceof InvalidSettingsError) {
+      // The driver refused a datasource parameter (an unknown sslmode, say): a settings problem.
+      for (const problem of error.problems) io.stderr(`${problem.setting}: ${problem.message}\n`);
+      return undefined;
+    }
     if (!(error instanceof DatabaseError)) throw error;
     io.stderr(`svc server: ${error.message}\n`);
     return undefined;

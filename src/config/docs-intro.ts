@@ -54,7 +54,9 @@ directory. With \`sql_a\` or \`sql_b\` the datasource is required. Passwords may
 
 \`SVC_DATABASE_SECRET\` is an AES-256 key, which takes 32 bytes. Give either 64 hexadecimal characters
 (\`openssl rand -hex 32\`), decoded to 32 bytes, or exactly 32 ASCII characters (\`openssl rand -hex 16\`), whose
-bytes are the key. Set it before the first secret is stored: secrets stored without it stay unencrypted.
+bytes are the key. Set it before first use, as the spec says; if you add it to a database that already
+holds plain secrets, svc encrypts them all at the next start, in one transaction. A database whose secrets
+are encrypted refuses to start when the key is missing or wrong: keep the key (docs/database.md).
 
 ## Webhook events
 

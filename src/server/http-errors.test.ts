@@ -54,7 +54,7 @@ describe('HTTP error translation', () => {
       payload: '{not json',
     });
     expect(response.statusCode).toBe(400);
-    expect(Object.keys(response.json() as object).sort()).toEqual(['code', 'message']);
+    expect(Object.keys(response.json<object>()).sort()).toEqual(['code', 'message']);
   });
 
   it('answers unknown routes with 404 in the same shape', async () => {

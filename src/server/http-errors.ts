@@ -57,10 +57,8 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
 
 /** Answers unknown routes in the same shape as every other error. */
 export function handleNotFound(request: FastifyRequest, reply: FastifyReply): void {
-  void reply
-    .status(404)
-    .send({
-      code: 'NOT_FOUND',
-      message: `no route for ${request.method} ${request.url}`,
-    } satisfies ErrorBody);
+  void reply.status(404).send({
+    code: 'NOT_FOUND',
+    message: `no route for ${request.method} ${request.url}`,
+  } satisfies ErrorBody);
 }

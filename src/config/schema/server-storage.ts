@@ -26,7 +26,7 @@ export const serverStorage = group(
       secret: true,
       defaultDoc: 'none: secrets are stored unencrypted',
       description:
-        'The AES-256 key encrypting repository secrets in the database (see "The database secret" above). Set it before the first secret is stored.',
+        'The AES-256 key encrypting repository secrets in the database (see "The database secret" above). Set it before first use; added later, it encrypts the existing secrets at the next start.',
     }),
     setting('SVC_OBJSTORE_BUCKET', SERVER, text('a bucket name'), {
       description: 'Stores build logs in this OBJSTORE (S3 or S3-compatible) bucket instead of the database.',

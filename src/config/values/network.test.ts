@@ -11,16 +11,17 @@ describe('listenAddress', () => {
     ['localhost:3000', 'localhost:3000'],
     ['[::1]:8080', '[::1]:8080'],
     [':080', ':80'],
+    ['127.0.0.1:0', '127.0.0.1:0'],
   ])('reads %s as %s', (raw, normalized) => {
     expect(listenAddress.parse(raw, ctx)).toEqual({ ok: true, value: normalized });
   });
 
-  it.each([':0', ':70000', 'localhost', '[::1]', 'http://localhost:80', 'port 3000', '::1:80', 'a b:80'])(
+  it.each([':70000', 'localhost', '[::1]', 'http://localhost:80', 'port 3000', '::1:80', 'a b:80'])(
     'refuses %j',
     (raw) => {
       expect(listenAddress.parse(raw, ctx)).toEqual({
         ok: false,
-        message: `${JSON.stringify(raw)} is not a listen address; expected a port or host:port such as :8080, 8080, 127.0.0.1:8080 or [::1]:8080`,
+        message: `${JSON.stringify(raw)} is not a listen address; expected a port or host:port such as :8080, 8080, 127.0.0.1:8080 or [::1]:8080 (port 0: any free port)`,
       });
     },
   );

@@ -46,7 +46,8 @@ export function host(withPort: boolean): Codec<string> {
   };
 }
 
-const LISTEN_EXPECTED = 'a port or host:port such as :8080, 8080, 127.0.0.1:8080 or [::1]:8080';
+const LISTEN_EXPECTED =
+  'a port or host:port such as :8080, 8080, 127.0.0.1:8080 or [::1]:8080 (port 0: any free port)';
 
 /**
  * A listen address such as `:8080`, `8080`, `127.0.0.1:8080` or `[::1]:8080`; the value is its
@@ -60,7 +61,8 @@ export const listenAddress: Codec<string> = {
     if (
       split?.port === undefined ||
       (split.host !== '' && !validHost(split.host)) ||
-      !validPort(split.port)
+      // Port 0 asks the system for any free port (the log then says which): useful for tests.
+      !(split.port === '0' || validPort(split.port))
     ) {
       return fail(`${shown(raw, ctx)} is not a listen address; expected ${LISTEN_EXPECTED}`);
     }

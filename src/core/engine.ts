@@ -1,0 +1,124 @@
+/**
+ * The execution backend contract shared by every runner kind (docker, nomad, vm, kubernetes, ssh).
+ * The compiler turns a pipeline into an ExecSpec; the runner core walks its step DAG and calls an
+ * Engine, which only knows how to prepare, run one step, and clean up.
+ */
+
+/** Image pull policy of a step. `default` pulls when the image is missing (or tagged `latest`). */
+export type PullPolicy = 'always' | 'if-not-exists' | 'never' | 'default';
+
+/** When a step runs, given how the steps before it ended. */
+export type RunPolicy = 'on-success' | 'on-failure' | 'always' | 'never';
+
+/** What a step's failure does to the stage: `fail` fails it, `ignore` (`failure: ignore`) does not. */
+export type ErrPolicy = 'fail' | 'ignore';
+
+/** A secret value handed to a step as an environment variable; its value is masked in every output line. */
+export interface ExecSecret {
+  /** The secret's name (for messages); never its value. */
+  name: string;
+  /** The environment variable the step reads it from. */
+  env: string;
+  data: string;
+  /** Mask the value in logs (always true for secrets; false for plain values marked for masking). */
+  mask: boolean;
+}
+
+/** A volume the stage creates and destroys (`temp`) or a path of the host (`host`; trusted only). */
+export type ExecVolume =
+  | { kind: 'temp'; name: string; medium: 'disk' | 'memory'; sizeLimit: number }
+  | { kind: 'host'; name: string; path: string };
+
+/** Where a named volume of the stage is mounted in a step. */
+export interface ExecMount {
+  name: string;
+  path: string;
+}
+
+/** One step (or service, or the clone step) ready to run. */
+export interface ExecStep {
+  /** Unique within the run; engines derive container names from it. */
+  id: string;
+  name: string;
+  image: string;
+  pull: PullPolicy;
+  /** Overrides the image's entrypoint when non-empty. */
+  entrypoint: string[];
+  /** Arguments (or, with commands, the shell and script); empty keeps the image's default. */
+  command: string[];
+  envs: Record<string, string>;
+  secrets: ExecSecret[];
+  /** Names of the steps that must finish first. */
+  dependsOn: string[];
+  runPolicy: RunPolicy;
+  errPolicy: ErrPolicy;
+  /** A detached step (or service) runs in the background and does not block its dependents. */
+  detach: boolean;
+  privileged: boolean;
+  user: string;
+  workingDir: string;
+  mounts: ExecMount[];
+  /** Extra networks to join besides the stage network (SVC_RUNNER_NETWORKS). */
+  networks: string[];
+  networkMode: string;
+  dns: string[];
+  dnsSearch: string[];
+  extraHosts: string[];
+  devices: string[];
+  /** Resource limits; 0 means none. Bytes for memory and shm, CFS units for CPU. */
+  memLimit: number;
+  memSwapLimit: number;
+  shmSize: number;
+  cpuPeriod: number;
+  cpuQuota: number;
+  cpuShares: number;
+  cpuSet: string[];
+  /** Registry credentials for pulling the image, when needed. */
+  auth?: { address: string; username: string; password: string } | undefined;
+  /** Kill the step after this many milliseconds; 0 means the stage timeout alone applies. */
+  timeout: number;
+  labels: Record<string, string>;
+}
+
+/** A compiled stage: everything an engine needs, nothing it must look up. */
+export interface ExecSpec {
+  /** Unique id of this run; every resource an engine creates carries it as a label. */
+  runId: string;
+  platform: { os: string; arch: string };
+  /** The shared workspace: mounted at `base` in every step; commands start in `path`. */
+  workspace: { base: string; path: string };
+  /** The clone step (if any), services and steps, in file order. */
+  steps: ExecStep[];
+  volumes: ExecVolume[];
+  /** Labels put on every container, network and volume of the run (besides the run id). */
+  labels: Record<string, string>;
+}
+
+/** How one step ended. */
+export interface StepExit {
+  exitCode: number;
+  /** The engine killed it for running out of memory. */
+  oomKilled: boolean;
+}
+
+/** Receives a step's output as it comes, line by line (without the newline). */
+export type OutputSink = (line: string) => void;
+
+/**
+ * An execution backend. Lifecycle, for one ExecSpec:
+ * 1. `setup` creates what the run shares (network, workspace volume, temp volumes). If it throws,
+ *    the runner calls `destroy` and fails the stage.
+ * 2. `run` is called once per step that should run, possibly concurrently for independent steps.
+ *    It pulls the image per the step's policy, starts the step, streams every output line to `output`,
+ *    and resolves when the step exits (for a detached step: as soon as it has started, with exit 0).
+ *    Aborting `signal` stops the step promptly and rejects with an AbortError.
+ *    A non-zero exit is a resolved StepExit, not a rejection; rejections mean the engine failed.
+ * 3. `destroy` removes everything the run created — containers (also detached ones), networks,
+ *    volumes — whether the run succeeded, failed or was cancelled. It never throws for leftovers
+ *    that are already gone.
+ */
+export interface Engine {
+  setup(spec: ExecSpec, signal?: AbortSignal): Promise<void>;
+  run(spec: ExecSpec, step: ExecStep, output: OutputSink, signal?: AbortSignal): Promise<StepExit>;
+  destroy(spec: ExecSpec): Promise<void>;
+}

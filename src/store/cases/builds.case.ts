@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidInputError, NotFoundError, StaleVersionError } from '../../core/errors.js';
+import { newBuild, newRepo, newStage, useStore, type OpenFreshStore } from './fixtures.case.js';
+
+/** BuildStore: creation with stages and steps, numbering, listing, optimistic locking, deletion. */
+export function buildsContract(open: OpenFreshStore): void {
+  describe('builds', () => {
+    const store = useStore(open);
+
+    it('creates a build with its stages and steps in one go, numbered from the repository counter', async () => {
+      const repo = await store().repos.create(newRepo());
+      const input = newBuild(repo.id, { params: { DEPLOY_ENV: 'prod', 'with space': 'ü ✓' }, debug: true });
+      const stages = [
+        newStage(1, 2, { labels: { gpu: 'yes' } }),
+        newStage(2, 1, { dependsOn: ['stage-1'], status: 'waiting_on_dependencies' }),
+      ];
+      const before = Date.now();
+      const created = await store().builds.create(input, stages);
+
+      expect(created.build).toMatchObject({ ...input, number: 1, version: 1 });
+      expect(created.build.created).toBeGreaterThanOrEqual(before);
+      expect(await store().builds.find(created.build.id)).toEqual(created.build);
+      expect(await store().builds.findNumber(repo.id, 1)).toEqual(created.build);
+      expect(created.stages).toHaveLength(2);
+      expect(created.stages[0]).toMatchObject({
+        ...stages[0]?.stage,
+        repoId: repo.id,
+        buildId: created.build.id,
+        version: 1,
+      });
+      expect(await store().stages.list(created.build.id)).toEqual(created.stages);
+      const withSteps = await store().stages.listWithSteps(created.build.id);
+      expect(withSteps.map((s) => s.steps.map((step) => step.name))).toEqual([
+        ['step-1', 'step-2'],
+        ['step-1'],
+      ]);
+      expect(withSteps[0]?.steps[1]).toMatchObject({
+        dependsOn: ['step-1'],
+        stageId: created.stages[0]?.id,
+        version: 1,
+      });
+      expect((await store().repos.find(repo.id))?.counter).toBe(1);
+    });
+
+    it('hands out numbers 1..10 to ten concurrent creations, without duplicates', async () => {
+      const repo = await store().repos.create(newRepo());
+      const created = await Promise.all(
+        Array.from({ length: 10 }, () => store().builds.create(newBuild(repo.id), [newStage(1, 1)])),
+      );
+      expect(created.map((c) => c.build.number).sort((a, b) => a - b)).toEqual([
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+      ]);
+      expect((await store().repos.find(repo.id))?.counter).toBe(10);
+    });
+
+    it('lists a repository’s builds newest first, a page at a time', async () => {
+      const repo = await store().repos.create(newRepo());
+      for (let i = 0; i < 5; i++) await store().builds.create(newBuild(repo.id), []);
+      const first = await store().builds.list(repo.id, { page: 1, perPage: 2 });
+      const third = await store().builds.list(repo.id, { page: 3, perPage: 2 });
+      expect(first.map((b) => b.number)).toEqual([5, 4]);
+      expect(third.map((b) => b.number)).toEqual([1]);
+      expect(await store().builds.list(repo.id, { page: 4, perPage: 2 })).toEqual([]);
+      await expect(store().builds.list(repo.id, { page: 0, perPage: 2 })).rejects.toThrow(InvalidInputError);
+    });
+
+    it('lists the builds that are not done, oldest first, and counts all builds', async () => {
+      const repo = await store().repos.create(newRepo());
+      const before = new Set((await store().builds.listIncomplete()).map((b) => b.id));
+      const running = await store().builds.create(newBuild(repo.id, { status: 'running' }), []);
+      await store().builds.create(newBuild(repo.id, { status: 'success' }), []);
+      const blocked = await store().builds.create(newBuild(repo.id, { status: 'blocked' }), []);
+      const incomplete = (await store().builds.listIncomplete()).filter((b) => !before.has(b.id));
+      expect(incomplete.map((b) => b.id)).toEqual([running.build.id, blocked.build.id]);
+      const count = await store().builds.count();
+      expect(count).toBeGreaterThanOrEqual(3);
+    });
+
+    it('updates with optimistic locking: of two writers from the same version one wins', async () => {
+      const repo = await store().repos.create(newRepo());
+      const { build } = await store().builds.create(newBuild(repo.id), []);
+      const results = await Promise.allSettled([
+        store().builds.update({ ...build, status: 'running', started: 1000 }),
+        store().builds.update({ ...build, status: 'killed', finished: 2000 }),
+      ]);
+      const won = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      const lost = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+      expect(won).toHaveLength(1);
+      expect(won[0]?.version).toBe(2);
+      expect(lost[0]).toBeInstanceOf(StaleVersionError);
+      const stored = await store().builds.find(build.id);
+      expect(stored).toEqual(won[0]);
+    });
+
+    it('says NotFoundError for a missing repository or a deleted build', async () => {
+      await expect(store().builds.create(newBuild(999_999), [newStage(1)])).rejects.toThrow(NotFoundError);
+      const repo = await store().repos.create(newRepo());
+      const { build } = await store().builds.create(newBuild(repo.id), []);
+      await store().builds.delete(build.id);
+      await expect(store().builds.update(build)).rejects.toThrow(NotFoundError);
+    });
+
+    it('deletes its stages, steps and logs with it', async () => {
+      const repo = await store().repos.create(newRepo());
+      const { build, stages } = await store().builds.create(newBuild(repo.id), [newStage(1), newStage(2)]);
+      const steps = await store().steps.list(stages[1]?.id ?? 0);
+      const stepId = steps[0]?.id ?? 0;
+      await store().logs.create(stepId, [{ pos: 0, out: 'line', time: 1 }]);
+      await store().builds.delete(build.id);
+      expect(await store().builds.find(build.id)).toBeUndefined();
+      expect(await store().stages.list(build.id)).toEqual([]);
+      expect(await store().steps.find(stepId)).toBeUndefined();
+      expect(await store().logs.find(stepId)).toBeUndefined();
+    });
+  });
+}

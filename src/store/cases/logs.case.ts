@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { LogLine } from '../../core/log.js';
+import { NotFoundError } from '../../core/errors.js';
+import { newBuild, newRepo, newStage, useStore, type OpenFreshStore } from './fixtures.case.js';
+
+/** `count` lines of about `width` characters each. */
+function lines(count: number, width: number): LogLine[] {
+  const filler = 'x'.repeat(width);
+  return Array.from({ length: count }, (_, pos) => ({
+    pos,
+    out: `${pos} ${filler} ü\n`,
+    time: Math.floor(pos / 100),
+  }));
+}
+
+/** LogStore: a step's whole log, replaced and deleted as one; large logs. */
+export function logsContract(open: OpenFreshStore): void {
+  describe('logs', () => {
+    const store = useStore(open);
+
+    async function stepIds(count: number): Promise<number[]> {
+      const repo = await store().repos.create(newRepo());
+      const { stages } = await store().builds.create(newBuild(repo.id), [newStage(1, count)]);
+      return (await store().steps.list(stages[0]?.id ?? 0)).map((s) => s.id);
+    }
+
+    it('stores a step’s lines and gives them back, and undefined for a step without a log', async () => {
+      const [withLog = 0, without = 0] = await stepIds(2);
+      const log = [
+        { pos: 0, out: '+ echo "hello"\n', time: 0 },
+        { pos: 1, out: 'hello 🌍 \u001b[32mgreen\u001b[0m\n', time: 1 },
+      ];
+      await store().logs.create(withLog, log);
+      expect(await store().logs.find(withLog)).toEqual(log);
+      expect(await store().logs.find(without)).toBeUndefined();
+    });
+
+    it('replaces a log on a second create, and stores an empty log', async () => {
+      const [stepId = 0] = await stepIds(1);
+      await store().logs.create(stepId, lines(10, 10));
+      await store().logs.create(stepId, []);
+      expect(await store().logs.find(stepId)).toEqual([]);
+      await store().logs.create(stepId, lines(3, 5));
+      expect(await store().logs.find(stepId)).toEqual(lines(3, 5));
+    });
+
+    it('deletes a log', async () => {
+      const [stepId = 0] = await stepIds(1);
+      await store().logs.create(stepId, lines(2, 2));
+      await store().logs.delete(stepId);
+      expect(await store().logs.find(stepId)).toBeUndefined();
+      await store().logs.delete(stepId);
+    });
+
+    it('round-trips a log of several megabytes', async () => {
+      const [stepId = 0] = await stepIds(1);
+      const big = lines(60_000, 100); // about 7 MB of JSON
+      await store().logs.create(stepId, big);
+      const found = await store().logs.find(stepId);
+      expect(found).toHaveLength(big.length);
+      expect(found).toEqual(big);
+    });
+
+    it('says NotFoundError for a step that does not exist', async () => {
+      await expect(store().logs.create(999_999, lines(1, 1))).rejects.toThrow(NotFoundError);
+    });
+  });
+}

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { ConflictError, NotFoundError, StaleVersionError } from '../../core/errors.js';
+import type { Store } from '../../core/store.js';
+import { newBuild, newRepo, newStage, useStore, type OpenFreshStore } from './fixtures.case.js';
+
+async function buildWithStages(store: Store, count: number) {
+  const repo = await store.repos.create(newRepo());
+  return store.builds.create(
+    newBuild(repo.id),
+    Array.from({ length: count }, (_, i) => newStage(i + 1)),
+  );
+}
+
+/** StageStore and StepStore: lookups, status queue, first-runner-wins updates, step numbering. */
+export function stagesStepsContract(open: OpenFreshStore): void {
+  describe('stages', () => {
+    const store = useStore(open);
+
+    it('finds a stage by id and by build and number', async () => {
+      const { build, stages } = await buildWithStages(store(), 2);
+      const second = stages[1];
+      expect(await store().stages.find(second?.id ?? 0)).toEqual(second);
+      expect(await store().stages.findNumber(build.id, 2)).toEqual(second);
+      expect(await store().stages.findNumber(build.id, 3)).toBeUndefined();
+    });
+
+    it('lists the stages of a status, oldest first', async () => {
+      const before = new Set((await store().stages.listStatus('pending')).map((s) => s.id));
+      const a = await buildWithStages(store(), 2);
+      const b = await buildWithStages(store(), 1);
+      await store().stages.update({ ...(a.stages[0] ?? failure()), status: 'running' });
+      const pending = (await store().stages.listStatus('pending')).filter((s) => !before.has(s.id));
+      expect(pending.map((s) => s.id)).toEqual([a.stages[1]?.id, b.stages[0]?.id]);
+      expect((await store().stages.listStatus('running')).map((s) => s.id)).toContain(a.stages[0]?.id);
+    });
+
+    it('lets exactly one of two runners accepting the same stage win', async () => {
+      const { stages } = await buildWithStages(store(), 1);
+      const stage = stages[0] ?? failure();
+      const results = await Promise.allSettled(
+        ['runner-a', 'runner-b'].map((machine) =>
+          store().stages.update({
+            ...stage,
+            status: 'running',
+            machine,
+            started: Date.now(),
+            heartbeat: Date.now(),
+          }),
+        ),
+      );
+      const won = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      const lost = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+      expect(won).toHaveLength(1);
+      expect(lost[0]).toBeInstanceOf(StaleVersionError);
+      expect(await store().stages.find(stage.id)).toEqual(won[0]);
+      expect(won[0]?.version).toBe(2);
+    });
+
+    it('round-trips labels and dependencies, and says NotFoundError for a deleted stage', async () => {
+      const { build, stages } = await buildWithStages(store(), 1);
+      const stage = stages[0] ?? failure();
+      const updated = await store().stages.update({
+        ...stage,
+        labels: { 'kubernetes.io/arch': 'arm64', emoji: '🚀' },
+        dependsOn: ['lint', 'test'],
+        exitCode: 78,
+        errIgnore: true,
+      });
+      expect(await store().stages.find(stage.id)).toEqual(updated);
+      await store().builds.delete(build.id);
+      await expect(store().stages.update(updated)).rejects.toThrow(NotFoundError);
+    });
+  });
+
+  describe('steps', () => {
+    const store = useStore(open);
+
+    it('finds steps by id and by stage and number, and lists them by number', async () => {
+      const { stages } = await buildWithStages(store(), 1);
+      const stageId = stages[0]?.id ?? 0;
+      const steps = await store().steps.list(stageId);
+      expect(steps.map((s) => s.number)).toEqual([1, 2]);
+      expect(await store().steps.find(steps[1]?.id ?? 0)).toEqual(steps[1]);
+      expect(await store().steps.findNumber(stageId, 1)).toEqual(steps[0]);
+      expect(await store().steps.findNumber(stageId, 9)).toBeUndefined();
+    });
+
+    it('creates a step later, refusing a number the stage already has or a stage that does not exist', async () => {
+      const { stages } = await buildWithStages(store(), 1);
+      const stageId = stages[0]?.id ?? 0;
+      const step = {
+        stageId,
+        number: 3,
+        name: 'notify',
+        status: 'pending' as const,
+        error: '',
+        errIgnore: false,
+        exitCode: 0,
+        image: 'plugins/slack',
+        detached: true,
+        dependsOn: ['step-1', 'step-2'],
+        started: 0,
+        stopped: 0,
+      };
+      const created = await store().steps.create(step);
+      expect(created).toMatchObject({ ...step, version: 1 });
+      expect(await store().steps.find(created.id)).toEqual(created);
+      const duplicate = store().steps.create({ ...step, name: 'again' });
+      await expect(duplicate).rejects.toThrow(ConflictError);
+      await expect(duplicate).rejects.toThrow(`stage ${stageId} already has a step number 3`);
+      await expect(store().steps.create({ ...step, stageId: 999_999 })).rejects.toThrow(NotFoundError);
+    });
+
+    it('updates with optimistic locking', async () => {
+      const { stages } = await buildWithStages(store(), 1);
+      const [step] = await store().steps.list(stages[0]?.id ?? 0);
+      const current = step ?? failure();
+      const done = await store().steps.update({ ...current, status: 'success', exitCode: 0, stopped: 5 });
+      expect(done.version).toBe(2);
+      await expect(store().steps.update({ ...current, status: 'failure' })).rejects.toThrow(
+        StaleVersionError,
+      );
+      expect(await store().steps.find(current.id)).toEqual(done);
+    });
+  });
+}
+
+function failure(): never {
+  throw new Error('expected fixture data is missing');
+}

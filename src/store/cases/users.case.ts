@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { ConflictError, NotFoundError } from '../../core/errors.js';
+import { newUser, useStore, type OpenFreshStore } from './fixtures.case.js';
+
+/** UserStore: create/find/list/update/delete and the unique login and token. */
+export function usersContract(open: OpenFreshStore): void {
+  describe('users', () => {
+    const store = useStore(open);
+
+    it('creates a user with an id and timestamps, and finds it by id, login and token', async () => {
+      const before = Date.now();
+      const input = newUser({ machine: true, admin: true, email: 'zoë@example.com 🚀' });
+      const user = await store().users.create(input);
+      expect(user).toMatchObject(input);
+      expect(user.id).toBeGreaterThan(0);
+      expect(user.created).toBeGreaterThanOrEqual(before);
+      expect(user.created).toBeLessThanOrEqual(Date.now());
+      expect(user.updated).toBe(user.created);
+      expect(await store().users.find(user.id)).toEqual(user);
+      expect(await store().users.findLogin(input.login)).toEqual(user);
+      expect(await store().users.findToken(input.token)).toEqual(user);
+    });
+
+    it('returns undefined for a user that does not exist', async () => {
+      expect(await store().users.find(999_999)).toBeUndefined();
+      expect(await store().users.findLogin('nobody')).toBeUndefined();
+      expect(await store().users.findToken('no-such-token')).toBeUndefined();
+    });
+
+    it('lists users by login and counts them', async () => {
+      const before = await store().users.count();
+      await store().users.create(newUser({ login: 'zz-last' }));
+      await store().users.create(newUser({ login: 'aa-first' }));
+      const list = await store().users.list();
+      expect(list).toHaveLength(before + 2);
+      // Only the ends: collations order punctuation and case differently on each database.
+      expect(list[0]?.login).toBe('aa-first');
+      expect(list.at(-1)?.login).toBe('zz-last');
+      expect(await store().users.count()).toBe(before + 2);
+    });
+
+    it('refuses a second user with the same login or token, saying what collided', async () => {
+      const user = await store().users.create(newUser({ login: 'octocat' }));
+      const sameLogin = store().users.create(newUser({ login: 'octocat' }));
+      await expect(sameLogin).rejects.toThrow(ConflictError);
+      await expect(sameLogin).rejects.toThrow('user "octocat" already exists');
+      await expect(store().users.create(newUser({ token: user.token }))).rejects.toThrow(
+        /already has the token/,
+      );
+    });
+
+    it('updates every field and refuses a login that another user has', async () => {
+      const user = await store().users.create(newUser());
+      const changed = {
+        ...user,
+        email: 'new@example.com',
+        active: false,
+        admin: true,
+        scmToken: 'gho_new',
+        scmRefresh: '',
+        scmExpiry: 0,
+        lastLogin: Date.now(),
+      };
+      const updated = await store().users.update(changed);
+      expect(updated.updated).toBeGreaterThanOrEqual(user.updated);
+      expect(await store().users.find(user.id)).toEqual(updated);
+      // Writing the same values twice in the same millisecond still finds the row.
+      await store().users.update(updated);
+      await store().users.update(updated);
+
+      const other = await store().users.create(newUser());
+      await expect(store().users.update({ ...other, login: user.login })).rejects.toThrow(
+        `user "${user.login}" already exists`,
+      );
+    });
+
+    it('deletes a user; updating a deleted user is NotFoundError, deleting it again is harmless', async () => {
+      const user = await store().users.create(newUser());
+      await store().users.delete(user.id);
+      expect(await store().users.find(user.id)).toBeUndefined();
+      await expect(store().users.update(user)).rejects.toThrow(NotFoundError);
+      await store().users.delete(user.id);
+    });
+  });
+}

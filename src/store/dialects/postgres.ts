@@ -1,0 +1,76 @@
+import pg from 'pg';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import type { Datasource } from '../../core/datasource.js';
+import type { Tables } from '../tables.js';
+import type { Connection, DialectAdapter } from './adapter.js';
+import { describeError, errorCode } from './errors.js';
+import { parsePostgresParams } from './postgres-params.js';
+
+type PostgresDatasource = Extract<Datasource, { driver: 'sql_b' }>;
+
+/** The advisory lock key of svc's migrations ("svc" in ASCII); advisory locks are per database. */
+const MIGRATION_LOCK_KEY = 0x737663;
+
+/** PostgreSQL's type id of int8/bigint. */
+const INT8_OID = 20;
+
+/**
+ * Type parsers of this pool only (pg's own registry is process-wide): int8 (ids, epoch milliseconds,
+ * counts) as JS numbers, every other type as pg parses it.
+ */
+const types = { getTypeParser: typeParser as pg.CustomTypesConfig['getTypeParser'] };
+
+function typeParser(oid: number, format?: 'text' | 'binary'): unknown {
+  if (oid === INT8_OID && format !== 'binary') return (value: string) => Number(value);
+  const parser: unknown = pg.types.getTypeParser(oid, format);
+  return parser;
+}
+
+function postgresAdapter(target: string): DialectAdapter {
+  return {
+    product: 'PostgreSQL',
+    target,
+    supportsReturning: true,
+    // bytea arrives as hexadecimal text: a part must stay well below V8's longest string.
+    maxBlobBytes: 128 * 1024 * 1024,
+    types: { id: 'bigint', ref: 'bigint', key: 'varchar(255)', text: 'text', blob: 'bytea' },
+    autoIncrementId: (column) => column.generatedByDefaultAsIdentity().primaryKey(),
+    tableOptions: undefined,
+    isUniqueViolation: (error) => errorCode(error) === '23505',
+    isForeignKeyViolation: (error) => errorCode(error) === '23503',
+    withMigrationLock: (db, fn) =>
+      db.connection().execute(async (conn) => {
+        await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(conn);
+        try {
+          return await fn(conn);
+        } finally {
+          await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(conn);
+        }
+      }),
+  };
+}
+
+/** Creates the connection pool for PostgreSQL; nothing connects until the first query. */
+export function connectPostgres(source: PostgresDatasource, log: (msg: string) => void): Connection {
+  const params = parsePostgresParams(source.params);
+  const target = `${source.host}:${source.port}/${source.database}`;
+  const pool = new pg.Pool({
+    host: source.host,
+    port: source.port,
+    user: source.user,
+    password: source.password,
+    database: source.database,
+    ssl: params.ssl,
+    connectionTimeoutMillis: params.connectTimeoutMs,
+    application_name: params.applicationName,
+    ...(params.options === undefined ? {} : { options: params.options }),
+    types,
+    max: 10,
+  });
+  // An idle connection that breaks (server restart) is dropped by the pool; unhandled, the event would end the process.
+  pool.on('error', (error) => log(`PostgreSQL ${target}: idle connection closed: ${describeError(error)}`));
+  return {
+    db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) }),
+    adapter: postgresAdapter(target),
+  };
+}

@@ -1,0 +1,80 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  CompiledQuery,
+  Kysely,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDialectConfig,
+} from 'kysely';
+import type { Tables } from '../tables.js';
+import type { Connection, DialectAdapter } from './adapter.js';
+import { errorCode, unavailable } from './errors.js';
+
+/** How long a writer waits for another process's write transaction before giving up. */
+const BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * Every transaction starts as a write transaction (BEGIN IMMEDIATE): a deferred one that reads and
+ * then writes can fail with SQLITE_BUSY when another process wrote in between, whatever the timeout.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+function sqliteAdapter(file: string): DialectAdapter {
+  return {
+    product: 'SQLite',
+    target: file,
+    supportsReturning: true,
+    maxBlobBytes: 128 * 1024 * 1024,
+    types: { id: 'integer', ref: 'bigint', key: 'varchar(255)', text: 'text', blob: 'blob' },
+    autoIncrementId: (column) => column.primaryKey().autoIncrement(),
+    tableOptions: undefined,
+    isUniqueViolation: (error) =>
+      errorCode(error) === 'SQLITE_CONSTRAINT_UNIQUE' || errorCode(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
+    isForeignKeyViolation: (error) => errorCode(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY',
+    // A write transaction is SQLite's database-wide lock: a second process waits at BEGIN IMMEDIATE.
+    withMigrationLock: (db, fn) => db.transaction().execute(fn),
+  };
+}
+
+/** Opens (and creates, with its folder) the SQLite file: WAL journal, foreign keys on, a busy timeout. */
+export function connectSqlite(path: string): Connection {
+  const file = path === ':memory:' ? path : resolve(path);
+  let database: Database.Database;
+  try {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    database = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  } catch (error) {
+    throw unavailable(`cannot open the SQLite database ${file}`, error);
+  }
+  try {
+    // The first statements read the file: this is where "file is not a database" shows.
+    database.pragma('journal_mode = WAL');
+    database.pragma('foreign_keys = ON');
+  } catch (error) {
+    database.close();
+    throw unavailable(`cannot open the SQLite database ${file}`, error);
+  }
+  const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database }) });
+  return { db, adapter: sqliteAdapter(file) };
+}

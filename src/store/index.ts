@@ -1,0 +1,94 @@
+import { sql } from 'kysely';
+import type { Datasource } from '../core/datasource.js';
+import type { Store } from '../core/store.js';
+import type { Connection } from './dialects/adapter.js';
+import { connect } from './dialects/connect.js';
+import type { SecretCipher } from './encryption/cipher.js';
+import { prepareSecretCipher } from './encryption/prepare.js';
+import { migrate } from './migrations/migrator.js';
+import { SqlBuildStore } from './queries/builds.js';
+import { SqlCronStore } from './queries/crons.js';
+import { SqlLogStore } from './queries/logs.js';
+import { SqlPermStore } from './queries/perms.js';
+import { SqlRepoStore } from './queries/repos.js';
+import { SqlRunnerStore } from './queries/runners.js';
+import { SqlSecretStore } from './queries/secrets.js';
+import { SqlStageStore } from './queries/stages.js';
+import { SqlStepStore } from './queries/steps.js';
+import { SqlUserStore } from './queries/users.js';
+
+export interface OpenStoreOptions {
+  datasource: Datasource;
+  /** The SVC_DATABASE_SECRET key (32 bytes, see parseDatabaseSecret); secrets are encrypted at rest when given. */
+  secretKey?: Uint8Array | undefined;
+  /** Receives one line per notable step at open (migrations applied, secrets encrypted, lost connections). */
+  logger?: ((msg: string) => void) | undefined;
+}
+
+/**
+ * Opens the database of the datasource (SQLite file, MySQL/MariaDB or PostgreSQL) as a Store.
+ * At open, under a database-wide lock (so that two processes never migrate at once):
+ * 1. the pending migrations are applied, each recorded in the migrations table; a database written
+ *    by a newer svc is refused (DATABASE_TOO_NEW) and left untouched;
+ * 2. the secret key is checked against the database: encrypted secrets need the key they were
+ *    encrypted with (SECRET_KEY_MISSING, SECRET_KEY_WRONG); a key given for the first time encrypts
+ *    the existing secrets in one transaction.
+ * A database that cannot be reached is DATABASE_UNAVAILABLE, naming the file or host and port; a
+ * datasource parameter svc cannot honour is an InvalidSettingsError for SVC_DATABASE_DATASOURCE.
+ */
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  const log = options.logger ?? (() => undefined);
+  const connection = await connect(options.datasource, log);
+  try {
+    const { schemaVersion, cipher } = await connection.adapter.withMigrationLock(
+      connection.db,
+      async (db) => {
+        const version = await migrate(db, connection.adapter, log);
+        return { schemaVersion: version, cipher: await prepareSecretCipher(db, options.secretKey, log) };
+      },
+    );
+    return new SqlStore(connection, schemaVersion, cipher);
+  } catch (error) {
+    await connection.db.destroy().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Every resource store over one connection pool. */
+class SqlStore implements Store {
+  readonly users;
+  readonly repos;
+  readonly perms;
+  readonly builds;
+  readonly stages;
+  readonly steps;
+  readonly logs;
+  readonly secrets;
+  readonly crons;
+  readonly runners;
+  readonly schemaVersion: number;
+  readonly #connection: Connection;
+
+  constructor(connection: Connection, schemaVersion: number, cipher: SecretCipher) {
+    this.#connection = connection;
+    this.schemaVersion = schemaVersion;
+    this.users = new SqlUserStore(connection);
+    this.repos = new SqlRepoStore(connection);
+    this.perms = new SqlPermStore(connection);
+    this.builds = new SqlBuildStore(connection);
+    this.stages = new SqlStageStore(connection);
+    this.steps = new SqlStepStore(connection);
+    this.logs = new SqlLogStore(connection);
+    this.secrets = new SqlSecretStore(connection, cipher);
+    this.crons = new SqlCronStore(connection);
+    this.runners = new SqlRunnerStore(connection);
+  }
+
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.#connection.db);
+  }
+
+  close(): Promise<void> {
+    return this.#connection.db.destroy();
+  }
+}

@@ -1,0 +1,8 @@
+import { initialSchema } from './001-initial.js';
+import type { Migration } from './migration.js';
+
+/** Every migration svc knows, oldest first; append, never edit or reorder. */
+export const MIGRATIONS: readonly Migration[] = [initialSchema];
+
+/** The schema version this svc writes. */
+export const LATEST_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

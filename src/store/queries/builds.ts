@@ -1,0 +1,226 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Build, BuildEvent, BuildStore, NewBuild, NewStageWithSteps, Page } from '../../core/build.js';
+import { InvalidInputError, NotFoundError } from '../../core/errors.js';
+import type { Stage } from '../../core/stage.js';
+import { isDone, STATUSES, type Status } from '../../core/status.js';
+import type { Connection, DialectAdapter } from '../dialects/adapter.js';
+import type { BuildRow, Tables } from '../tables.js';
+import { inTransaction } from '../transaction.js';
+import { bool, changed, checkVersioned, flag, insertId, parseMap, toJson, write } from './rows.js';
+import { stageColumns } from './stages.js';
+import { insertStep } from './steps.js';
+
+const INCOMPLETE: Status[] = STATUSES.filter((status) => !isDone(status));
+
+function toBuild(row: Selectable<BuildRow>): Build {
+  return {
+    id: Number(row.id),
+    repoId: Number(row.repo_id),
+    number: Number(row.number),
+    parent: Number(row.parent),
+    status: row.status as Status,
+    error: row.error,
+    event: row.event as BuildEvent,
+    action: row.action,
+    trigger: row.trigger,
+    link: row.link,
+    title: row.title,
+    message: row.message,
+    before: row.before,
+    after: row.after,
+    ref: row.ref,
+    sourceRepo: row.source_repo,
+    source: row.source,
+    target: row.target,
+    authorLogin: row.author_login,
+    authorName: row.author_name,
+    authorEmail: row.author_email,
+    authorAvatar: row.author_avatar,
+    sender: row.sender,
+    params: parseMap(row.params, `build ${row.id}`),
+    cron: row.cron,
+    deployTo: row.deploy_to,
+    deployId: Number(row.deploy_id),
+    debug: bool(row.debug),
+    started: Number(row.started),
+    finished: Number(row.finished),
+    created: Number(row.created),
+    updated: Number(row.updated),
+    version: Number(row.version),
+  };
+}
+
+/** The columns a caller writes (not the repository, number or creation time). */
+function columns(build: NewBuild) {
+  return {
+    parent: build.parent,
+    status: build.status,
+    error: build.error,
+    event: build.event,
+    action: build.action,
+    trigger: build.trigger,
+    link: build.link,
+    title: build.title,
+    message: build.message,
+    before: build.before,
+    after: build.after,
+    ref: build.ref,
+    source_repo: build.sourceRepo,
+    source: build.source,
+    target: build.target,
+    author_login: build.authorLogin,
+    author_name: build.authorName,
+    author_email: build.authorEmail,
+    author_avatar: build.authorAvatar,
+    sender: build.sender,
+    params: toJson(build.params),
+    cron: build.cron,
+    deploy_to: build.deployTo,
+    deploy_id: build.deployId,
+    debug: flag(build.debug),
+    started: build.started,
+    finished: build.finished,
+  };
+}
+
+/** Builds in the `builds` table; creation also writes their stages and steps. */
+export class SqlBuildStore implements BuildStore {
+  readonly #db: Kysely<Tables>;
+  readonly #adapter: DialectAdapter;
+
+  constructor({ db, adapter }: Connection) {
+    this.#db = db;
+    this.#adapter = adapter;
+  }
+
+  async find(id: number): Promise<Build | undefined> {
+    const row = await this.#db.selectFrom('builds').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toBuild(row);
+  }
+
+  async findNumber(repoId: number, number: number): Promise<Build | undefined> {
+    const row = await this.#db
+      .selectFrom('builds')
+      .selectAll()
+      .where('repo_id', '=', repoId)
+      .where('number', '=', number)
+      .executeTakeFirst();
+    return row && toBuild(row);
+  }
+
+  async list(repoId: number, { page, perPage }: Page): Promise<Build[]> {
+    if (!Number.isInteger(page) || page < 1 || !Number.isInteger(perPage) || perPage < 1) {
+      throw new InvalidInputError(
+        `page ${page} of ${perPage} builds: both must be whole numbers of at least 1`,
+      );
+    }
+    const rows = await this.#db
+      .selectFrom('builds')
+      .selectAll()
+      .where('repo_id', '=', repoId)
+      .orderBy('number', 'desc')
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute();
+    return rows.map(toBuild);
+  }
+
+  async listIncomplete(): Promise<Build[]> {
+    const rows = await this.#db
+      .selectFrom('builds')
+      .selectAll()
+      .where('status', 'in', INCOMPLETE)
+      .orderBy('id')
+      .execute();
+    return rows.map(toBuild);
+  }
+
+  async count(): Promise<number> {
+    const row = await this.#db
+      .selectFrom('builds')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /**
+   * Takes the next number by incrementing the repository's counter first: the UPDATE locks the
+   * repository row (or, on SQLite, the write transaction locks the file), so concurrent creations
+   * queue behind each other and each reads its own number.
+   */
+  create(build: NewBuild, stages: NewStageWithSteps[]): Promise<{ build: Build; stages: Stage[] }> {
+    return inTransaction(this.#db, async (trx) => {
+      const now = Date.now();
+      const bumped = await trx
+        .updateTable('repos')
+        .set((eb) => ({ counter: eb('counter', '+', 1) }))
+        .where('id', '=', build.repoId)
+        .executeTakeFirstOrThrow();
+      if (changed(bumped) === 0) throw new NotFoundError(`repository ${build.repoId}`);
+      const repo = await trx
+        .selectFrom('repos')
+        .select('counter')
+        .where('id', '=', build.repoId)
+        .executeTakeFirstOrThrow();
+      const number = Number(repo.counter);
+      const values = {
+        ...columns(build),
+        repo_id: build.repoId,
+        number,
+        created: now,
+        updated: now,
+        version: 1,
+      };
+      const id = await write(
+        this.#adapter,
+        () => insertId(this.#adapter, trx.insertInto('builds').values(values)),
+        {
+          conflict: `repository ${build.repoId} already has a build number ${number}`,
+        },
+      );
+      const created: Stage[] = [];
+      for (const { stage, steps } of stages) {
+        const stageValues = {
+          ...stageColumns(stage),
+          repo_id: build.repoId,
+          build_id: id,
+          created: now,
+          updated: now,
+        };
+        const stageId = await write(
+          this.#adapter,
+          () => insertId(this.#adapter, trx.insertInto('stages').values({ ...stageValues, version: 1 })),
+          { conflict: `build ${number} of repository ${build.repoId} has two stages number ${stage.number}` },
+        );
+        for (const step of steps) await insertStep(trx, this.#adapter, { ...step, stageId });
+        created.push({
+          ...stage,
+          id: stageId,
+          repoId: build.repoId,
+          buildId: id,
+          created: now,
+          updated: now,
+          version: 1,
+        });
+      }
+      return { build: { ...build, id, number, created: now, updated: now, version: 1 }, stages: created };
+    });
+  }
+
+  async update(build: Build): Promise<Build> {
+    const updated = Date.now();
+    const result = await this.#db
+      .updateTable('builds')
+      .set({ ...columns(build), updated, version: build.version + 1 })
+      .where('id', '=', build.id)
+      .where('version', '=', build.version)
+      .executeTakeFirstOrThrow();
+    await checkVersioned(changed(result), `build ${build.id}`, build.version, () => this.find(build.id));
+    return { ...build, updated, version: build.version + 1 };
+  }
+
+  async delete(id: number): Promise<void> {
+    // Foreign keys cascade to the stages, their steps and the steps' logs.
+    await this.#db.deleteFrom('builds').where('id', '=', id).execute();
+  }
+}

@@ -1,0 +1,178 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { NewRepo, Repo, RepoStore, Visibility } from '../../core/repo.js';
+import type { Connection, DialectAdapter } from '../dialects/adapter.js';
+import type { RepoRow, Tables } from '../tables.js';
+import { bool, changed, checkVersioned, flag, insertId, write } from './rows.js';
+
+function toRepo(row: Selectable<RepoRow>): Repo {
+  return {
+    id: Number(row.id),
+    uid: row.uid,
+    userId: Number(row.user_id),
+    namespace: row.namespace,
+    name: row.name,
+    slug: row.slug,
+    scm: row.scm,
+    cloneUrl: row.clone_url,
+    cloneUrlSsh: row.clone_url_ssh,
+    link: row.link,
+    defaultBranch: row.default_branch,
+    private: bool(row.private),
+    visibility: row.visibility as Visibility,
+    active: bool(row.active),
+    configPath: row.config_path,
+    trusted: bool(row.trusted),
+    protected: bool(row.protected),
+    ignoreForks: bool(row.ignore_forks),
+    ignorePullRequests: bool(row.ignore_pull_requests),
+    cancelPulls: bool(row.cancel_pulls),
+    cancelPush: bool(row.cancel_push),
+    timeout: Number(row.timeout),
+    counter: Number(row.counter),
+    hookSecret: row.hook_secret,
+    synced: Number(row.synced),
+    created: Number(row.created),
+    updated: Number(row.updated),
+    version: Number(row.version),
+  };
+}
+
+/** The columns a caller writes; `counter` is not one of them (BuildStore.create hands out numbers). */
+function columns(repo: NewRepo) {
+  return {
+    uid: repo.uid,
+    user_id: repo.userId,
+    namespace: repo.namespace,
+    name: repo.name,
+    slug: repo.slug,
+    scm: repo.scm,
+    clone_url: repo.cloneUrl,
+    clone_url_ssh: repo.cloneUrlSsh,
+    link: repo.link,
+    default_branch: repo.defaultBranch,
+    private: flag(repo.private),
+    visibility: repo.visibility,
+    active: flag(repo.active),
+    config_path: repo.configPath,
+    trusted: flag(repo.trusted),
+    protected: flag(repo.protected),
+    ignore_forks: flag(repo.ignoreForks),
+    ignore_pull_requests: flag(repo.ignorePullRequests),
+    cancel_pulls: flag(repo.cancelPulls),
+    cancel_push: flag(repo.cancelPush),
+    timeout: repo.timeout,
+    hook_secret: repo.hookSecret,
+    synced: repo.synced,
+  };
+}
+
+/** Repositories in the `repos` table. */
+export class SqlRepoStore implements RepoStore {
+  readonly #db: Kysely<Tables>;
+  readonly #adapter: DialectAdapter;
+
+  constructor({ db, adapter }: Connection) {
+    this.#db = db;
+    this.#adapter = adapter;
+  }
+
+  async find(id: number): Promise<Repo | undefined> {
+    const row = await this.#db.selectFrom('repos').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toRepo(row);
+  }
+
+  async findUid(uid: string): Promise<Repo | undefined> {
+    const row = await this.#db.selectFrom('repos').selectAll().where('uid', '=', uid).executeTakeFirst();
+    return row && toRepo(row);
+  }
+
+  async findSlug(namespace: string, name: string): Promise<Repo | undefined> {
+    const slug = `${namespace}/${name}`;
+    const row = await this.#db.selectFrom('repos').selectAll().where('slug', '=', slug).executeTakeFirst();
+    return row && toRepo(row);
+  }
+
+  async list(): Promise<Repo[]> {
+    return (await this.#db.selectFrom('repos').selectAll().orderBy('slug').execute()).map(toRepo);
+  }
+
+  async listUser(userId: number): Promise<Repo[]> {
+    const rows = await this.#db
+      .selectFrom('repos')
+      .innerJoin('perms', 'perms.repo_id', 'repos.id')
+      .selectAll('repos')
+      .where('perms.user_id', '=', userId)
+      .where((eb) => eb.or([eb('perms.read', '=', 1), eb('perms.write', '=', 1), eb('perms.admin', '=', 1)]))
+      .orderBy('repos.slug')
+      .execute();
+    return rows.map(toRepo);
+  }
+
+  async listActive(): Promise<Repo[]> {
+    const rows = await this.#db
+      .selectFrom('repos')
+      .selectAll()
+      .where('active', '=', 1)
+      .orderBy('slug')
+      .execute();
+    return rows.map(toRepo);
+  }
+
+  async count(): Promise<number> {
+    const row = await this.#db
+      .selectFrom('repos')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async create(repo: NewRepo): Promise<Repo> {
+    const now = Date.now();
+    const values = { ...columns(repo), counter: 0, created: now, updated: now, version: 1 };
+    const id = await write(
+      this.#adapter,
+      () => insertId(this.#adapter, this.#db.insertInto('repos').values(values)),
+      {
+        conflict: () => this.#collision(repo, undefined),
+      },
+    );
+    return { ...repo, id, counter: 0, created: now, updated: now, version: 1 };
+  }
+
+  async update(repo: Repo): Promise<Repo> {
+    const updated = Date.now();
+    const result = await write(
+      this.#adapter,
+      () =>
+        this.#db
+          .updateTable('repos')
+          .set({ ...columns(repo), updated, version: repo.version + 1 })
+          .where('id', '=', repo.id)
+          .where('version', '=', repo.version)
+          .executeTakeFirstOrThrow(),
+      { conflict: () => this.#collision(repo, repo.id) },
+    );
+    const what = `repository ${repo.slug}`;
+    await checkVersioned(changed(result), what, repo.version, () => this.find(repo.id));
+    // The counter moves with every new build, without a version change: return the stored one.
+    const stored = await this.#db
+      .selectFrom('repos')
+      .select('counter')
+      .where('id', '=', repo.id)
+      .executeTakeFirst();
+    return { ...repo, counter: Number(stored?.counter ?? repo.counter), updated, version: repo.version + 1 };
+  }
+
+  async delete(id: number): Promise<void> {
+    // Foreign keys cascade to the builds (and their stages, steps, logs), perms, secrets and crons.
+    await this.#db.deleteFrom('repos').where('id', '=', id).execute();
+  }
+
+  /** Which unique column a write of the repository (`self`: its id, when it exists) collided on. */
+  async #collision(repo: NewRepo, self: number | undefined): Promise<string> {
+    const holder = await this.findUid(repo.uid);
+    return holder !== undefined && holder.id !== self
+      ? `repository with uid "${repo.uid}" already exists (${holder.slug})`
+      : `repository "${repo.slug}" already exists`;
+  }
+}

@@ -1,0 +1,29 @@
+/*
+ * The store contract: every behaviour of src/core's store interfaces that callers rely on, written
+ * once and run on every database (store.test.ts). Each resource gets its own fresh database.
+ */
+import { buildsContract } from './cases/builds.case.js';
+import { cronsContract } from './cases/crons.case.js';
+import type { OpenFreshStore } from './cases/fixtures.case.js';
+import { logsContract } from './cases/logs.case.js';
+import { permsContract } from './cases/perms.case.js';
+import { reposContract } from './cases/repos.case.js';
+import { runnersContract } from './cases/runners.case.js';
+import { secretsContract } from './cases/secrets.case.js';
+import { stagesStepsContract } from './cases/stages-steps.case.js';
+import { usersContract } from './cases/users.case.js';
+
+export type { OpenFreshStore } from './cases/fixtures.case.js';
+
+/** Declares the contract suite for stores opened by `open`, one fresh database per resource. */
+export function storeContract(open: OpenFreshStore): void {
+  usersContract(open);
+  reposContract(open);
+  permsContract(open);
+  buildsContract(open);
+  stagesStepsContract(open);
+  logsContract(open);
+  secretsContract(open);
+  cronsContract(open);
+  runnersContract(open);
+}

@@ -1,0 +1,240 @@
+import type { Generated } from 'kysely';
+
+/*
+ * Row shapes of the tables as Kysely sees them. Conventions shared by every dialect:
+ * booleans are integer flags (0/1), timestamps are epoch milliseconds, lists and maps are JSON text.
+ */
+
+/** users: people and machine accounts. */
+export interface UserRow {
+  id: Generated<number>;
+  login: string;
+  email: string;
+  avatar: string;
+  machine: number;
+  admin: number;
+  active: number;
+  token: string;
+  scm_token: string;
+  scm_refresh: string;
+  scm_expiry: number;
+  last_login: number;
+  created: number;
+  updated: number;
+}
+
+/** repos: repositories; `counter` is the last build number handed out. */
+export interface RepoRow {
+  id: Generated<number>;
+  uid: string;
+  user_id: number;
+  namespace: string;
+  name: string;
+  slug: string;
+  scm: string;
+  clone_url: string;
+  clone_url_ssh: string;
+  link: string;
+  default_branch: string;
+  private: number;
+  visibility: string;
+  active: number;
+  config_path: string;
+  trusted: number;
+  protected: number;
+  ignore_forks: number;
+  ignore_pull_requests: number;
+  cancel_pulls: number;
+  cancel_push: number;
+  timeout: number;
+  counter: number;
+  hook_secret: string;
+  synced: number;
+  created: number;
+  updated: number;
+  version: number;
+}
+
+/** perms: one row per (user, repository). */
+export interface PermRow {
+  user_id: number;
+  repo_id: number;
+  read: number;
+  write: number;
+  admin: number;
+  synced: number;
+  created: number;
+  updated: number;
+}
+
+/** builds: `params` is a JSON object of strings. */
+export interface BuildRow {
+  id: Generated<number>;
+  repo_id: number;
+  number: number;
+  parent: number;
+  status: string;
+  error: string;
+  event: string;
+  action: string;
+  trigger: string;
+  link: string;
+  title: string;
+  message: string;
+  before: string;
+  after: string;
+  ref: string;
+  source_repo: string;
+  source: string;
+  target: string;
+  author_login: string;
+  author_name: string;
+  author_email: string;
+  author_avatar: string;
+  sender: string;
+  params: string;
+  cron: string;
+  deploy_to: string;
+  deploy_id: number;
+  debug: number;
+  started: number;
+  finished: number;
+  created: number;
+  updated: number;
+  version: number;
+}
+
+/** stages: `depends_on` is a JSON array, `labels` a JSON object. */
+export interface StageRow {
+  id: Generated<number>;
+  repo_id: number;
+  build_id: number;
+  number: number;
+  name: string;
+  kind: string;
+  type: string;
+  status: string;
+  error: string;
+  err_ignore: number;
+  exit_code: number;
+  machine: string;
+  os: string;
+  arch: string;
+  variant: string;
+  kernel: string;
+  limit: number;
+  started: number;
+  stopped: number;
+  heartbeat: number;
+  created: number;
+  updated: number;
+  version: number;
+  on_success: number;
+  on_failure: number;
+  depends_on: string;
+  labels: string;
+}
+
+/** steps: `depends_on` is a JSON array. */
+export interface StepRow {
+  id: Generated<number>;
+  stage_id: number;
+  number: number;
+  name: string;
+  status: string;
+  error: string;
+  err_ignore: number;
+  exit_code: number;
+  image: string;
+  detached: number;
+  depends_on: string;
+  started: number;
+  stopped: number;
+  version: number;
+}
+
+/** logs: a step's whole log as JSON, in one part, or several where the dialect caps a statement's size. */
+export interface LogRow {
+  step_id: number;
+  part: number;
+  data: Buffer;
+}
+
+/**
+ * secrets: the scope is two non-null columns so that (scope, scope_key, name) is unique on every
+ * dialect; `repo_id` repeats a repository scope's id so that deleting the repository cascades.
+ */
+export interface SecretRow {
+  id: Generated<number>;
+  scope: string;
+  scope_key: string;
+  repo_id: number | null;
+  name: string;
+  data: string;
+  pull_request: number;
+  pull_request_push: number;
+  created: number;
+  updated: number;
+}
+
+/** crons: a repository's scheduled builds. */
+export interface CronRow {
+  id: Generated<number>;
+  repo_id: number;
+  name: string;
+  expr: string;
+  next: number;
+  prev: number;
+  event: string;
+  branch: string;
+  target: string;
+  disabled: number;
+  created: number;
+  updated: number;
+  version: number;
+}
+
+/** runners: `labels` is a JSON object. */
+export interface RunnerRow {
+  id: Generated<number>;
+  name: string;
+  kind: string;
+  labels: string;
+  capacity: number;
+  max_procs: number;
+  os: string;
+  arch: string;
+  version: string;
+  last_seen: number;
+  created: number;
+  updated: number;
+}
+
+/** migrations: one row per applied schema version. */
+export interface MigrationRow {
+  version: number;
+  name: string;
+  applied: number;
+}
+
+/** meta: small facts about the database itself (secret encryption state). */
+export interface MetaRow {
+  name: string;
+  value: string;
+}
+
+/** The whole schema, for `Kysely<Tables>`. */
+export interface Tables {
+  users: UserRow;
+  repos: RepoRow;
+  perms: PermRow;
+  builds: BuildRow;
+  stages: StageRow;
+  steps: StepRow;
+  logs: LogRow;
+  secrets: SecretRow;
+  crons: CronRow;
+  runners: RunnerRow;
+  migrations: MigrationRow;
+  meta: MetaRow;
+}

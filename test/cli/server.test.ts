@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/index.js';
+import { datasourceSetting, testDialects, type TestDatabase } from '../support/databases.js';
+import { markSchemaVersion } from '../support/schema-version.js';
+import { finished, listeningUrl, runSvc, startSvc } from '../support/svc-process.js';
+
+const tempDir = (): string => mkdtempSync(join(tmpdir(), 'svc-server-'));
+const running: ReturnType<typeof startSvc>[] = [];
+
+afterEach(() => {
+  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** Starts the server, waits until it listens, and returns its URL and a way to stop it gracefully. */
+async function startServer(cwd: string, env: Record<string, string>, args = ['server']) {
+  const child = startSvc(args, { cwd, env: { SVC_SERVER_PORT: '127.0.0.1:0', ...env } });
+  running.push(child);
+  const done = finished(child);
+  const url = await listeningUrl(child);
+  const stop = async () => {
+    child.kill('SIGTERM');
+    return done;
+  };
+  return { url, stop };
+}
+
+describe('svc --help', () => {
+  it('lists the subcommands', async () => {
+    const result = await runSvc(['--help'], { cwd: tempDir() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^\s+server\b/m);
+    expect(result.stdout).toMatch(/^\s+config print <kind>/m);
+  });
+
+  it('rejects an unknown command with exit 2', async () => {
+    const result = await runSvc(['frobnicate'], { cwd: tempDir() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown command "frobnicate"');
+  });
+});
+
+describe('svc server --local (what npm start runs)', () => {
+  it('starts on the embedded database, answers /healthz and /version, and stops on SIGTERM', async () => {
+    const cwd = tempDir();
+    const server = await startServer(cwd, {}, ['server', '--local']);
+
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.text()).toBe('ok\n');
+    const version = (await (await fetch(`${server.url}/version`)).json()) as {
+      version: string;
+      schema: number;
+    };
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(version.version).toBe(manifest.version);
+    expect(version.schema).toBeGreaterThan(0);
+    const missing = await fetch(`${server.url}/nope`);
+    expect(missing.status).toBe(404);
+
+    const exit = await server.stop();
+    expect(exit.code).toBe(0);
+    expect(existsSync(join(cwd, 'data', 'svc.sqlite'))).toBe(true);
+    expect(readFileSync(join(cwd, 'data', 'rpc-secret'), 'utf8')).toMatch(/^[0-9a-f]{32}\n$/);
+    expect(exit.stderr).not.toMatch(/\n\s+at /); // no stack traces
+  });
+});
+
+describe('svc server settings', () => {
+  it('reports every missing required setting at once and exits 2', async () => {
+    const result = await runSvc(['server'], { cwd: tempDir() });
+    expect(result.code).toBe(2);
+    for (const name of ['SVC_SERVER_HOST', 'SVC_SERVER_PROTO', 'SVC_RPC_SECRET']) {
+      expect(result.stderr).toMatch(new RegExp(`^${name}: `, 'm'));
+    }
+  });
+});
+
+const REQUIRED = {
+  SVC_SERVER_HOST: 'ci.example.com',
+  SVC_SERVER_PROTO: 'https',
+  SVC_RPC_SECRET: 'rpc-secret-for-tests',
+};
+const DRIVERS = { SQLite: 'embedded_sql', MariaDB: 'sql_a', PostgreSQL: 'sql_b' } as const;
+
+describe.each(testDialects())('svc server on $name', (dialect) => {
+  let database: TestDatabase | undefined;
+  afterEach(async () => database?.drop());
+
+  it.skipIf(dialect.skip)('migrates, seeds the SVC_USER_CREATE machine account, and serves', async () => {
+    database = await dialect.create();
+    const token = randomBytes(16).toString('hex');
+    const server = await startServer(tempDir(), {
+      ...REQUIRED,
+      SVC_DATABASE_DRIVER: DRIVERS[dialect.name],
+      SVC_DATABASE_DATASOURCE: datasourceSetting(database.datasource),
+      SVC_USER_CREATE: `username:robot,machine:true,admin:true,token:${token}`,
+    });
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await server.stop()).code).toBe(0);
+
+    const store = await openStore({ datasource: database.datasource });
+    try {
+      expect(await store.users.findLogin('robot')).toMatchObject({ machine: true, admin: true, token });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(dialect.skip)('refuses a database written by a newer svc, with a clear message', async () => {
+    database = await dialect.create();
+    const env = {
+      ...REQUIRED,
+      SVC_DATABASE_DRIVER: DRIVERS[dialect.name],
+      SVC_DATABASE_DATASOURCE: datasourceSetting(database.datasource),
+    };
+    const store = await openStore({ datasource: database.datasource });
+    const newer = store.schemaVersion + 1;
+    await store.close();
+    await markSchemaVersion(database.datasource, newer);
+
+    const result = await runSvc(['server'], { cwd: tempDir(), env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`version ${newer}`);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
