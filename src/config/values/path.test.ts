@@ -1,6 +1,9 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { filePath, namespaceRulesFile } from './path.js';
 
@@ -36,16 +39,34 @@ describe('filePath', () => {
     });
   });
 
-  // root reads every file whatever its mode, so an unreadable file can only be tested as another user.
-  it.skipIf(process.getuid?.() === 0)('refuses an unreadable file', () => {
+  // root reads every file whatever its mode: as root (CI), the check runs in a child process as `nobody`.
+  it('refuses an unreadable file', () => {
     const path = write('locked.pem', 'x');
     chmodSync(path, 0o000);
-    expect(filePath.parse(path, ctx)).toMatchObject({
+    chmodSync(dir, 0o755);
+    expect(parseAsUnprivileged(path)).toMatchObject({
       ok: false,
       message: expect.stringMatching(/cannot be read \(EACCES\)/) as unknown,
     });
   });
 });
+
+const NOBODY = 65534;
+
+/** `filePath.parse` in this process, or, when this process is root, in a child running as nobody. */
+function parseAsUnprivileged(path: string): unknown {
+  if (process.getuid?.() !== 0) return filePath.parse(path, ctx);
+  const module = pathToFileURL(fileURLToPath(new URL('./path.ts', import.meta.url))).href;
+  const script = `import(${JSON.stringify(module)}).then((m) => console.log(JSON.stringify(m.filePath.parse(${JSON.stringify(path)}, { cwd: '/', env: {}, secret: false }))))`;
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const out = execFileSync(process.execPath, ['--import', tsx, '--input-type=module', '-e', script], {
+    uid: NOBODY,
+    gid: NOBODY,
+    cwd: '/',
+    env: { PATH: process.env.PATH ?? '', HOME: '/tmp', TSX_DISABLE_CACHE: '1' },
+  });
+  return JSON.parse(out.toString()) as unknown;
+}
 
 describe('namespaceRulesFile', () => {
   it('reads namespaces and their patterns', () => {
