@@ -46,6 +46,16 @@ async function main(args: readonly string[], io: CommandIO): Promise<number> {
   }
 }
 
+// The database driver crashes without a word on older runtimes: refuse them with a clear message.
+const nodeMajor = Number(process.versions.node.split('.')[0]);
+if (nodeMajor < 24) {
+  process.stderr.write(
+    `svc needs Node.js 24 or newer, this is ${process.version}. Run it through npm (npm start, npx svc), ` +
+      'which uses the Node 24 that npm ci installed into node_modules/.bin.\n',
+  );
+  process.exit(1);
+}
+
 main(process.argv.slice(2), processIO()).then(
   (code) => {
     process.exitCode = code;

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { handleError, handleNotFound } from './http-errors.js';
 import { healthRoute, type HealthDeps } from './routes/health.js';
@@ -18,7 +18,8 @@ export interface AppDeps {
 export function buildApp(deps: AppDeps): FastifyInstance {
   const options: FastifyServerOptions & { https?: { cert: Buffer; key: Buffer } } = {
     loggerInstance: deps.logger,
-    disableRequestLogging: true,
+    // Runners long-poll all day: a log line per request would drown everything else.
+    logController: new LogController({ disableRequestLogging: true }),
     // A slow or stuck client must not hold a connection forever.
     requestTimeout: 60_000,
     bodyLimit: 10 * 1024 * 1024,
