@@ -1,0 +1,156 @@
+import type Docker from 'dockerode';
+import type { Engine, ExecSpec, ExecStep, OutputSink, StepExit } from '../../core/engine.js';
+import { removeMatching, runsMatching, type Removed } from './cleanup.js';
+import { containerConfig } from './container-config.js';
+import { followLogs, type LogFollower } from './logs.js';
+import { ensureImage } from './pull.js';
+import { LABEL_OWNER, networkName, runFilter, runLabels, tempVolume, workspaceVolume } from './resources.js';
+
+/** What the composition root hands the Docker engine; nothing is read from the environment. */
+export interface DockerEngineOptions {
+  /** A client for the Docker Engine API (see `dockerClient`, which honours DOCKER_HOST). */
+  docker: Docker;
+  /**
+   * Who owns the resources, as the label `io.svc.owner` (the runner's name): `removeLeftovers`
+   * only ever touches resources of the same owner.
+   */
+  owner: string;
+  /** Print image pull progress to the step's output. */
+  streamPull?: boolean;
+}
+
+/** What `removeLeftovers` removed. */
+export interface Leftovers extends Removed {
+  /** The runs whose resources were removed. */
+  runs: string[];
+}
+
+/**
+ * The Docker backend. Per run: a bridge network (steps reach each other, services included, by
+ * step name), a workspace volume mounted in every step, a Docker volume per disk temp volume
+ * (memory ones are tmpfs mounts), and a container per step. Everything carries the labels
+ * `io.svc.run=<runId>` and `io.svc.owner=<owner>` plus `spec.labels`, which is how `destroy` and
+ * `removeLeftovers` find it.
+ */
+export class DockerEngine implements Engine {
+  private readonly docker: Docker;
+  private readonly owner: string;
+  private readonly streamPull: boolean;
+  /** Runs set up and not yet destroyed, with the log streams of their detached steps. */
+  private readonly active = new Map<string, Set<LogFollower>>();
+
+  constructor(options: DockerEngineOptions) {
+    this.docker = options.docker;
+    this.owner = options.owner;
+    this.streamPull = options.streamPull ?? false;
+  }
+
+  async setup(spec: ExecSpec, signal?: AbortSignal): Promise<void> {
+    this.active.set(spec.runId, new Set());
+    const labels = runLabels(spec, this.owner);
+    await this.docker.createNetwork({
+      Name: networkName(spec),
+      Driver: 'bridge',
+      Labels: labels,
+      abortSignal: signal,
+    });
+    const volumes = [
+      workspaceVolume(spec),
+      ...spec.volumes.flatMap((v) =>
+        v.kind === 'temp' && v.medium === 'disk' ? [tempVolume(spec, v.name)] : [],
+      ),
+    ];
+    await Promise.all(
+      volumes.map((Name) => this.docker.createVolume({ Name, Labels: labels, abortSignal: signal })),
+    );
+  }
+
+  async run(spec: ExecSpec, step: ExecStep, output: OutputSink, signal?: AbortSignal): Promise<StepExit> {
+    const abort = signal ?? new AbortController().signal;
+    abort.throwIfAborted();
+    await ensureImage(this.docker, step, output, this.streamPull, abort);
+    abort.throwIfAborted();
+    const container = await this.docker.createContainer(containerConfig(spec, step, this.owner));
+    if (!step.networkMode) {
+      for (const network of step.networks) {
+        await this.docker
+          .getNetwork(network)
+          .connect({ Container: container.id, EndpointConfig: { Aliases: [step.name] } });
+      }
+    }
+    abort.throwIfAborted();
+    await container.start();
+    const logs = await followLogs(container, output);
+    if (step.detach) {
+      // Runs on in the background; destroy removes it and so ends its log stream.
+      this.active.get(spec.runId)?.add(logs);
+      return { exitCode: 0, oomKilled: false };
+    }
+    return this.waitFor(container, logs, abort);
+  }
+
+  async destroy(spec: ExecSpec): Promise<void> {
+    const followers = this.active.get(spec.runId) ?? new Set();
+    this.active.delete(spec.runId);
+    try {
+      await removeMatching(this.docker, runFilter(spec.runId));
+    } finally {
+      for (const logs of followers) logs.close();
+    }
+  }
+
+  /**
+   * Removes what runs of this owner left behind when their runner died before `destroy`: every
+   * run found on labelled resources that `isAlive` does not claim (by default: every run this
+   * engine has not set up). Call it when a runner starts, before it takes work.
+   */
+  async removeLeftovers(
+    isAlive: (runId: string) => boolean = (id) => this.active.has(id),
+  ): Promise<Leftovers> {
+    const owned = { label: [`${LABEL_OWNER}=${this.owner}`] };
+    const runs = [...(await runsMatching(this.docker, owned))].filter((id) => !isAlive(id));
+    const total: Leftovers = { runs, containers: 0, networks: 0, volumes: 0 };
+    for (const runId of runs) {
+      const removed = await removeMatching(this.docker, {
+        label: [...owned.label, ...runFilter(runId).label],
+      });
+      total.containers += removed.containers;
+      total.networks += removed.networks;
+      total.volumes += removed.volumes;
+    }
+    return total;
+  }
+
+  /** Waits for the container to exit and its output to be read; a cancel kills it at once. */
+  private async waitFor(
+    container: Docker.Container,
+    logs: LogFollower,
+    signal: AbortSignal,
+  ): Promise<StepExit> {
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        container.kill().catch(() => undefined);
+        logs.close();
+        reject(abortError(signal));
+      };
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+    // Only the race below listens; an abort after it settled must not be an unhandled rejection.
+    aborted.catch(() => undefined);
+    try {
+      await Promise.race([Promise.all([container.wait(), logs.done]), aborted]);
+      const info = await container.inspect();
+      return { exitCode: info.State.ExitCode, oomKilled: info.State.OOMKilled };
+    } finally {
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+function abortError(signal: AbortSignal): Error {
+  const error = new Error('step aborted', { cause: signal.reason });
+  error.name = 'AbortError';
+  return error;
+}

@@ -1,0 +1,113 @@
+import type Docker from 'dockerode';
+import type { ExecStep, OutputSink } from '../../core/engine.js';
+import { SvcError } from '../../core/errors.js';
+
+/** One event of Docker's pull progress stream. */
+interface PullEvent {
+  id?: string;
+  status?: string;
+  progress?: string;
+  error?: string;
+}
+
+/**
+ * Makes the step's image present according to its pull policy:
+ * `always` pulls; `if-not-exists` pulls when missing; `never` only checks; `default` pulls when
+ * missing or tagged `latest`, and when that pull fails but the image is there, goes on with it
+ * (no registry reachable must not stop a build whose image is already present).
+ */
+export async function ensureImage(
+  docker: Docker,
+  step: ExecStep,
+  output: OutputSink,
+  streamProgress: boolean,
+  signal: AbortSignal,
+): Promise<void> {
+  const present = await imagePresent(docker, step.image);
+  switch (step.pull) {
+    case 'never':
+      if (!present) {
+        const message = `image "${step.image}" is not present on the Docker host and the pull policy "never" forbids pulling it`;
+        throw new SvcError('NOT_FOUND', message);
+      }
+      return;
+    case 'if-not-exists':
+      if (!present) await pull(docker, step, output, streamProgress, signal);
+      return;
+    case 'always':
+      await pull(docker, step, output, streamProgress, signal);
+      return;
+    case 'default':
+      if (present && !isLatest(step.image)) return;
+      try {
+        await pull(docker, step, output, streamProgress, signal);
+      } catch (err) {
+        if (!present || signal.aborted) throw err;
+        output(`svc: ${(err as Error).message}; using the image already present`);
+      }
+      return;
+  }
+}
+
+/** True for a reference without tag or digest, or with the tag `latest`. */
+export function isLatest(image: string): boolean {
+  if (image.includes('@')) return false;
+  const name = image.slice(image.lastIndexOf('/') + 1);
+  const colon = name.indexOf(':');
+  return colon < 0 || name.slice(colon + 1) === 'latest';
+}
+
+async function imagePresent(docker: Docker, image: string): Promise<boolean> {
+  try {
+    await docker.getImage(image).inspect();
+    return true;
+  } catch (err) {
+    if (statusOf(err) === 404) return false;
+    throw err;
+  }
+}
+
+async function pull(
+  docker: Docker,
+  step: ExecStep,
+  output: OutputSink,
+  streamProgress: boolean,
+  signal: AbortSignal,
+): Promise<void> {
+  const auth = step.auth && {
+    username: step.auth.username,
+    password: step.auth.password,
+    serveraddress: step.auth.address,
+  };
+  if (streamProgress) output(`svc: pulling ${step.image}`);
+  try {
+    const stream = await docker.pull(step.image, { authconfig: auth, abortSignal: signal });
+    const lastStatus = new Map<string, string>();
+    await new Promise<void>((resolve, reject) => {
+      docker.modem.followProgress(
+        stream,
+        (err: Error | null) => (err ? reject(err) : resolve()),
+        (event: PullEvent) => {
+          if (event.error !== undefined) return;
+          if (!streamProgress || event.status === undefined) return;
+          // One line per layer and state, not one per progress tick.
+          const key = event.id ?? '';
+          if (lastStatus.get(key) === event.status) return;
+          lastStatus.set(key, event.status);
+          output(key ? `${key}: ${event.status}` : event.status);
+        },
+      );
+    });
+  } catch (err) {
+    signal.throwIfAborted();
+    throw new SvcError('INTERNAL', `pulling image "${step.image}" failed: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+}
+
+/** The HTTP status of a Docker API error, if it has one. */
+export function statusOf(err: unknown): number | undefined {
+  const status = (err as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === 'number' ? status : undefined;
+}

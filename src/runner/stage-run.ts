@@ -1,0 +1,272 @@
+import { formatDuration } from '../config/values/duration.js';
+import type { Engine, ExecSpec, ExecStep, OutputSink, StepExit } from '../core/engine.js';
+import { isFailed } from '../core/status.js';
+import { graphProblem } from './graph.js';
+import { createMasker, type Masker } from './masker.js';
+import {
+  engineErrorOutcome,
+  EXIT_SKIP_REST,
+  exitOutcome,
+  killedOutcome,
+  skipReason,
+  stageOutcome,
+  type StageSoFar,
+  type StepOutcome,
+} from './outcome.js';
+import type { StageReporter, StageResult, StepResult } from './reporter.js';
+import type { Semaphore } from './semaphore.js';
+
+/** Everything one execution of one stage shares. */
+export interface StageRunOptions {
+  spec: ExecSpec;
+  engine: Engine;
+  procs: Semaphore;
+  reporter: StageReporter;
+  now: () => number;
+  timeout: number;
+}
+
+/**
+ * One execution of one stage. The rules:
+ * 1. A step is considered once all its dependencies are done (finished or skipped; a detached
+ *    dependency counts as done once it has started) and a slot of `maxProcs` is free.
+ * 2. It is then skipped when the stage was cancelled or timed out, when a step exited 78, or when
+ *    its run policy says so given the stage so far (`skipReason`). Otherwise it runs.
+ * 3. A failure counts against the stage unless the step has `failure: ignore`.
+ * 4. Cancel and the stage timeout kill the running steps (status `killed`, exit 137) and skip the
+ *    rest; a step's own timeout kills only that step, which then counts as failed.
+ * 5. Whatever happens, the engine destroys the run's resources before the stage is reported done.
+ */
+export class StageRun {
+  private readonly results = new Map<string, StepResult>();
+  private readonly stop = new AbortController();
+  private readonly state: StageSoFar = { stopMessage: undefined, exitedEarlyBy: undefined, failed: false };
+  private readonly masker: Masker;
+  /** Detached steps that started: they run (and log) until the engine destroys them. */
+  private readonly detached: { step: ExecStep; closeOutput: () => void }[] = [];
+  private reportFailed = false;
+  private reportError: unknown;
+
+  constructor(private readonly o: StageRunOptions) {
+    this.masker = createMasker(
+      o.spec.steps.flatMap((s) => s.secrets.filter((x) => x.mask).map((x) => x.data)),
+    );
+  }
+
+  /** Runs the stage to its end; never rejects because of the stage's own outcome. */
+  async execute(signal: AbortSignal | undefined): Promise<StageResult> {
+    const started = this.o.now();
+    const onCancel = (): void => this.end('the stage was cancelled');
+    if (signal?.aborted) onCancel();
+    signal?.addEventListener('abort', onCancel, { once: true });
+    const timeout = `the stage timed out after ${formatDuration(this.o.timeout)}`;
+    const timer = this.o.timeout > 0 ? setTimeout(() => this.end(timeout), this.o.timeout) : undefined;
+    let stageError = graphProblem(this.o.spec.steps) ?? '';
+    let cleanupError = '';
+    try {
+      if (stageError === '' && !this.stopped()) {
+        try {
+          await this.o.engine.setup(this.o.spec, this.stop.signal);
+        } catch (err) {
+          if (!this.stopped()) stageError = `setting up the stage failed: ${this.masker(messageOf(err))}`;
+        }
+      }
+      if (stageError === '' && !this.stopped()) await this.walk();
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onCancel);
+      try {
+        await this.o.engine.destroy(this.o.spec);
+      } catch (err) {
+        cleanupError = this.masker(messageOf(err));
+      }
+    }
+    await this.finishLeftSteps(stageError);
+    const steps = this.o.spec.steps.map((s) => this.resultOf(s.name));
+    const result: StageResult = {
+      ...stageOutcome(stageError, this.state, steps),
+      started,
+      stopped: this.o.now(),
+      steps,
+      exitedEarlyBy: this.state.exitedEarlyBy,
+      cleanupError,
+      reportError: undefined,
+    };
+    await this.report(() => this.o.reporter.stageFinished(result));
+    result.reportError = this.reportError;
+    return result;
+  }
+
+  private end(message: string): void {
+    if (this.stopped()) return;
+    this.state.stopMessage = message;
+    this.stop.abort(new Error(message));
+  }
+
+  private stopped(): boolean {
+    return this.state.stopMessage !== undefined;
+  }
+
+  /** Starts every step as a task that waits for its dependencies; resolves when all are done. */
+  private async walk(): Promise<void> {
+    const gates = new Map<string, PromiseWithResolvers<void>>();
+    for (const step of this.o.spec.steps) gates.set(step.name, Promise.withResolvers<void>());
+    await Promise.all(
+      this.o.spec.steps.map(async (step) => {
+        try {
+          await Promise.all(step.dependsOn.map((dep) => gates.get(dep)?.promise ?? Promise.resolve()));
+          await this.consider(step);
+        } finally {
+          gates.get(step.name)?.resolve();
+        }
+      }),
+    );
+  }
+
+  private async consider(step: ExecStep): Promise<void> {
+    let release: () => void;
+    try {
+      release = await this.o.procs.acquire(this.stop.signal);
+    } catch {
+      return this.skip(step, this.state.stopMessage ?? '');
+    }
+    try {
+      const reason = skipReason(step.runPolicy, this.state);
+      if (reason !== undefined) return await this.skip(step, reason);
+      await this.runStep(step);
+    } finally {
+      release();
+    }
+  }
+
+  private async runStep(step: ExecStep): Promise<void> {
+    const started = this.o.now();
+    const result = this.setResult(step, { status: 'running', started });
+    await this.report(() => this.o.reporter.stepStarted(step, started));
+
+    // The step's own signal: aborted by the stage's (cancel, stage timeout) or by its timeout.
+    const control = new AbortController();
+    const onStop = (): void => control.abort(this.stop.signal.reason);
+    if (this.stop.signal.aborted) onStop();
+    this.stop.signal.addEventListener('abort', onStop, { once: true });
+    const timeout = `step timed out after ${formatDuration(step.timeout)}`;
+    let timedOut = false;
+    const timer =
+      step.timeout > 0 && !step.detach
+        ? setTimeout(() => {
+            timedOut = true;
+            control.abort(new Error(timeout));
+          }, step.timeout)
+        : undefined;
+
+    let open = true;
+    let outcome: StepOutcome;
+    let exit: StepExit | undefined;
+    try {
+      exit = await this.o.engine.run(
+        this.o.spec,
+        step,
+        this.output(step, started, () => open),
+        control.signal,
+      );
+      outcome = exitOutcome(exit);
+    } catch (err) {
+      if (timedOut) outcome = killedOutcome(timeout);
+      else if (this.state.stopMessage !== undefined) outcome = killedOutcome(this.state.stopMessage);
+      else outcome = engineErrorOutcome(this.masker(messageOf(err)));
+    } finally {
+      clearTimeout(timer);
+      this.stop.signal.removeEventListener('abort', onStop);
+    }
+
+    if (step.detach && exit?.exitCode === 0) {
+      // Still running: it logs until the stage ends and is reported finished then.
+      this.detached.push({ step, closeOutput: () => (open = false) });
+      return;
+    }
+    open = false;
+    Object.assign(result, outcome, { stopped: this.o.now() });
+    if (isFailed(result.status) && !result.errIgnore) this.state.failed = true;
+    if (result.exitCode === EXIT_SKIP_REST && result.status === 'success')
+      this.state.exitedEarlyBy ??= step.name;
+    await this.report(() => this.o.reporter.stepFinished(step, { ...result }));
+  }
+
+  /** Masks, numbers and times each line of a step before it reaches the reporter. */
+  private output(step: ExecStep, started: number, isOpen: () => boolean): OutputSink {
+    let pos = 0;
+    return (line) => {
+      if (!isOpen()) return;
+      const out = this.masker(line);
+      const time = Math.max(0, Math.floor((this.o.now() - started) / 1000));
+      try {
+        this.o.reporter.stepLine(step, { pos: pos++, out, time });
+      } catch (err) {
+        this.noteReportError(err);
+      }
+    };
+  }
+
+  private async skip(step: ExecStep, reason: string): Promise<void> {
+    const result = this.setResult(step, { status: 'skipped', error: reason });
+    await this.report(() => this.o.reporter.stepFinished(step, { ...result }));
+  }
+
+  /** Reports detached steps (ended with the stage) and steps the stage never reached. */
+  private async finishLeftSteps(stageError: string): Promise<void> {
+    const stopped = this.o.now();
+    for (const { step, closeOutput } of this.detached) {
+      closeOutput();
+      const { stopMessage } = this.state;
+      const outcome =
+        stopMessage === undefined
+          ? exitOutcome({ exitCode: 0, oomKilled: false })
+          : killedOutcome(stopMessage);
+      const result = Object.assign(this.resultOf(step.name), outcome, { stopped });
+      await this.report(() => this.o.reporter.stepFinished(step, { ...result }));
+    }
+    for (const step of this.o.spec.steps) {
+      if (!this.results.has(step.name)) await this.skip(step, stageError || (this.state.stopMessage ?? ''));
+    }
+  }
+
+  private setResult(step: ExecStep, fields: Partial<StepResult>): StepResult {
+    const result: StepResult = {
+      name: step.name,
+      status: 'pending',
+      exitCode: 0,
+      oomKilled: false,
+      error: '',
+      errIgnore: step.errPolicy === 'ignore',
+      started: 0,
+      stopped: 0,
+      ...fields,
+    };
+    this.results.set(step.name, result);
+    return result;
+  }
+
+  private resultOf(name: string): StepResult {
+    const found = this.results.get(name);
+    if (found === undefined) throw new Error(`no result for step "${name}"`);
+    return found;
+  }
+
+  private async report(call: () => void | Promise<void>): Promise<void> {
+    try {
+      await call();
+    } catch (err) {
+      this.noteReportError(err);
+    }
+  }
+
+  private noteReportError(err: unknown): void {
+    if (this.reportFailed) return;
+    this.reportFailed = true;
+    this.reportError = err;
+  }
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
