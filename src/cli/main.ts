@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { configPrintCommand } from './config-print.js';
+import { execCommand } from './exec.js';
 import { processIO, type CommandIO } from './io.js';
+import { lintCommand } from './lint.js';
 import { serverCommand } from './server.js';
 import { readVersion } from './version.js';
 
@@ -10,6 +12,9 @@ Usage: svc <command> [options]
 
 Commands:
   server [--local]            run the server (--local fills the required settings for a local trial)
+  lint [--trusted] [--json] FILE...
+                              check pipeline files (.drone.yml format)
+  exec [FILE] [options]       run a pipeline on the local Docker engine, the current directory as workspace
   config print <kind>         print the effective settings of a kind as JSON
                               (kinds: server, docker, nomad, vm, kubernetes, ssh)
   version                     print svc's version
@@ -34,6 +39,10 @@ async function main(args: readonly string[], io: CommandIO): Promise<number> {
       return 0;
     case 'server':
       return serverCommand(rest, process.env, io);
+    case 'lint':
+      return lintCommand(rest, io);
+    case 'exec':
+      return execCommand(rest, process.env, io);
     case 'config':
       if (rest[0] === 'print') return configPrintCommand(rest.slice(1), process.env, io);
       io.stderr(

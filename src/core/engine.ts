@@ -85,8 +85,12 @@ export interface ExecSpec {
   /** Unique id of this run; every resource an engine creates carries it as a label. */
   runId: string;
   platform: { os: string; arch: string };
-  /** The shared workspace: mounted at `base` in every step; commands start in `path`. */
-  workspace: { base: string; path: string };
+  /**
+   * The shared workspace: mounted at `base` in every step; commands start in `path`. Normally a
+   * fresh volume of the run; with `hostPath` (`svc exec`: the user's working copy) that host
+   * directory is mounted at `base` instead, and engines must not create or remove anything for it.
+   */
+  workspace: { base: string; path: string; hostPath?: string | undefined };
   /** The clone step (if any), services and steps, in file order. */
   steps: ExecStep[];
   volumes: ExecVolume[];

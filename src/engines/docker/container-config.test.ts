@@ -13,6 +13,19 @@ const spec = execSpec([], {
 });
 
 describe('containerConfig', () => {
+  it('mounts a host working copy as the workspace when the spec names one (svc exec)', () => {
+    const local = execSpec([], {
+      runId: 'run/7',
+      workspace: { base: '/drone/src', path: '/drone/src', hostPath: '/home/me/app' },
+    });
+    const config = containerConfig(local, execStep('test'), 'runner-1');
+    expect(config.HostConfig?.Mounts?.[0]).toEqual({
+      Type: 'bind',
+      Source: '/home/me/app',
+      Target: '/drone/src',
+    });
+  });
+
   it('maps a step to a container on the stage network, with its name as alias', () => {
     const step = execStep('build step', {
       image: 'golang:1.23',

@@ -64,8 +64,11 @@ export function containerConfig(spec: ExecSpec, step: ExecStep, owner: string): 
  * missing host directory as `docker run -v` does; temp volumes are Docker volumes or tmpfs.
  */
 function volumesOf(spec: ExecSpec, step: ExecStep): { mounts: MountSettings[]; binds: string[] } {
+  const { base, hostPath } = spec.workspace;
   const mounts: MountSettings[] = [
-    { Type: 'volume', Source: workspaceVolume(spec), Target: spec.workspace.base },
+    hostPath === undefined
+      ? { Type: 'volume', Source: workspaceVolume(spec), Target: base }
+      : { Type: 'bind', Source: hostPath, Target: base },
   ];
   const binds: string[] = [];
   for (const mount of step.mounts) {

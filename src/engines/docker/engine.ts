@@ -55,7 +55,7 @@ export class DockerEngine implements Engine {
       abortSignal: signal,
     });
     const volumes = [
-      workspaceVolume(spec),
+      ...(spec.workspace.hostPath === undefined ? [workspaceVolume(spec)] : []),
       ...spec.volumes.flatMap((v) =>
         v.kind === 'temp' && v.medium === 'disk' ? [tempVolume(spec, v.name)] : [],
       ),

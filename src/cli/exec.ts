@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { dockerClient } from '../engines/docker/client.js';
+import { DockerEngine } from '../engines/docker/engine.js';
+import {
+  compilePipeline,
+  DEFAULT_RUNNER_SETTINGS,
+  diagnosticText,
+  lintText,
+  matchConditions,
+  matchFacts,
+  type Pipeline,
+} from '../pipeline/index.js';
+import { StageExecutor } from '../runner/index.js';
+import { EXEC_USAGE, parseExecArgs, type ExecArgs } from './exec/args.js';
+import { localFacts } from './exec/local-facts.js';
+import { TerminalReporter } from './exec/terminal-reporter.js';
+import type { CommandIO } from './io.js';
+import { readVersion } from './version.js';
+
+type Env = Record<string, string | undefined>;
+
+/** Owner label of every Docker resource `svc exec` creates; run ids carry the creating process's pid. */
+const EXEC_OWNER = 'svc-exec';
+
+/** Composition root of `svc exec`: file → lint → compile → Docker engine, until done or Ctrl-C. */
+export async function execCommand(args: readonly string[], env: Env, io: CommandIO): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout(EXEC_USAGE);
+    return 0;
+  }
+  const parsed = parseExecArgs(args);
+  if (typeof parsed === 'string') {
+    io.stderr(`svc exec: ${parsed}\n\n${EXEC_USAGE}`);
+    return 2;
+  }
+  const file = parsed.file ?? ['.svc.yml', '.drone.yml'].find((name) => existsSync(resolve(io.cwd, name)));
+  if (file === undefined) {
+    io.stderr('svc exec: no pipeline file: give one, or run where .svc.yml or .drone.yml is\n');
+    return 2;
+  }
+  const pipeline = readPipeline(resolve(io.cwd, file), file, parsed, io);
+  if (pipeline === undefined) return 1;
+  return runPipeline(pipeline, parsed, env, io);
+}
+
+/** Reads and lints the file and picks the pipeline; reports problems and returns undefined on failure. */
+function readPipeline(path: string, shown: string, args: ExecArgs, io: CommandIO): Pipeline | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    io.stderr(`svc exec: cannot read ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
+    return undefined;
+  }
+  const linted = lintText(text, { trusted: args.trusted });
+  for (const d of linted.diagnostics)
+    io.stderr(`${shown}:${d.line}:${d.column}: ${d.severity}: ${diagnosticText(d)}\n`);
+  if (!linted.valid) return undefined;
+  const pipelines = linted.manifest.documents.filter((doc): doc is Pipeline => doc.kind === 'pipeline');
+  const pipeline =
+    args.pipeline === undefined ? pipelines[0] : pipelines.find((p) => p.name === args.pipeline);
+  if (pipeline === undefined) {
+    const names = pipelines.map((p) => p.name).join(', ') || 'none';
+    io.stderr(
+      `svc exec: ${shown} has no pipeline${args.pipeline === undefined ? '' : ` named "${args.pipeline}"`} (pipelines: ${names})\n`,
+    );
+    return undefined;
+  }
+  if (pipeline.type !== 'docker') {
+    io.stderr(
+      `svc exec: pipeline "${pipeline.name}" is of type ${pipeline.type}; svc exec runs docker pipelines\n`,
+    );
+    return undefined;
+  }
+  return pipeline;
+}
+
+async function runPipeline(pipeline: Pipeline, args: ExecArgs, env: Env, io: CommandIO): Promise<number> {
+  const now = Date.now();
+  const { repo, build, stage } = localFacts(io.cwd, args, pipeline.name, now);
+  if (!matchConditions(pipeline.trigger, matchFacts(repo, build, 'localhost'))) {
+    io.stdout(
+      `pipeline "${pipeline.name}" does not run for a ${build.event} on ${build.source} (its trigger): nothing to do\n`,
+    );
+    return 0;
+  }
+  const runId = `exec-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const compiled = await compilePipeline({
+    // The working copy is the workspace: there is nothing to clone.
+    pipeline: { ...pipeline, clone: { ...pipeline.clone, disable: true } },
+    secretDocuments: [],
+    runId,
+    labels: { 'io.svc.exec': hostname() },
+    repo,
+    build,
+    stage,
+    system: { proto: 'http', host: 'localhost', version: readVersion() },
+    secrets: ({ name }) => args.secrets[name],
+    netrc: undefined,
+    netrcCloneOnly: false,
+    runner: { ...DEFAULT_RUNNER_SETTINGS, environ: args.env },
+    trusted: args.trusted,
+    now,
+  });
+  if (!compiled.ok) {
+    for (const error of compiled.errors) io.stderr(`svc exec: ${error}\n`);
+    return 1;
+  }
+  for (const warning of compiled.warnings) io.stderr(`warning: ${warning}\n`);
+  const spec = compiled.spec;
+  spec.workspace = { base: spec.workspace.path, path: spec.workspace.path, hostPath: io.cwd };
+
+  const engine = new DockerEngine({
+    docker: dockerClient({
+      host: env.DOCKER_HOST,
+      tlsVerify: env.DOCKER_TLS_VERIFY === '1',
+      certPath: env.DOCKER_CERT_PATH,
+    }),
+    owner: EXEC_OWNER,
+    streamPull: true,
+  });
+  await engine.removeLeftovers(otherProcessIsAlive);
+  const reporter = new TerminalReporter(
+    { write: (text) => io.stdout(text), color: process.stdout.isTTY },
+    spec.steps.map((s) => s.name),
+  );
+  const cancel = new AbortController();
+  const onInterrupt = (): void => {
+    io.stderr(
+      '\ncancelling: stopping the steps and removing what the run created (Ctrl-C again to quit at once)\n',
+    );
+    cancel.abort();
+  };
+  process.once('SIGINT', onInterrupt);
+  try {
+    const result = await new StageExecutor({ engine }).execute(spec, { reporter, signal: cancel.signal });
+    return result.status === 'success' ? 0 : 1;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+}
+
+/** Whether the `svc exec` that created a run (its pid is in the run id) still runs here. */
+function otherProcessIsAlive(runId: string): boolean {
+  const pid = Number(/^exec-(\d+)-/.exec(runId)?.[1]);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

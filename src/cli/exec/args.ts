@@ -1,0 +1,79 @@
+import { BUILD_EVENTS, type BuildEvent } from '../../core/build.js';
+
+/** The options of `svc exec`. */
+export interface ExecArgs {
+  file: string | undefined;
+  pipeline: string | undefined;
+  trusted: boolean;
+  env: Record<string, string>;
+  secrets: Record<string, string>;
+  event: BuildEvent;
+  branch: string | undefined;
+}
+
+export const EXEC_USAGE = `Usage: svc exec [FILE] [options]
+
+Runs a pipeline of FILE (default: .svc.yml, else .drone.yml) on the local Docker engine (DOCKER_HOST),
+with the current directory as the workspace (nothing is cloned). Exit code 0 when the pipeline
+succeeds, 1 when it fails, 2 on usage errors. Ctrl-C cancels it and removes what it created.
+
+Options:
+  --pipeline NAME   the pipeline to run (default: the first pipeline of the file)
+  --trusted         allow what only trusted repositories may use (privileged, host volumes, …)
+  --env K=V         an environment variable for every step (repeatable)
+  --secret K=V      a secret the pipeline can read with from_secret (repeatable; masked in output)
+  --event EVENT     the build event conditions see (default: push; ${BUILD_EVENTS.join(', ')})
+  --branch NAME     the branch conditions see (default: the current git branch, else main)
+`;
+
+/** Parses `svc exec` arguments; returns a message for a usage error. */
+export function parseExecArgs(args: readonly string[]): ExecArgs | string {
+  const result: ExecArgs = {
+    file: undefined,
+    pipeline: undefined,
+    trusted: false,
+    env: {},
+    secrets: {},
+    event: 'push',
+    branch: undefined,
+  };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    const value = (): string | undefined => args[++i];
+    switch (arg) {
+      case '--trusted':
+        result.trusted = true;
+        break;
+      case '--pipeline':
+      case '--branch': {
+        const v = value();
+        if (v === undefined || v === '') return `${arg} needs a value`;
+        if (arg === '--pipeline') result.pipeline = v;
+        else result.branch = v;
+        break;
+      }
+      case '--event': {
+        const v = value();
+        if (!(BUILD_EVENTS as readonly string[]).includes(v ?? '')) {
+          return `--event must be one of ${BUILD_EVENTS.join(', ')}, got ${v === undefined ? 'nothing' : `"${v}"`}`;
+        }
+        result.event = v as BuildEvent;
+        break;
+      }
+      case '--env':
+      case '--secret': {
+        const pair = value();
+        const at = pair?.indexOf('=') ?? -1;
+        if (pair === undefined || at < 1)
+          return `${arg} needs KEY=VALUE, got ${pair === undefined ? 'nothing' : `"${pair}"`}`;
+        (arg === '--env' ? result.env : result.secrets)[pair.slice(0, at)] = pair.slice(at + 1);
+        break;
+      }
+      default:
+        if (arg.startsWith('-')) return `unknown option ${arg}`;
+        if (result.file !== undefined) return `only one FILE may be given, got ${result.file} and ${arg}`;
+        result.file = arg;
+    }
+  }
+  return result;
+}

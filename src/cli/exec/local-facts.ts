@@ -1,0 +1,98 @@
+import { execFileSync } from 'node:child_process';
+import { basename } from 'node:path';
+import type { BuildFacts, RepoFacts, StageFacts } from '../../pipeline/index.js';
+import type { ExecArgs } from './args.js';
+
+/** What git says about the working copy, when it is one. */
+interface GitFacts {
+  branch: string;
+  commit: string;
+  message: string;
+  authorName: string;
+  authorEmail: string;
+}
+
+function git(cwd: string, ...args: string[]): string {
+  try {
+    return execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+  } catch {
+    return '';
+  }
+}
+
+function gitFacts(cwd: string): GitFacts {
+  const [message = '', authorName = '', authorEmail = ''] = git(
+    cwd,
+    'log',
+    '-1',
+    '--format=%s%n%an%n%ae',
+  ).split('\n');
+  return {
+    branch: git(cwd, 'rev-parse', '--abbrev-ref', 'HEAD'),
+    commit: git(cwd, 'rev-parse', 'HEAD'),
+    message,
+    authorName,
+    authorEmail,
+  };
+}
+
+/** The repository, build and stage a local run pretends to be, from the folder and its git state. */
+export function localFacts(cwd: string, args: ExecArgs, pipelineName: string, now: number) {
+  const facts = gitFacts(cwd);
+  const branch = args.branch ?? (facts.branch !== '' && facts.branch !== 'HEAD' ? facts.branch : 'main');
+  const name = basename(cwd);
+  const repo: RepoFacts = {
+    slug: `local/${name}`,
+    namespace: 'local',
+    name,
+    scm: 'git',
+    cloneUrl: '',
+    cloneUrlSsh: '',
+    link: '',
+    defaultBranch: branch,
+    private: true,
+    visibility: 'private',
+  };
+  const ref = args.event === 'tag' ? `refs/tags/${branch}` : `refs/heads/${branch}`;
+  const build: BuildFacts = {
+    number: 1,
+    parent: 0,
+    event: args.event,
+    action: '',
+    trigger: '@exec',
+    link: '',
+    title: '',
+    message: facts.message,
+    before: '',
+    after: facts.commit,
+    ref,
+    source: branch,
+    target: branch,
+    authorLogin: facts.authorName,
+    authorName: facts.authorName,
+    authorEmail: facts.authorEmail,
+    authorAvatar: '',
+    params: {},
+    cron: '',
+    deployTo: '',
+    deployId: 0,
+    debug: false,
+    created: now,
+    started: now,
+    finished: 0,
+  };
+  const stage: StageFacts = {
+    name: pipelineName,
+    number: 1,
+    os: 'linux',
+    arch: 'amd64',
+    variant: '',
+    machine: 'localhost',
+    dependsOn: [],
+    started: now,
+    stopped: 0,
+  };
+  return { repo, build, stage };
+}

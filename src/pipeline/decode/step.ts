@@ -1,0 +1,148 @@
+import type { PullPolicy } from '../../core/engine.js';
+import type { Diagnostics } from '../diagnostics.js';
+import { needsImages, runsOnHost, type FailurePolicy, type PipelineType, type Step } from '../types.js';
+import type { TreeNode } from '../yaml/tree.js';
+import { readConditions } from './conditions.js';
+import { fieldsOf, type FieldSet, type Fields } from './fields.js';
+import { readResources } from './resources.js';
+import { readEnvironment, readSettings } from './values.js';
+import { readMounts } from './volumes.js';
+
+const HOST_STEP_FIELDS = [
+  'name',
+  'commands',
+  'environment',
+  'when',
+  'depends_on',
+  'detach',
+  'failure',
+  'shell',
+  'user',
+  'working_dir',
+] as const;
+
+const CONTAINER_ONLY_FIELDS = [
+  'image',
+  'pull',
+  'entrypoint',
+  'command',
+  'settings',
+  'privileged',
+  'volumes',
+  'network_mode',
+  'dns',
+  'dns_search',
+  'extra_hosts',
+  'devices',
+  'mem_limit',
+  'memswap_limit',
+  'shm_size',
+  'cpu_period',
+  'cpu_quota',
+  'cpu_shares',
+  'cpu_set',
+  'resources',
+] as const;
+
+const STEP_DOCS = 'see "Steps" in docs/pipelines.md';
+
+function stepFields(type: PipelineType, what: string): FieldSet {
+  if (!runsOnHost(type)) {
+    return { what, known: [...HOST_STEP_FIELDS, ...CONTAINER_ONLY_FIELDS], docs: STEP_DOCS };
+  }
+  const containers = 'steps of docker, kubernetes and vm pipelines';
+  return {
+    what,
+    known: HOST_STEP_FIELDS,
+    elsewhere: new Map(CONTAINER_ONLY_FIELDS.map((field) => [field, containers])),
+    docs: STEP_DOCS,
+  };
+}
+
+/** One entry of `steps` or `services`; undefined when it is not a map at all. */
+export function readStep(
+  node: TreeNode,
+  field: string,
+  type: PipelineType,
+  diagnostics: Diagnostics,
+): Step | undefined {
+  const what = `a step of a ${type} pipeline`;
+  const fields = fieldsOf(node, field, stepFields(type, what), diagnostics);
+  if (fields === undefined) return undefined;
+  const name = fields.string('name', 'the step name, a string') ?? '';
+  const commands = fields.strings('commands', 'shell commands');
+  if (needsImages(type) && !fields.has('image')) {
+    diagnostics.error(
+      fields.at('image'),
+      fields.field('image'),
+      `is required in a ${type} pipeline; expected the image to run, e.g. image: golang:1.22`,
+    );
+  }
+  const step: Step = {
+    name,
+    field,
+    position: fields.position,
+    locations: fields.locations,
+    image: fields.string('image', 'the image to run, e.g. image: golang:1.22') ?? '',
+    pull: readPull(fields),
+    commands,
+    entrypoint: fields.strings('entrypoint', 'the entrypoint and its arguments'),
+    command: fields.strings('command', 'the arguments of the entrypoint'),
+    environment: readEnvironment(fields.node('environment'), fields.field('environment'), diagnostics),
+    settings: readSettings(fields.node('settings'), fields.field('settings'), diagnostics),
+    when: readConditions(fields.node('when'), fields.field('when'), diagnostics),
+    dependsOn: fields.strings('depends_on', 'names of steps'),
+    detach: fields.bool('detach') ?? false,
+    failure: readFailure(fields),
+    privileged: fields.bool('privileged') ?? false,
+    volumes: readMounts(fields, 'volumes'),
+    user: fields.string('user', 'a user name or uid, e.g. user: "1000"') ?? '',
+    workingDir: fields.string('working_dir', 'a directory path') ?? '',
+    shell: fields.string('shell', 'the shell that runs the commands, e.g. shell: /bin/bash') ?? '',
+    networkMode: fields.string('network_mode', 'a Docker network mode, e.g. host') ?? '',
+    dns: fields.strings('dns', 'DNS server addresses'),
+    dnsSearch: fields.strings('dns_search', 'DNS search domains'),
+    extraHosts: fields.strings('extra_hosts', 'host entries such as "somehost:162.242.195.82"'),
+    devices: readMounts(fields, 'devices'),
+    resources: readResources(fields),
+  };
+  return step;
+}
+
+const PULL_EXPECTED = 'always, never or if-not-exists';
+
+function readPull(fields: Fields): PullPolicy {
+  const node = fields.node('pull');
+  if (node === undefined) return 'default';
+  if (node.kind === 'scalar' && node.value === true) {
+    fields.diagnostics.warning(
+      node.position,
+      fields.field('pull'),
+      `pull: true is the 0.8 spelling; it is read as always; expected ${PULL_EXPECTED}`,
+    );
+    return 'always';
+  }
+  const text = node.kind === 'scalar' ? node.text.toLowerCase() : '';
+  if (text === 'always' || text === 'never' || text === 'if-not-exists') return text;
+  fields.diagnostics.warning(
+    node.position,
+    fields.field('pull'),
+    `unknown pull policy "${node.kind === 'scalar' ? node.text : node.kind}" is ignored (the image is pulled when missing); expected ${PULL_EXPECTED}`,
+  );
+  return 'default';
+}
+
+function readFailure(fields: Fields): FailurePolicy {
+  const text = fields.string('failure', 'ignore');
+  if (text === undefined || text === '' || text === 'fail') return 'fail';
+  if (text === 'ignore') return 'ignore';
+  const fast = ['fast', 'fast-fail', 'fail-fast'].includes(text);
+  fields.diagnostics.warning(
+    fields.node('failure')?.position ?? fields.at('failure'),
+    fields.field('failure'),
+    fast
+      ? `failure: ${text} is not supported; a failing step fails the pipeline once running steps end (expected ignore, or nothing)`
+      : `unknown failure policy "${text}" is ignored; expected ignore (the step's failure does not fail the pipeline)`,
+  );
+  return 'fail';
+}

@@ -1,0 +1,98 @@
+import { Diagnostics, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
+import { parseManifest } from '../parse.js';
+import { substituteVariables } from '../substitute.js';
+import type { Manifest, Pipeline } from '../types.js';
+import { checkDependencies } from './graph.js';
+import { checkNames } from './names.js';
+import { checkPipelineSections } from './pipeline.js';
+import { checkSteps } from './steps.js';
+import { checkUntrusted } from './untrusted.js';
+
+/** How to lint: as a trusted repository or not. */
+export interface LintOptions {
+  /** Trusted repositories may use privileged mode, host volumes, devices and host networking settings. */
+  readonly trusted: boolean;
+}
+
+/**
+ * The rules that span a document or the file: unique names, `depends_on` between steps and between
+ * pipelines (unknown names, cycles), images, volumes, what untrusted repositories may not use.
+ */
+export function lintManifest(manifest: Manifest, options: LintOptions): Diagnostic[] {
+  const diagnostics = new Diagnostics();
+  const pipelines = manifest.documents.filter(
+    (document): document is Pipeline => document.kind === 'pipeline',
+  );
+  checkNames(
+    pipelines.map((pipeline) => ({
+      name: pipeline.name,
+      at: pipeline.locations.name ?? pipeline.position,
+      field: '',
+      implicit: pipeline.locations.name === undefined,
+    })),
+    'pipeline',
+    'within a file',
+    new Map(),
+    diagnostics,
+  );
+  checkDependencies(
+    pipelines.map((pipeline) => ({
+      name: pipeline.name,
+      dependsOn: pipeline.dependsOn,
+      field: '',
+      position: (index: number) => pipeline.locations[`depends_on[${index}]`] ?? pipeline.position,
+    })),
+    [],
+    'pipeline',
+    diagnostics,
+  );
+  for (const pipeline of pipelines) {
+    checkPipelineSections(pipeline, diagnostics);
+    checkSteps(pipeline, diagnostics);
+    if (!options.trusted) checkUntrusted(pipeline, diagnostics);
+  }
+  return diagnostics.list();
+}
+
+/** A file read and linted: the manifest and every diagnostic, in file order. */
+export interface LintResult {
+  readonly manifest: Manifest;
+  readonly diagnostics: readonly Diagnostic[];
+  /** No errors (warnings allowed). */
+  readonly valid: boolean;
+}
+
+/**
+ * Parses and lints a pipeline file in one go, including the `${…}` expressions that the server
+ * substitutes before parsing (a malformed one fails the build).
+ */
+export function lintText(text: string, options: LintOptions): LintResult {
+  const parsed = parseManifest(text);
+  const diagnostics = sortDiagnostics([
+    ...substitutionDiagnostics(text),
+    ...parsed.diagnostics,
+    ...lintManifest(parsed.manifest, options),
+  ]);
+  return {
+    manifest: parsed.manifest,
+    diagnostics,
+    valid: diagnostics.every((diagnostic) => diagnostic.severity === 'warning'),
+  };
+}
+
+function substitutionDiagnostics(text: string): Diagnostic[] {
+  const result = substituteVariables(text, () => '');
+  if (result.ok) return [];
+  const before = text.slice(0, result.error.offset);
+  const line = before.split('\n').length;
+  const column = result.error.offset - before.lastIndexOf('\n');
+  return [
+    {
+      severity: 'error',
+      line,
+      column,
+      field: '',
+      message: `${result.error.message}; expected \${NAME} or a supported form such as \${NAME:0:8} (write $\${ for a literal \${)`,
+    },
+  ];
+}

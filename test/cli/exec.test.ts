@@ -1,0 +1,198 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { countMatching, dockerForTests } from '../../src/engines/docker/testing.case.js';
+import { finished, runSvc, startSvc } from '../support/svc-process.js';
+
+const docker = await dockerForTests(['local/busybox']);
+const OWNER = { label: ['io.svc.owner=svc-exec'] };
+const SECRET = 'hunter2-very-secret';
+
+/** A working copy holding `pipeline` as .drone.yml. */
+function workingCopy(pipeline: string, files: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-exec-'));
+  writeFileSync(join(dir, '.drone.yml'), pipeline);
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  return dir;
+}
+
+const env = (): Record<string, string> => ({ DOCKER_HOST: process.env.DOCKER_HOST ?? '' });
+
+const FULL = `
+kind: pipeline
+type: docker
+name: default
+
+services:
+- name: web
+  image: local/busybox
+  commands:
+  - mkdir -p /www && echo served-by-service > /www/index.html
+  - httpd -f -p 8080 -h /www
+
+steps:
+- name: wait-for-web
+  image: local/busybox
+  commands:
+  - for i in $(seq 1 50); do wget -q -O - http://web:8080/ && exit 0; sleep 0.1; done; exit 1
+- name: left
+  image: local/busybox
+  depends_on: [wait-for-web]
+  commands: [ "echo left-ran > left.txt" ]
+- name: right
+  image: local/busybox
+  depends_on: [wait-for-web]
+  environment:
+    TOKEN: { from_secret: token }
+  commands:
+  - echo "the token is $TOKEN"
+  - cat input.txt
+- name: plugin
+  image: local/busybox
+  depends_on: [left, right]
+  settings:
+    greeting: hello
+    targets: [a, b]
+  entrypoint: [ "/bin/sh", "-c", "echo PLUGIN_GREETING=$PLUGIN_GREETING PLUGIN_TARGETS=$PLUGIN_TARGETS" ]
+- name: flaky
+  image: local/busybox
+  depends_on: [plugin]
+  failure: ignore
+  commands: [ "echo about to fail", "exit 3", "echo never printed" ]
+- name: on-failure-only
+  image: local/busybox
+  depends_on: [flaky]
+  when: { status: [failure] }
+  commands: [ "echo this must not run" ]
+- name: done
+  image: local/busybox
+  depends_on: [flaky]
+  commands: [ "cat left.txt", "echo all done" ]
+`;
+
+describe.skipIf(docker.skip)('svc exec on the real Docker engine', () => {
+  beforeAll(async () => {
+    if (docker.docker) expect(await countMatching(docker.docker, OWNER)).toMatchObject({ containers: 0 });
+  });
+
+  it('runs a pipeline with a service, parallel steps, a secret, a plugin and an ignored failure', async () => {
+    const cwd = workingCopy(FULL, { 'input.txt': 'from the working copy\n' });
+    const result = await runSvc(['exec', '--secret', `token=${SECRET}`], { cwd, env: env() });
+    expect(result.stderr).not.toContain('error:');
+    expect(result.code).toBe(0);
+    const out = result.stdout;
+    expect(out).toMatch(/wait-for-web\s+│ served-by-service/);
+    expect(out).toMatch(/right\s+│ the token is \*{8}/);
+    expect(out).not.toContain(SECRET);
+    expect(out).toMatch(/right\s+│ from the working copy/);
+    expect(out).toMatch(/plugin\s+│ PLUGIN_GREETING=hello PLUGIN_TARGETS=a,b/);
+    expect(out).toMatch(/flaky\s+│ \+ exit 3/);
+    expect(out).not.toContain('never printed');
+    expect(out).not.toContain('this must not run');
+    expect(out).toMatch(/done\s+│ left-ran/);
+    // The summary: every step with its status, the ignored failure said as such.
+    expect(out).toMatch(/Summary\n/);
+    expect(out).toMatch(/✗ flaky\s+failure\s+\d+\.\ds\s+exit code 3; failure ignored/);
+    expect(out).toMatch(/- on-failure-only\s+skipped/);
+    expect(out).toMatch(/✓ pipeline success in \d+\.\ds/);
+    // The working copy is the workspace: steps wrote into it.
+    expect(readFileSync(join(cwd, 'left.txt'), 'utf8')).toBe('left-ran\n');
+    expect(await countMatching(docker.docker!, OWNER)).toEqual({ containers: 0, networks: 0, volumes: 0 });
+  });
+
+  it('fails with exit 1 and runs the on-failure steps', async () => {
+    const cwd = workingCopy(`
+kind: pipeline
+type: docker
+name: default
+steps:
+- name: broken
+  image: local/busybox
+  commands: [ "exit 2" ]
+- name: after
+  image: local/busybox
+  commands: [ "echo not reached" ]
+- name: report
+  image: local/busybox
+  when: { status: [failure] }
+  commands: [ "echo reporting the failure" ]
+`);
+    const result = await runSvc(['exec'], { cwd, env: env() });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/report\s+│ reporting the failure/);
+    expect(result.stdout).not.toContain('not reached');
+    expect(result.stdout).toMatch(/✗ pipeline failure/);
+  });
+
+  it('ends early as a success on exit code 78', async () => {
+    const cwd = workingCopy(`
+kind: pipeline
+type: docker
+name: default
+steps:
+- name: check
+  image: local/busybox
+  commands: [ "echo nothing to do", "exit 78" ]
+- name: deploy
+  image: local/busybox
+  commands: [ "echo deploying" ]
+`);
+    const result = await runSvc(['exec'], { cwd, env: env() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('deploying');
+    expect(result.stdout).toMatch(/- deploy\s+skipped/);
+    expect(result.stdout).toContain('step check exited 78: the rest was skipped');
+  });
+
+  it('cancels on Ctrl-C and leaves nothing behind', async () => {
+    const cwd = workingCopy(`
+kind: pipeline
+type: docker
+name: default
+steps:
+- name: long
+  image: local/busybox
+  commands: [ "echo started", "sleep 60" ]
+`);
+    const child = startSvc(['exec'], { cwd, env: env() });
+    const done = finished(child);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the step did not start')), 20_000);
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('started')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    const cancelledAt = Date.now();
+    child.kill('SIGINT');
+    const result = await done;
+    expect(Date.now() - cancelledAt).toBeLessThan(15_000);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('cancelling');
+    expect(result.stdout).toMatch(/✗ long\s+killed/);
+    expect(await countMatching(docker.docker!, OWNER)).toEqual({ containers: 0, networks: 0, volumes: 0 });
+  });
+
+  it('reports lint errors with file, line and column, and exits 1', async () => {
+    const cwd = workingCopy('kind: pipeline\ntype: docker\nsteps:\n- name: a\n  commands: [ls]\n');
+    const result = await runSvc(['exec'], { cwd, env: env() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^\.drone\.yml:4:\d+: error: /m);
+  });
+});
+
+describe('svc exec usage', () => {
+  it('rejects unknown options and missing files with exit 2', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-exec-'));
+    expect((await runSvc(['exec', '--frob'], { cwd })).code).toBe(2);
+    const missing = await runSvc(['exec'], { cwd });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no pipeline file');
+    const badEvent = await runSvc(['exec', '--event', 'merge'], { cwd });
+    expect(badEvent.code).toBe(2);
+    expect(badEvent.stderr).toContain('--event must be one of push');
+  });
+});
