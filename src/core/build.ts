@@ -46,6 +46,8 @@ export interface Build {
   deployTo: string;
   deployId: number;
   debug: boolean;
+  /** The pipeline file the build was made from (after `${…}` substitution); what runners execute. */
+  config: string;
   /** Epoch milliseconds; 0 when not yet. */
   started: number;
   finished: number;

@@ -95,6 +95,8 @@ export interface BuildRow {
   params: string;
   cron: string;
   deploy_to: string;
+  /** Since schema version 2; null for older builds. */
+  config: string | null;
   deploy_id: number;
   debug: number;
   started: number;

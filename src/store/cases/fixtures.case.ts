@@ -88,6 +88,7 @@ export function newBuild(repoId: number, overrides: Partial<NewBuild> = {}): New
     parent: 0,
     status: 'pending',
     error: '',
+    config: 'kind: pipeline\nname: default\nsteps:\n- name: test\n  image: alpine\n',
     event: 'push',
     action: '',
     trigger: '@hook',

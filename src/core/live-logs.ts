@@ -1,0 +1,14 @@
+import type { LogLine } from './log.js';
+
+/**
+ * Fan-out of the log lines of running steps to whoever watches (the SSE endpoint, the web UI).
+ * In-memory: it only speeds things up; durable copies live in the store.
+ * - `publish` delivers lines to the current subscribers of the step, in order.
+ * - `subscribe` returns an unsubscribe function; `onEnd` is called once when the step's log ends
+ *   (`end`), after its last lines.
+ */
+export interface LiveLogs {
+  publish(stepId: number, lines: readonly LogLine[]): void;
+  end(stepId: number): void;
+  subscribe(stepId: number, onLines: (lines: readonly LogLine[]) => void, onEnd: () => void): () => void;
+}

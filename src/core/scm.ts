@@ -1,0 +1,147 @@
+import type { BuildEvent } from './build.js';
+import type { Visibility } from './repo.js';
+
+/** A user's OAuth credentials at the git provider. */
+export interface ScmToken {
+  token: string;
+  /** Empty when the provider issues no refresh token. */
+  refresh: string;
+  /** Epoch milliseconds; 0 when the token does not expire. */
+  expiry: number;
+}
+
+/** The logged-in user as the provider describes them. */
+export interface ScmAccount {
+  login: string;
+  email: string;
+  avatar: string;
+}
+
+/** A repository as the provider describes it, with the permissions of the user who asked. */
+export interface ScmRepo {
+  /** The provider's stable id of the repository. */
+  uid: string;
+  namespace: string;
+  name: string;
+  cloneUrl: string;
+  cloneUrlSsh: string;
+  link: string;
+  defaultBranch: string;
+  private: boolean;
+  visibility: Visibility;
+  perm: { read: boolean; write: boolean; admin: boolean };
+}
+
+/** Identifies a repository in calls to the provider. */
+export interface ScmRepoRef {
+  namespace: string;
+  name: string;
+}
+
+/** The build a verified webhook asks for: everything the provider says about the change. */
+export interface ScmHookBuild {
+  event: BuildEvent;
+  /** `opened`, `synchronized`, `reopened`, … for pull requests; `created` for tags; empty for pushes. */
+  action: string;
+  ref: string;
+  before: string;
+  after: string;
+  /** Source and target branch (the same for pushes; the tag name for tags). */
+  source: string;
+  target: string;
+  /** `owner/name` of the repository the change comes from (a fork for fork pull requests). */
+  sourceRepo: string;
+  /** True when the change comes from a fork: such builds get no secrets. */
+  fork: boolean;
+  title: string;
+  message: string;
+  link: string;
+  authorLogin: string;
+  authorName: string;
+  authorEmail: string;
+  authorAvatar: string;
+  sender: string;
+}
+
+/** What an incoming webhook amounts to, after its signature was verified. */
+export type ScmHookResult =
+  | { kind: 'build'; repo: ScmRepoRef & { uid: string }; build: ScmHookBuild }
+  /** A verified hook that asks for no build (a ping, a branch deletion, an unsupported event). */
+  | { kind: 'ignored'; reason: string };
+
+/** An incoming HTTP request, as much of it as webhook parsing needs. */
+export interface ScmHookRequest {
+  /** Header names in lower case. */
+  headers: Readonly<Record<string, string | undefined>>;
+  /** The raw body: signatures are computed over the exact bytes. */
+  body: Buffer;
+}
+
+/** A commit status to post. */
+export interface ScmStatus {
+  state: 'pending' | 'running' | 'success' | 'failure' | 'error';
+  /** The status's name at the provider (SVC_STATUS_NAME, plus the pipeline name when per stage). */
+  context: string;
+  description: string;
+  /** Where the status links to: the build page in svc. */
+  targetUrl: string;
+}
+
+/** Credentials for cloning over HTTP(S), as a `.netrc` entry. */
+export interface ScmNetrc {
+  machine: string;
+  login: string;
+  password: string;
+}
+
+/**
+ * One git provider (GitHub, GitLab, Gitea, …). Every method that talks to the provider takes the
+ * credentials of the user on whose behalf it acts. Contract:
+ * - Errors: a provider refusal is an `SvcError` — UNAUTHORIZED for a rejected token, FORBIDDEN for
+ *   missing rights, NOT_FOUND for a missing repository/file/branch; a provider that cannot be reached
+ *   or answers 5xx is an `SvcError('INTERNAL')` whose message names the provider and the call. Never a
+ *   raw HTTP client error.
+ * - Rate limits: when the provider says its limit is exhausted, the error says when it resets.
+ * - Lists are complete: implementations follow the provider's pagination.
+ */
+export interface ScmProvider {
+  /** The settings prefix of the provider (`scmc` for GitHub, …), stored on repositories. */
+  readonly name: string;
+
+  /** The provider's OAuth authorize page for `state`, returning to `redirectUri`. */
+  authorizeUrl(state: string, redirectUri: string): string;
+  /** Exchanges the `code` the provider sent back for the user's token. */
+  exchangeCode(code: string, redirectUri: string): Promise<ScmToken>;
+
+  currentUser(token: ScmToken): Promise<ScmAccount>;
+  /** Every repository the user can see, with their permissions on it. */
+  listRepos(token: ScmToken): Promise<ScmRepo[]>;
+  findRepo(token: ScmToken, repo: ScmRepoRef): Promise<ScmRepo>;
+
+  /** The file's content at `commit`; undefined when the file does not exist there. */
+  fileContents(token: ScmToken, repo: ScmRepoRef, path: string, commit: string): Promise<string | undefined>;
+  /** The commit a branch points at. */
+  branchHead(token: ScmToken, repo: ScmRepoRef, branch: string): Promise<string>;
+
+  /** Creates (or, when one with the same URL exists, updates) the repository webhook. */
+  createHook(token: ScmToken, repo: ScmRepoRef, hook: { url: string; secret: string }): Promise<void>;
+  /** Deletes the repository webhooks with that URL; none is not an error. */
+  deleteHook(token: ScmToken, repo: ScmRepoRef, url: string): Promise<void>;
+
+  /**
+   * Verifies and reads an incoming webhook. `secretOf` gives the secret of the repository the hook
+   * claims to be for (undefined: unknown repository). A hook whose signature does not verify with that
+   * secret is rejected with UNAUTHORIZED before anything else is read from it; a malformed one with
+   * INVALID_INPUT.
+   */
+  parseHook(
+    request: ScmHookRequest,
+    secretOf: (repo: ScmRepoRef & { uid: string }) => Promise<string | undefined>,
+  ): Promise<ScmHookResult>;
+
+  /** Posts a commit status. */
+  setStatus(token: ScmToken, repo: ScmRepoRef, commit: string, status: ScmStatus): Promise<void>;
+
+  /** Clone credentials for the repository, from the user's token (and SVC_GIT_* overrides). */
+  netrc(token: ScmToken, repo: ScmRepo | { private: boolean; cloneUrl: string }): ScmNetrc | undefined;
+}
