@@ -1,9 +1,5 @@
 #!/usr/bin/env node
-import { configPrintCommand } from './config-print.js';
-import { execCommand } from './exec.js';
 import { processIO, type CommandIO } from './io.js';
-import { lintCommand } from './lint.js';
-import { serverCommand } from './server.js';
 import { readVersion } from './version.js';
 
 const USAGE = `svc: a continuous-integration server and runners
@@ -23,7 +19,10 @@ Settings are SVC_* environment variables: see docs/settings.md.
 Run 'svc <command> --help' for a command's options.
 `;
 
-/** Dispatches to the subcommand; each subcommand is its own composition root. */
+/**
+ * Dispatches to the subcommand; each subcommand is its own composition root, loaded only when run:
+ * a command pays for its own dependencies only (`svc exec` does not load the database drivers).
+ */
 async function main(args: readonly string[], io: CommandIO): Promise<number> {
   const [command, ...rest] = args;
   switch (command) {
@@ -38,13 +37,15 @@ async function main(args: readonly string[], io: CommandIO): Promise<number> {
       io.stdout(`${readVersion()}\n`);
       return 0;
     case 'server':
-      return serverCommand(rest, process.env, io);
+      return (await import('./server.js')).serverCommand(rest, process.env, io);
     case 'lint':
-      return lintCommand(rest, io);
+      return (await import('./lint.js')).lintCommand(rest, io);
     case 'exec':
-      return execCommand(rest, process.env, io);
+      return (await import('./exec.js')).execCommand(rest, process.env, io);
     case 'config':
-      if (rest[0] === 'print') return configPrintCommand(rest.slice(1), process.env, io);
+      if (rest[0] === 'print') {
+        return (await import('./config-print.js')).configPrintCommand(rest.slice(1), process.env, io);
+      }
       io.stderr(
         `svc config: unknown or missing subcommand ${rest[0] ?? ''}; expected: svc config print <kind>\n`,
       );

@@ -1,0 +1,5 @@
+import type { Benchmark } from '../lib/benchmark.js';
+import { pipelineOverhead } from './pipeline-overhead.js';
+
+/** Every benchmark `npm run bench` knows, in the order `all` runs them. */
+export const BENCHMARKS: readonly Benchmark[] = [pipelineOverhead];

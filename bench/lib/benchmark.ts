@@ -1,0 +1,17 @@
+import type { BenchResult } from './result.js';
+
+/** What every benchmark gets: how to run svc as users do (the built command on Node 24). */
+export interface BenchContext {
+  /** The Node 24 binary that runs svc. */
+  readonly node: string;
+  /** dist/cli/main.js. */
+  readonly svcMain: string;
+}
+
+/** A named benchmark; `run` measures svc and its baseline in the same run and returns the figures. */
+export interface Benchmark {
+  readonly name: string;
+  /** Services it needs (checked before it runs, with a clear message when missing). */
+  readonly needs: readonly ('docker' | 'mariadb' | 'postgres')[];
+  run(ctx: BenchContext): Promise<BenchResult[]>;
+}
