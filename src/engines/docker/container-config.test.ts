@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { execSpec, execStep } from '../../runner/testing/spec.js';
 import { containerConfig } from './container-config.js';
+import { usesStageNetwork } from './resources.js';
 
-const spec = execSpec([], {
+// A service: steps must reach it by name, so the run has a network of its own.
+const spec = execSpec([execStep('db', { detach: true })], {
   runId: 'run/42',
   labels: { 'io.svc.repo': 'octo/app' },
   volumes: [
@@ -13,6 +15,18 @@ const spec = execSpec([], {
 });
 
 describe('containerConfig', () => {
+  it('puts the steps of a strictly sequential stage on the default bridge: nobody to reach by name', () => {
+    const first = execStep('first');
+    const second = execStep('second', { dependsOn: ['first'] });
+    const sequential = execSpec([first, second], { runId: 'run/8' });
+    expect(usesStageNetwork(sequential)).toBe(false);
+    const config = containerConfig(sequential, second, 'runner-1');
+    expect(config.HostConfig?.NetworkMode).toBe('bridge');
+    expect(config.NetworkingConfig).toBeUndefined();
+    const parallel = execSpec([first, execStep('other')], { runId: 'run/9' });
+    expect(usesStageNetwork(parallel)).toBe(true);
+  });
+
   it('mounts a host working copy as the workspace when the spec names one (svc exec)', () => {
     const local = execSpec([], {
       runId: 'run/7',

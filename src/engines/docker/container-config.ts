@@ -3,6 +3,8 @@ import type { ExecSpec, ExecStep } from '../../core/engine.js';
 import { InvalidInputError } from '../../core/errors.js';
 import {
   containerName,
+  DEFAULT_NETWORK,
+  usesStageNetwork,
   LABEL_STEP,
   networkName,
   runLabels,
@@ -18,7 +20,8 @@ type Device = NonNullable<HostConfig['Devices']>[number];
  * with the step name as alias, unless the step sets its own network mode.
  */
 export function containerConfig(spec: ExecSpec, step: ExecStep, owner: string): ContainerCreateOptions {
-  const network = step.networkMode || networkName(spec);
+  const stageNetwork = usesStageNetwork(spec);
+  const network = step.networkMode || (stageNetwork ? networkName(spec) : DEFAULT_NETWORK);
   const { mounts, binds } = volumesOf(spec, step);
   const hostConfig: HostConfig = {
     NetworkMode: network,
@@ -53,9 +56,10 @@ export function containerConfig(spec: ExecSpec, step: ExecStep, owner: string): 
     AttachStderr: true,
     HostConfig: hostConfig,
     // A container can join only one network at creation (API < 1.44); extra ones are connected later.
-    NetworkingConfig: step.networkMode
-      ? undefined
-      : { EndpointsConfig: { [network]: { Aliases: [step.name] } } },
+    NetworkingConfig:
+      step.networkMode || !stageNetwork
+        ? undefined
+        : { EndpointsConfig: { [network]: { Aliases: [step.name] } } },
   };
 }
 

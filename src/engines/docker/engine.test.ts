@@ -315,11 +315,12 @@ describe.skipIf(skip)('DockerEngine (real Docker engine)', () => {
     await crashed.setup(lost);
     await crashed.run(lost, lost.steps[0] ?? execStep('none'), () => undefined);
     // Another run of the same owner is still going on.
-    const alive = execSpec([]);
+    // A detached step (never started here) gives the run a network, as services do.
+    const alive = execSpec([execStep('db', { detach: true })]);
     await crashed.setup(alive);
     // A different runner's resources are not ours to touch.
     const stranger = new DockerEngine({ docker, owner: `${owner}-other` });
-    const foreign = execSpec([]);
+    const foreign = execSpec([execStep('db', { detach: true })]);
     await stranger.setup(foreign);
 
     expect(await countMatching(docker, ownerFilter)).toMatchObject({

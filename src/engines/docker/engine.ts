@@ -4,7 +4,15 @@ import { removeMatching, runsMatching, type Removed } from './cleanup.js';
 import { containerConfig } from './container-config.js';
 import { followLogs, type LogFollower } from './logs.js';
 import { ensureImage } from './pull.js';
-import { LABEL_OWNER, networkName, runFilter, runLabels, tempVolume, workspaceVolume } from './resources.js';
+import {
+  LABEL_OWNER,
+  networkName,
+  runFilter,
+  runLabels,
+  tempVolume,
+  usesStageNetwork,
+  workspaceVolume,
+} from './resources.js';
 
 /** What the composition root hands the Docker engine; nothing is read from the environment. */
 export interface DockerEngineOptions {
@@ -38,6 +46,8 @@ export class DockerEngine implements Engine {
   private readonly streamPull: boolean;
   /** Runs set up and not yet destroyed, with the log streams of their detached steps. */
   private readonly active = new Map<string, Set<LogFollower>>();
+  /** Removals of finished steps' containers still under way, per run. */
+  private readonly removals = new Map<string, Set<Promise<unknown>>>();
 
   constructor(options: DockerEngineOptions) {
     this.docker = options.docker;
@@ -47,13 +57,16 @@ export class DockerEngine implements Engine {
 
   async setup(spec: ExecSpec, signal?: AbortSignal): Promise<void> {
     this.active.set(spec.runId, new Set());
+    this.removals.set(spec.runId, new Set());
     const labels = runLabels(spec, this.owner);
-    await this.docker.createNetwork({
-      Name: networkName(spec),
-      Driver: 'bridge',
-      Labels: labels,
-      abortSignal: signal,
-    });
+    if (usesStageNetwork(spec)) {
+      await this.docker.createNetwork({
+        Name: networkName(spec),
+        Driver: 'bridge',
+        Labels: labels,
+        abortSignal: signal,
+      });
+    }
     const volumes = [
       ...(spec.workspace.hostPath === undefined ? [workspaceVolume(spec)] : []),
       ...spec.volumes.flatMap((v) =>
@@ -86,13 +99,21 @@ export class DockerEngine implements Engine {
       this.active.get(spec.runId)?.add(logs);
       return { exitCode: 0, oomKilled: false };
     }
-    return this.waitFor(container, logs, abort);
+    const exit = await this.waitFor(container, logs, abort);
+    // As `docker run --rm` does; not awaited, so that the next step starts meanwhile. `destroy`
+    // waits for these removals, and removes whatever one of them failed to.
+    const removal = container.remove({ force: true, v: true }).catch(() => undefined);
+    this.removals.get(spec.runId)?.add(removal);
+    return exit;
   }
 
   async destroy(spec: ExecSpec): Promise<void> {
     const followers = this.active.get(spec.runId) ?? new Set();
     this.active.delete(spec.runId);
+    const removals = this.removals.get(spec.runId) ?? new Set();
+    this.removals.delete(spec.runId);
     try {
+      await Promise.all(removals);
       await removeMatching(this.docker, runFilter(spec.runId));
     } finally {
       for (const logs of followers) logs.close();
