@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import module from 'node:module';
 import { processIO, type CommandIO } from './io.js';
 import { readVersion } from './version.js';
 
@@ -65,6 +66,9 @@ if (nodeMajor < 24) {
   );
   process.exit(1);
 }
+
+// V8's compiled code kept on disk between runs: ~20 ms less start-up for every svc command.
+module.enableCompileCache();
 
 main(process.argv.slice(2), processIO()).then(
   (code) => {
