@@ -1,78 +1,38 @@
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StageExecutor } from '../../runner/executor.js';
 import { MemoryReporter } from '../../runner/memory-reporter.js';
 import { execSpec, execStep } from '../../runner/testing/spec.js';
 import { DockerEngine } from './engine.js';
 import { LABEL_OWNER } from './resources.js';
+import { startGitServer, type GitServer } from '../../../test/support/git-server.js';
 import { countMatching, dockerForTests } from './testing.case.js';
 
 const { docker, skip } = await dockerForTests(['local/busybox', 'svc/git']);
 const owner = `svc-test-${randomUUID().slice(0, 8)}`;
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@t',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@t',
-    },
-  }).trim();
-}
-
 /**
- * svc's clone image against a real git server: a bare repository on the host, served over git's
- * dumb HTTP protocol by busybox httpd in a container on a network the test creates, which the
- * clone step joins through `step.networks` (containers cannot reach the host's loopback).
+ * svc's clone image against a real git server (test/support/git-server.ts): the clone step joins
+ * the server's network through `step.networks` (containers cannot reach the host's loopback).
  */
 describe.skipIf(skip)('svc/git clone script (real Docker engine)', () => {
-  const network = `svc-test-git-${randomUUID().slice(0, 8)}`;
-  let dir = '';
-  let serverId = '';
+  let server: GitServer | undefined;
+  let network = '';
   let first = '';
   let second = '';
 
   beforeAll(async () => {
     if (!docker) return;
-    dir = await mkdtemp(join(tmpdir(), 'svc-clone-test-'));
-    const src = join(dir, 'src');
-    execFileSync('git', ['init', '-q', '-b', 'main', src]);
-    await writeFile(join(src, 'README.md'), 'first version\n');
-    git(src, 'add', 'README.md');
-    git(src, 'commit', '-q', '-m', 'first commit');
-    first = git(src, 'rev-parse', 'HEAD');
-    git(src, 'tag', 'v1');
-    await writeFile(join(src, 'README.md'), 'second version\n');
-    git(src, 'commit', '-q', '-am', 'second commit');
-    second = git(src, 'rev-parse', 'HEAD');
-    execFileSync('git', ['clone', '-q', '--bare', src, join(dir, 'www', 'repo.git')]);
-    git(join(dir, 'www', 'repo.git'), 'update-server-info');
-
-    await docker.createNetwork({ Name: network, Labels: { [LABEL_OWNER]: owner } });
-    const server = await docker.createContainer({
-      Image: 'local/busybox',
-      Cmd: ['httpd', '-f', '-p', '80', '-h', '/www'],
-      Labels: { [LABEL_OWNER]: owner },
-      HostConfig: { Binds: [`${join(dir, 'www')}:/www:ro`], NetworkMode: network },
-      NetworkingConfig: { EndpointsConfig: { [network]: { Aliases: ['git-server'] } } },
-    });
-    serverId = server.id;
-    await server.start();
+    server = await startGitServer(docker, { [LABEL_OWNER]: owner });
+    network = server.network;
+    first = server.commit('repo', 'main', { 'README.md': 'first version\n' }, 'first commit');
+    server.tag('repo', 'main', 'v1');
+    second = server.commit('repo', 'main', { 'README.md': 'second version\n' }, 'second commit');
   });
 
   afterAll(async () => {
     if (!docker) return;
-    if (serverId) await docker.getContainer(serverId).remove({ force: true });
-    await docker.getNetwork(network).remove();
-    await rm(dir, { recursive: true, force: true });
+    await server?.close();
     expect(await countMatching(docker, { label: [`${LABEL_OWNER}=${owner}`] })).toEqual({
       containers: 0,
       networks: 0,
