@@ -16,6 +16,8 @@ export function httpStatusOf(code: ErrorCode): number {
       return 401;
     case 'FORBIDDEN':
       return 403;
+    case 'RATE_LIMITED':
+      return 429;
     case 'DATABASE_UNAVAILABLE':
       return 503;
     case 'DATABASE_TOO_NEW':

@@ -1,0 +1,90 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
+import { SvcError, type ErrorCode } from '../core/errors.js';
+import type { ScmHookRequest, ScmProvider, ScmStatus, ScmToken } from '../core/scm.js';
+import type { GitAuthOptions } from './netrc.js';
+
+/**
+ * What the contract suite needs from a provider's test double, in the provider's own terms.
+ * Each provider's test file implements it over its double (test/doubles/<provider>/).
+ */
+export interface ScmTestDouble {
+  /** A provider talking to the double, with these SVC_GIT_* settings (default: none set). */
+  provider(git?: Partial<GitAuthOptions>): ScmProvider;
+  /** A provider whose server does not answer (a closed port). */
+  unreachableProvider(): ScmProvider;
+  addUser(login: string, email: string): ScmToken;
+  addRepo(repo: {
+    owner: string;
+    name: string;
+    private?: boolean;
+    admins?: string[];
+    writers?: string[];
+    readers?: string[];
+  }): void;
+  /** Adds a commit with these files on a branch; returns its sha. */
+  commit(fullName: string, branch: string, files: Record<string, string>): string;
+  /** Plays the user's browser: opens the authorize page as `login`, returns where it redirects to. */
+  authorize(authorizeUrl: string, login: string): Promise<URL>;
+  hooks(fullName: string): { url: string; secret: string }[];
+  statuses(
+    fullName: string,
+    sha: string,
+  ): { state: string; context: string; description: string; targetUrl: string }[];
+  /** The provider's name for each of svc's states. */
+  expectedState(state: ScmStatus['state']): string;
+  /** Makes the provider send its push webhook for the branch's head to `url`; `secret` overrides the hook's. */
+  sendPush(fullName: string, branch: string, url: string, secret?: string): Promise<number>;
+  /** The host name clone URLs of the double use. */
+  cloneHost: string;
+  /** The netrc login and password the provider derives from a token. */
+  netrcLogin(token: ScmToken): { login: string; password: string };
+  exhaustRateLimit(resetAt: Date): void;
+  close(): Promise<void>;
+}
+
+/** Starts a fresh double for one run of the suite. */
+export interface ScmDoubleDriver {
+  /** Names the run in test titles (`GitHub`, `GitHub Enterprise Server`, …). */
+  name: string;
+  start(): Promise<ScmTestDouble>;
+}
+
+/** A provider call's rejection, as an SvcError with its code. */
+export async function rejection(promise: Promise<unknown>): Promise<SvcError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(SvcError);
+    return error as SvcError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** Expects the call to fail with an SvcError of that code. */
+export async function expectCode(promise: Promise<unknown>, code: ErrorCode): Promise<SvcError> {
+  const error = await rejection(promise);
+  expect(error.code, error.message).toBe(code);
+  return error;
+}
+
+/** A webhook receiver that keeps every request it gets, answering 204. */
+export async function startReceiver(): Promise<{ url: string; requests: ScmHookRequest[]; server: Server }> {
+  const requests: ScmHookRequest[] = [];
+  const server = createServer((req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (typeof value === 'string') headers[name.toLowerCase()] = value;
+      }
+      requests.push({ headers, body: Buffer.concat(chunks) });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hook`, requests, server };
+}

@@ -1,0 +1,287 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ScmProvider, ScmRepoRef, ScmStatus, ScmToken } from '../core/scm.js';
+import {
+  expectCode,
+  rejection,
+  startReceiver,
+  type ScmDoubleDriver,
+  type ScmTestDouble,
+} from './provider-harness.case.js';
+
+export type { ScmDoubleDriver, ScmTestDouble } from './provider-harness.case.js';
+
+/**
+ * The ScmProvider contract (src/core/scm.ts), run against a provider and its double: OAuth login,
+ * account, complete repository lists with permissions, files, branches, hooks, statuses, clone
+ * credentials, webhooks and the error contract.
+ */
+export function providerContract(driver: ScmDoubleDriver): void {
+  describe(`ScmProvider contract: ${driver.name}`, () => {
+    let double: ScmTestDouble;
+    let scm: ScmProvider;
+    let alice: ScmToken;
+    let bob: ScmToken;
+    let receiver: Awaited<ReturnType<typeof startReceiver>>;
+    const demo: ScmRepoRef = { namespace: 'alice', name: 'demo' };
+    const secretRepo: ScmRepoRef = { namespace: 'alice', name: 'hidden' };
+    let firstSha: string;
+    let headSha: string;
+
+    beforeAll(async () => {
+      double = await driver.start();
+      receiver = await startReceiver();
+      alice = double.addUser('alice', 'alice@example.com');
+      bob = double.addUser('bob', 'bob@example.com');
+      double.addRepo({ owner: 'alice', name: 'demo', writers: ['bob'] });
+      double.addRepo({ owner: 'alice', name: 'hidden', private: true });
+      firstSha = double.commit('alice/demo', 'main', { '.drone.yml': 'kind: pipeline\n', 'src/a.txt': 'a' });
+      headSha = double.commit('alice/demo', 'main', { '.drone.yml': 'kind: pipeline\nname: two\n' });
+      scm = double.provider();
+    });
+
+    afterAll(async () => {
+      await new Promise<void>((resolve) => receiver.server.close(() => resolve()));
+      await double.close();
+    });
+
+    describe('login', () => {
+      it('sends users to the authorize page and exchanges the code it returns for a token', async () => {
+        const redirectUri = 'https://ci.example.com/login';
+        const target = await double.authorize(scm.authorizeUrl('state-123', redirectUri), 'alice');
+        expect(`${target.origin}${target.pathname}`).toBe(redirectUri);
+        expect(target.searchParams.get('state')).toBe('state-123');
+        const code = target.searchParams.get('code') ?? '';
+        const token = await scm.exchangeCode(code, redirectUri);
+        expect(token.token).not.toBe('');
+        expect((await scm.currentUser(token)).login).toBe('alice');
+        // Codes are single-use.
+        await expectCode(scm.exchangeCode(code, redirectUri), 'UNAUTHORIZED');
+      });
+
+      it('refuses an unknown code', async () => {
+        await expectCode(scm.exchangeCode('not-a-code', 'https://ci.example.com/login'), 'UNAUTHORIZED');
+      });
+    });
+
+    describe('account', () => {
+      it('describes the current user with their email', async () => {
+        const account = await scm.currentUser(alice);
+        expect(account).toMatchObject({ login: 'alice', email: 'alice@example.com' });
+        expect(account.avatar).toMatch(/^https?:\/\//);
+      });
+
+      it('rejects a bad token with UNAUTHORIZED', async () => {
+        await expectCode(scm.currentUser({ token: 'nope', refresh: '', expiry: 0 }), 'UNAUTHORIZED');
+      });
+    });
+
+    describe('repositories', () => {
+      it('lists every repository across pages, with permissions', async () => {
+        const carol = double.addUser('carol', 'carol@example.com');
+        for (let i = 0; i < 250; i++)
+          double.addRepo({ owner: 'carol', name: `repo-${String(i).padStart(3, '0')}` });
+        double.addRepo({ owner: 'acme', name: 'shared', admins: ['carol'] });
+        double.addRepo({ owner: 'acme', name: 'readable', private: true, readers: ['carol'] });
+        const repos = await scm.listRepos(carol);
+        expect(repos).toHaveLength(252);
+        expect(new Set(repos.map((r) => r.uid)).size).toBe(252);
+        expect(repos.find((r) => r.name === 'repo-249')?.perm).toEqual({
+          read: true,
+          write: true,
+          admin: true,
+        });
+        expect(repos.find((r) => r.name === 'shared')?.perm).toEqual({
+          read: true,
+          write: true,
+          admin: true,
+        });
+        expect(repos.find((r) => r.name === 'readable')).toMatchObject({
+          namespace: 'acme',
+          private: true,
+          visibility: 'private',
+          perm: { read: true, write: false, admin: false },
+        });
+      });
+
+      it('finds one repository as the asking user sees it', async () => {
+        const asAlice = await scm.findRepo(alice, demo);
+        expect(asAlice).toMatchObject({
+          namespace: 'alice',
+          name: 'demo',
+          defaultBranch: 'main',
+          private: false,
+          visibility: 'public',
+          perm: { read: true, write: true, admin: true },
+        });
+        expect(asAlice.uid).not.toBe('');
+        expect(asAlice.cloneUrl).toMatch(/^https?:\/\/.*demo/);
+        expect(asAlice.link).toMatch(/^https?:\/\//);
+        expect((await scm.findRepo(bob, demo)).perm).toEqual({ read: true, write: true, admin: false });
+      });
+
+      it('answers NOT_FOUND for a missing repository and a private one the user cannot see', async () => {
+        await expectCode(scm.findRepo(alice, { namespace: 'alice', name: 'missing' }), 'NOT_FOUND');
+        await expectCode(scm.findRepo(bob, secretRepo), 'NOT_FOUND');
+      });
+    });
+
+    describe('files and branches', () => {
+      it('reads a file at a commit', async () => {
+        expect(await scm.fileContents(alice, demo, '.drone.yml', firstSha)).toBe('kind: pipeline\n');
+        expect(await scm.fileContents(alice, demo, '.drone.yml', headSha)).toBe(
+          'kind: pipeline\nname: two\n',
+        );
+        expect(await scm.fileContents(alice, demo, 'src/a.txt', headSha)).toBe('a');
+      });
+
+      it('answers undefined for a missing file, NOT_FOUND for a missing repository', async () => {
+        expect(await scm.fileContents(alice, demo, '.svc.yml', headSha)).toBeUndefined();
+        await expectCode(
+          scm.fileContents(alice, { namespace: 'alice', name: 'missing' }, '.drone.yml', headSha),
+          'NOT_FOUND',
+        );
+      });
+
+      it('gives the commit a branch points at', async () => {
+        expect(await scm.branchHead(alice, demo, 'main')).toBe(headSha);
+        await expectCode(scm.branchHead(alice, demo, 'no-such-branch'), 'NOT_FOUND');
+      });
+    });
+
+    describe('webhooks', () => {
+      const url = 'https://ci.example.com/hook';
+
+      it('creates one hook, updates it when created again, and deletes it', async () => {
+        await scm.createHook(alice, demo, { url, secret: 's1' });
+        expect(double.hooks('alice/demo')).toEqual([expect.objectContaining({ url, secret: 's1' })]);
+        await scm.createHook(alice, demo, { url, secret: 's2' });
+        expect(double.hooks('alice/demo')).toEqual([expect.objectContaining({ url, secret: 's2' })]);
+        await scm.deleteHook(alice, demo, url);
+        expect(double.hooks('alice/demo')).toEqual([]);
+        await scm.deleteHook(alice, demo, url);
+        expect(double.hooks('alice/demo')).toEqual([]);
+      });
+
+      it('refuses hooks to a user without admin rights', async () => {
+        await expectCode(scm.createHook(bob, demo, { url, secret: 's' }), 'FORBIDDEN');
+      });
+
+      it('reads the push webhook it receives, verified with the repository secret', async () => {
+        await scm.createHook(alice, demo, { url: receiver.url, secret: 'hook-secret' });
+        expect(await double.sendPush('alice/demo', 'main', receiver.url)).toBe(204);
+        const request = receiver.requests.at(-1);
+        if (request === undefined) throw new Error('no webhook arrived');
+        const asked: string[] = [];
+        const result = await scm.parseHook(request, (repo) => {
+          asked.push(`${repo.namespace}/${repo.name}`);
+          return Promise.resolve('hook-secret');
+        });
+        expect(asked).toEqual(['alice/demo']);
+        expect(result).toMatchObject({
+          kind: 'build',
+          repo: { namespace: 'alice', name: 'demo' },
+          build: { event: 'push', ref: 'refs/heads/main', after: headSha, source: 'main', target: 'main' },
+        });
+        const uid = (await scm.findRepo(alice, demo)).uid;
+        expect(result.kind === 'build' ? result.repo.uid : '').toBe(uid);
+      });
+
+      it('rejects a webhook signed with another secret, or for an unknown repository', async () => {
+        await scm.createHook(alice, demo, { url: receiver.url, secret: 'hook-secret' });
+        await double.sendPush('alice/demo', 'main', receiver.url);
+        const genuine = receiver.requests.at(-1);
+        await double.sendPush('alice/demo', 'main', receiver.url, 'wrong-secret');
+        const forged = receiver.requests.at(-1);
+        if (genuine === undefined || forged === undefined) throw new Error('no webhook arrived');
+        await expectCode(
+          scm.parseHook(forged, () => Promise.resolve('hook-secret')),
+          'UNAUTHORIZED',
+        );
+        await expectCode(
+          scm.parseHook(genuine, () => Promise.resolve(undefined)),
+          'UNAUTHORIZED',
+        );
+      });
+    });
+
+    describe('statuses', () => {
+      it('posts statuses in order, in the provider’s states', async () => {
+        const states: ScmStatus['state'][] = ['pending', 'running', 'success', 'failure', 'error'];
+        for (const state of states) {
+          await scm.setStatus(alice, demo, headSha, {
+            state,
+            context: 'continuous-integration/svc',
+            description: `build is ${state}`,
+            targetUrl: 'https://ci.example.com/alice/demo/1',
+          });
+        }
+        expect(double.statuses('alice/demo', headSha)).toEqual(
+          states.map((state) => ({
+            state: double.expectedState(state),
+            context: 'continuous-integration/svc',
+            description: `build is ${state}`,
+            targetUrl: 'https://ci.example.com/alice/demo/1',
+          })),
+        );
+      });
+    });
+
+    describe('clone credentials', () => {
+      const privateRepo = () => ({
+        private: true,
+        cloneUrl: `http://${double.cloneHost}:1234/alice/hidden.git`,
+      });
+      const publicRepo = () => ({
+        private: false,
+        cloneUrl: `http://${double.cloneHost}:1234/alice/demo.git`,
+      });
+
+      it('gives private repositories the user’s token, public ones nothing', () => {
+        expect(scm.netrc(alice, privateRepo())).toEqual({
+          machine: double.cloneHost,
+          ...double.netrcLogin(alice),
+        });
+        expect(scm.netrc(alice, publicRepo())).toBeUndefined();
+      });
+
+      it('gives public repositories credentials too with SVC_GIT_ALWAYS_AUTH', () => {
+        const always = double.provider({ gitAlwaysAuth: true });
+        expect(always.netrc(alice, publicRepo())).toEqual({
+          machine: double.cloneHost,
+          ...double.netrcLogin(alice),
+        });
+      });
+
+      it('uses SVC_GIT_USERNAME and SVC_GIT_PASSWORD instead of the token', () => {
+        const fixed = double.provider({ gitUsername: 'robot', gitPassword: 'pw' });
+        expect(fixed.netrc(alice, privateRepo())).toEqual({
+          machine: double.cloneHost,
+          login: 'robot',
+          password: 'pw',
+        });
+        expect(fixed.netrc(alice, publicRepo())).toBeUndefined();
+      });
+    });
+
+    describe('errors', () => {
+      it('says when an exhausted rate limit resets', async () => {
+        const resetAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + 3600_000);
+        const limited = await driver.start();
+        try {
+          const token = limited.addUser('dave', 'dave@example.com');
+          limited.exhaustRateLimit(resetAt);
+          const error = await rejection(limited.provider().currentUser(token));
+          expect(error.code).toBe('RATE_LIMITED');
+          expect(error.message).toContain(resetAt.toISOString());
+        } finally {
+          await limited.close();
+        }
+      });
+
+      it('reports an unreachable provider as INTERNAL, naming the call', async () => {
+        const error = await expectCode(double.unreachableProvider().currentUser(alice), 'INTERNAL');
+        expect(error.message).toMatch(/user/);
+      });
+    });
+  });
+}

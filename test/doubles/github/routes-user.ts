@@ -1,0 +1,54 @@
+import type { Env } from './env.js';
+import { error, paginate, type Context, type Reply, type Route } from './http.js';
+import { privateUser, repository } from './render.js';
+
+/** Answers 401 like GitHub when a user endpoint is called without a token. */
+export function requireUser(ctx: Context): string | Reply {
+  return ctx.login ?? error(401, 'Requires authentication');
+}
+
+/** The authenticated user's endpoints (docs: rest/users/users, rest/users/emails, rest/repos/repos). */
+export function userRoutes(env: Env): Route[] {
+  const { state, urls } = env;
+  return [
+    {
+      method: 'GET',
+      pattern: '/user',
+      handler(ctx) {
+        const login = requireUser(ctx);
+        if (typeof login !== 'string') return login;
+        const user = state.user(login);
+        return user === undefined
+          ? error(401, 'Bad credentials')
+          : { status: 200, body: privateUser(user, urls) };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/user/emails',
+      handler(ctx) {
+        const login = requireUser(ctx);
+        if (typeof login !== 'string') return login;
+        const user = state.user(login);
+        const emails = user?.primaryEmail
+          ? [{ email: user.primaryEmail, primary: true, verified: true, visibility: 'private' }]
+          : [];
+        return paginate(ctx, emails, urls.api);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/user/repos',
+      handler(ctx) {
+        const login = requireUser(ctx);
+        if (typeof login !== 'string') return login;
+        // GitHub's default order for this list is by full name.
+        const repos = [...state.repos.values()]
+          .filter((repo) => state.isAffiliated(repo, login))
+          .sort((a, b) => `${a.owner}/${a.name}`.localeCompare(`${b.owner}/${b.name}`))
+          .map((repo) => repository(state, repo, login, urls));
+        return paginate(ctx, repos, urls.api);
+      },
+    },
+  ];
+}
