@@ -1,7 +1,9 @@
 import type { BuildStore } from './build.js';
 import type { CronStore } from './cron.js';
 import type { LogStore } from './log.js';
+import type { LogBatchStore } from './log-batch.js';
 import type { PermStore } from './perm.js';
+import type { QueueStore } from './queue.js';
 import type { RepoStore } from './repo.js';
 import type { RunnerStore } from './runner.js';
 import type { SecretStore } from './secret.js';
@@ -24,6 +26,8 @@ export interface Store {
   readonly secrets: SecretStore;
   readonly crons: CronStore;
   readonly runners: RunnerStore;
+  readonly logBatches: LogBatchStore;
+  readonly queue: QueueStore;
   /** The schema version the database is at after opening. */
   readonly schemaVersion: number;
   /** Resolves when the database answers a trivial query; rejects when it is unreachable. */

@@ -8,8 +8,10 @@ import { prepareSecretCipher } from './encryption/prepare.js';
 import { migrate } from './migrations/migrator.js';
 import { SqlBuildStore } from './queries/builds.js';
 import { SqlCronStore } from './queries/crons.js';
+import { SqlLogBatchStore } from './queries/log-batches.js';
 import { SqlLogStore } from './queries/logs.js';
 import { SqlPermStore } from './queries/perms.js';
+import { SqlQueueStore } from './queries/queue.js';
 import { SqlRepoStore } from './queries/repos.js';
 import { SqlRunnerStore } from './queries/runners.js';
 import { SqlSecretStore } from './queries/secrets.js';
@@ -66,6 +68,8 @@ class SqlStore implements Store {
   readonly secrets;
   readonly crons;
   readonly runners;
+  readonly logBatches;
+  readonly queue;
   readonly schemaVersion: number;
   readonly #connection: Connection;
 
@@ -82,6 +86,8 @@ class SqlStore implements Store {
     this.secrets = new SqlSecretStore(connection, cipher);
     this.crons = new SqlCronStore(connection);
     this.runners = new SqlRunnerStore(connection);
+    this.logBatches = new SqlLogBatchStore(connection);
+    this.queue = new SqlQueueStore(connection);
   }
 
   async ping(): Promise<void> {

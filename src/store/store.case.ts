@@ -5,8 +5,10 @@
 import { buildsContract } from './cases/builds.case.js';
 import { cronsContract } from './cases/crons.case.js';
 import type { OpenFreshStore } from './cases/fixtures.case.js';
+import { logBatchesContract } from './cases/log-batches.case.js';
 import { logsContract } from './cases/logs.case.js';
 import { permsContract } from './cases/perms.case.js';
+import { queueContract } from './cases/queue.case.js';
 import { reposContract } from './cases/repos.case.js';
 import { runnersContract } from './cases/runners.case.js';
 import { secretsContract } from './cases/secrets.case.js';
@@ -26,4 +28,6 @@ export function storeContract(open: OpenFreshStore): void {
   secretsContract(open);
   cronsContract(open);
   runnersContract(open);
+  logBatchesContract(open);
+  queueContract(open);
 }

@@ -162,6 +162,14 @@ export interface LogRow {
   data: Buffer;
 }
 
+/** log_batches: the lines of one numbered batch of a running step, as JSON bytes. */
+export interface LogBatchRow {
+  step_id: number;
+  batch: number;
+  data: Buffer;
+  created: number;
+}
+
 /**
  * secrets: the scope is two non-null columns so that (scope, scope_key, name) is unique on every
  * dialect; `repo_id` repeats a repository scope's id so that deleting the repository cascades.
@@ -234,6 +242,7 @@ export interface Tables {
   stages: StageRow;
   steps: StepRow;
   logs: LogRow;
+  log_batches: LogBatchRow;
   secrets: SecretRow;
   crons: CronRow;
   runners: RunnerRow;

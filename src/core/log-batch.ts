@@ -1,0 +1,17 @@
+import type { LogLine } from './log.js';
+
+/**
+ * Persistence of the log lines of running steps, in the numbered batches runners send them in.
+ * A batch is acknowledged to the runner only once stored, so a server killed at any moment loses no
+ * acknowledged line; the finished log replaces the batches (LogStore.create, then `delete`).
+ * - `append` stores a batch and returns true, or returns false and stores nothing when the step
+ *   already has a batch of that number (a runner retrying a batch whose acknowledgement it missed).
+ *   NotFoundError when the step does not exist.
+ * - `list` returns the lines of every batch of the step, in batch order, then line order.
+ * - `delete` removes the step's batches; none is not an error.
+ */
+export interface LogBatchStore {
+  append(stepId: number, batch: number, lines: readonly LogLine[]): Promise<boolean>;
+  list(stepId: number): Promise<LogLine[]>;
+  delete(stepId: number): Promise<void>;
+}

@@ -1,0 +1,234 @@
+/**
+ * The JSON of the runner protocol (rpc v2), as zod schemas: Drone's shapes and snake_case names,
+ * so that an existing Drone runner can talk to svc and svc's runner speaks what Drone servers speak.
+ * Times on the wire are Unix SECONDS, as in Drone (svc stores milliseconds; see ./convert.ts).
+ * Every field a Go encoder may leave out (`omitempty`, nil slices and maps as `null`) has a default.
+ * Both ends parse with these schemas: the server the runner's requests, the runner the answers.
+ */
+import { z } from 'zod';
+import { STATUSES } from '../../../core/status.js';
+
+const int = z.number().int();
+const text = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? '');
+const count = int.nullish().transform((v) => v ?? 0);
+const time = z
+  .number()
+  .nullish()
+  .transform((v) => Math.max(0, Math.floor(v ?? 0)));
+const flag = z
+  .boolean()
+  .nullish()
+  .transform((v) => v ?? false);
+const names = z
+  .array(z.string())
+  .nullish()
+  .transform((v) => v ?? []);
+const labels = z
+  .record(z.string(), z.string())
+  .nullish()
+  .transform((v) => v ?? {});
+export const wireStatus = z.enum(STATUSES);
+
+/** One step (`drone.Step`; note `step_id` is the id of its stage, as Drone names it). */
+export const wireStep = z.object({
+  id: count,
+  step_id: count,
+  number: int.min(1),
+  name: z.string(),
+  status: wireStatus,
+  error: text,
+  errignore: flag,
+  exit_code: count,
+  started: time,
+  stopped: time,
+  version: count,
+  depends_on: names,
+  image: text,
+  detached: flag,
+});
+export type WireStep = z.output<typeof wireStep>;
+
+/** One stage (`drone.Stage`) with its steps. */
+export const wireStage = z.object({
+  id: int,
+  repo_id: count,
+  build_id: count,
+  number: count,
+  name: text,
+  kind: text,
+  type: text,
+  status: wireStatus,
+  error: text,
+  errignore: flag,
+  exit_code: count,
+  machine: text,
+  os: text,
+  arch: text,
+  variant: text,
+  kernel: text,
+  limit: count,
+  started: time,
+  stopped: time,
+  created: time,
+  updated: time,
+  version: count,
+  on_success: flag,
+  on_failure: flag,
+  depends_on: names,
+  labels,
+  steps: z
+    .array(wireStep)
+    .nullish()
+    .transform((v) => v ?? []),
+});
+export type WireStage = z.output<typeof wireStage>;
+
+/** A build (`drone.Build`). */
+export const wireBuild = z.object({
+  id: int,
+  repo_id: count,
+  trigger: text,
+  number: count,
+  parent: count,
+  status: wireStatus,
+  error: text,
+  event: z.string(),
+  action: text,
+  link: text,
+  timestamp: time,
+  title: text,
+  message: text,
+  before: text,
+  after: text,
+  ref: text,
+  source_repo: text,
+  source: text,
+  target: text,
+  author_login: text,
+  author_name: text,
+  author_email: text,
+  author_avatar: text,
+  sender: text,
+  params: labels,
+  cron: text,
+  deploy_to: text,
+  deploy_id: count,
+  debug: flag,
+  started: time,
+  finished: time,
+  created: time,
+  updated: time,
+  version: count,
+});
+export type WireBuild = z.output<typeof wireBuild>;
+
+/** A repository (`drone.Repo`). */
+export const wireRepo = z.object({
+  id: int,
+  uid: text,
+  user_id: count,
+  namespace: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  scm: text,
+  git_http_url: text,
+  git_ssh_url: text,
+  link: text,
+  default_branch: text,
+  private: flag,
+  visibility: z
+    .enum(['public', 'private', 'internal'])
+    .nullish()
+    .transform((v) => v ?? 'public'),
+  active: flag,
+  config_path: text,
+  trusted: flag,
+  protected: flag,
+  ignore_forks: flag,
+  ignore_pull_requests: flag,
+  auto_cancel_pull_requests: flag,
+  auto_cancel_pushes: flag,
+  timeout: count,
+  counter: count,
+  synced: time,
+  created: time,
+  updated: time,
+  version: count,
+});
+export type WireRepo = z.output<typeof wireRepo>;
+
+/** A secret the build may use (`drone.Secret`). */
+export const wireSecret = z.object({
+  name: z.string(),
+  data: text,
+  pull_request: flag,
+  pull_request_push: flag,
+});
+export type WireSecret = z.output<typeof wireSecret>;
+
+/** Clone credentials (`drone.Netrc`). */
+export const wireNetrc = z.object({ machine: z.string(), login: text, password: text });
+export type WireNetrc = z.output<typeof wireNetrc>;
+
+/** The server as steps see it (`drone.System`). */
+export const wireSystem = z.object({ proto: text, host: text, link: text, version: text });
+export type WireSystem = z.output<typeof wireSystem>;
+
+/** What `GET /rpc/v2/stage/{id}` answers: everything a runner needs to run the stage. */
+export const wireDetails = z.object({
+  build: wireBuild,
+  repository: wireRepo,
+  stage: wireStage,
+  /** The pipeline file: `data` is base64, as Go encodes a byte slice. */
+  config: z.object({ data: z.string() }),
+  secrets: z
+    .array(wireSecret)
+    .nullish()
+    .transform((v) => v ?? []),
+  netrc: wireNetrc.nullish().transform((v) => v ?? undefined),
+  system: wireSystem,
+});
+export type WireDetails = z.output<typeof wireDetails>;
+
+/**
+ * What a runner asks for in `POST /rpc/v2/stage`. Drone's filter, plus svc's `limits`: the
+ * runner's SVC_LIMIT_* settings, so that the server hands it only stages it will run.
+ */
+export const wireFilter = z.object({
+  kind: text,
+  type: text,
+  os: text,
+  arch: text,
+  variant: text,
+  kernel: text,
+  labels,
+  limits: z
+    .object({ events: names, repos: names, trusted: flag })
+    .nullish()
+    .transform((v) => v ?? undefined),
+});
+export type WireFilter = z.output<typeof wireFilter>;
+
+/** One log line (`drone.Line`): position in the step, text, seconds since the step started. */
+export const wireLine = z.object({ pos: int.min(0), out: z.string(), time: time });
+export type WireLine = z.output<typeof wireLine>;
+
+/**
+ * `POST /rpc/v2/step/{id}/logs/batch`: svc runners send `{batch, lines}` with batches numbered from
+ * 0 per step; Drone runners send a bare array of lines, sent once each.
+ */
+export const wireBatch = z.union([
+  z.object({ batch: int.min(0), lines: z.array(wireLine) }),
+  z.array(wireLine),
+]);
+export type WireBatch = z.output<typeof wireBatch>;
+
+/** `POST /rpc/v2/step/{id}/logs/upload`: every line of the finished step. */
+export const wireUpload = z.array(wireLine);
+
+/** The answer of a watch that ended because the build is done (cancelled, or failed elsewhere). */
+export const wireWatch = z.object({ done: z.boolean(), status: wireStatus });
+export type WireWatch = z.output<typeof wireWatch>;

@@ -1,0 +1,116 @@
+import type { Logger } from 'pino';
+import type { RpcClient } from '../client/client.js';
+import type { WireFilter, WireStage } from '../client/wire/index.js';
+import { Backoff, DEFAULT_BACKOFF, sleep, type BackoffOptions } from '../remote/backoff.js';
+import type { RunSignals } from '../remote/stage-runner.js';
+
+/** What the poller needs. */
+export interface PollerOptions {
+  client: Pick<RpcClient, 'request'>;
+  /** What this runner asks the server for. */
+  filter: WireFilter;
+  /** How many stages run at once (SVC_RUNNER_CAPACITY): one polling loop each. */
+  capacity: number;
+  /** Runs one offered stage to its end. */
+  run(stage: WireStage, signals: RunSignals): Promise<void>;
+  logger: Logger;
+  backoff?: BackoffOptions;
+}
+
+/** How `stop` ends the work under way. */
+export interface StopOptions {
+  /** Milliseconds running stages may take to finish on their own. */
+  grace: number;
+  /** Then they are cancelled, and get this long to report how they ended. */
+  report: number;
+}
+
+/**
+ * Asks the server for work and runs it, `capacity` stages at a time: each slot long-polls
+ * `POST /rpc/v2/stage`, runs what it gets, and asks again. A server that cannot be reached is
+ * asked again after a growing pause (1 s … 30 s). `stop` ends it in order: no new stage is asked
+ * for, running ones finish (within a grace time), then are cancelled, then abandoned.
+ */
+export class Poller {
+  readonly #options: PollerOptions;
+  readonly #polling = new AbortController();
+  readonly #cancel = new AbortController();
+  readonly #abandon = new AbortController();
+  #slots: Promise<void>[] = [];
+  #running = 0;
+
+  constructor(options: PollerOptions) {
+    this.#options = options;
+  }
+
+  /** Starts the polling loops. */
+  start(): void {
+    if (this.#slots.length > 0) return;
+    this.#slots = Array.from({ length: Math.max(1, this.#options.capacity) }, (_, slot) => this.#loop(slot));
+  }
+
+  /** Stages running right now. */
+  get running(): number {
+    return this.#running;
+  }
+
+  /** Stops asking for work and ends the running stages (see StopOptions); resolves when all is over. */
+  async stop(options: StopOptions): Promise<void> {
+    this.#polling.abort();
+    const all = Promise.all(this.#slots);
+    if (await finishedWithin(all, options.grace)) return;
+    this.#options.logger.warn(`stages still running after ${options.grace} ms: cancelling them`);
+    this.#cancel.abort(new Error('the runner is stopping'));
+    if (await finishedWithin(all, options.report)) return;
+    this.#options.logger.warn('stages could not report their end in time: giving up on them');
+    this.#abandon.abort();
+    await all;
+  }
+
+  /** Cancels the running stages at once (a second Ctrl-C); `stop` still waits for their reports. */
+  cancelRunning(): void {
+    this.#polling.abort();
+    this.#cancel.abort(new Error('the runner is stopping'));
+  }
+
+  async #loop(slot: number): Promise<void> {
+    const { client, filter, logger } = this.#options;
+    const backoff = new Backoff(this.#options.backoff ?? DEFAULT_BACKOFF);
+    const signal = this.#polling.signal;
+    while (!signal.aborted) {
+      let stage: WireStage | undefined;
+      try {
+        stage = await client.request(filter, signal);
+        backoff.reset();
+      } catch (error) {
+        if (signal.aborted) break;
+        const delay = backoff.next();
+        logger.warn({ err: error, slot, retryInMs: delay }, 'cannot get work from the server; trying again');
+        await sleep(delay, signal);
+        continue;
+      }
+      if (stage === undefined || signal.aborted) continue;
+      this.#running++;
+      try {
+        await this.#options.run(stage, { cancel: this.#cancel.signal, abandon: this.#abandon.signal });
+      } catch (error) {
+        logger.error({ err: error, stage: stage.id }, 'running the stage failed');
+      } finally {
+        this.#running--;
+      }
+    }
+  }
+}
+
+/** True when `work` settled within `ms`. */
+async function finishedWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,58 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+
+/** The runner's own HTTP listener (SVC_HTTP_BIND, SVC_HTTP_HOST). */
+export interface RunnerListenerOptions {
+  host: string;
+  port: number;
+  /** SVC_HTTP_HOST: the host name requests must be addressed to; empty accepts any. */
+  hostName: string;
+  /** What the health check reports. */
+  status(): { running: number; capacity: number };
+}
+
+/** A listening runner listener. */
+export interface RunnerListener {
+  /** The port it listens on (the one the system chose for port 0). */
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `GET /healthz` — 200 `ok` with the stages running, for orchestrators' probes — and
+ * answers 404 to anything else (the dashboard comes later). With SVC_HTTP_HOST set, requests for
+ * another host name get 421.
+ */
+export async function startRunnerListener(options: RunnerListenerOptions): Promise<RunnerListener> {
+  const server = createServer((request, response) => handle(options, request, response));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address !== null ? address.port : options.port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function handle(options: RunnerListenerOptions, request: IncomingMessage, response: ServerResponse): void {
+  const text = (status: number, body: string): void => {
+    response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(body);
+  };
+  const host = (request.headers.host ?? '').replace(/:\d+$/, '');
+  if (options.hostName !== '' && host !== options.hostName)
+    return text(421, `this runner answers to ${options.hostName}\n`);
+  const path = (request.url ?? '').split('?')[0];
+  if (request.method === 'GET' && path === '/healthz') {
+    const { running, capacity } = options.status();
+    return text(200, `ok\nstages running: ${running} of ${capacity}\n`);
+  }
+  return text(404, 'not found\n');
+}

@@ -1,0 +1,97 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import type { LogLine } from '../../core/log.js';
+import { RpcError } from '../client/errors.js';
+import { LogStream } from './log-stream.js';
+
+const line = (pos: number, out = `line ${pos}`): LogLine => ({ pos, out, time: 0 });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A stream whose server fails the first `failures` sends (no answer), then stores what it gets. */
+function stream(options: { failures?: number; refuse?: boolean; maxLines?: number; maxBytes?: number } = {}) {
+  const attempts: { batch: number; lines: number[] }[] = [];
+  const stored = new Map<number, number[]>();
+  const uploads: number[][] = [];
+  let failures = options.failures ?? 0;
+  const logs = new LogStream({
+    send: (batch, lines) => {
+      attempts.push({ batch, lines: lines.map((l) => l.pos) });
+      if (options.refuse === true) return Promise.reject(new RpcError(404, 'step 3 not found'));
+      if (failures > 0) {
+        failures--;
+        return Promise.reject(new RpcError(0, 'no answer'));
+      }
+      if (!stored.has(batch))
+        stored.set(
+          batch,
+          lines.map((l) => l.pos),
+        );
+      return Promise.resolve();
+    },
+    upload: (lines) => {
+      uploads.push(lines.map((l) => l.pos));
+      return Promise.resolve();
+    },
+    interval: 20,
+    maxLines: options.maxLines ?? 5,
+    maxBytes: options.maxBytes ?? 1024 * 1024,
+    backoff: { min: 10, max: 40 },
+    logger: pino({ level: 'silent' }),
+  });
+  return { logs, attempts, stored, uploads };
+}
+
+describe('LogStream', () => {
+  it('sends lines in numbered batches of at most maxLines, in order, and uploads them all at the end', async () => {
+    const { logs, stored, uploads } = stream();
+    logs.start();
+    for (let pos = 0; pos < 12; pos++) logs.add(line(pos));
+    await sleep(100);
+    expect([...stored.entries()]).toEqual([
+      [0, [0, 1, 2, 3, 4]],
+      [1, [5, 6, 7, 8, 9]],
+      [2, [10, 11]],
+    ]);
+    expect(logs.acknowledged).toBe(12);
+    await logs.finish();
+    expect(uploads).toEqual([Array.from({ length: 12 }, (_, i) => i)]);
+  });
+
+  it('resends an unacknowledged batch with the same number and lines; later lines go in later batches', async () => {
+    const { logs, attempts, stored } = stream({ failures: 3 });
+    logs.start();
+    for (let pos = 0; pos < 3; pos++) logs.add(line(pos));
+    await sleep(30);
+    for (let pos = 3; pos < 7; pos++) logs.add(line(pos));
+    await sleep(400);
+    const first = attempts.filter((a) => a.batch === 0);
+    expect(first.length).toBe(4);
+    expect(first.every((a) => JSON.stringify(a.lines) === JSON.stringify(first[0]?.lines))).toBe(true);
+    const all = [...stored.keys()].sort().flatMap((batch) => stored.get(batch) ?? []);
+    expect(all).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    await logs.finish();
+  });
+
+  it('keeps batches under maxBytes, with at least one line each', async () => {
+    const { logs, stored } = stream({ maxBytes: 100, maxLines: 100 });
+    logs.start();
+    logs.add(line(0, 'x'.repeat(500)));
+    logs.add(line(1, 'short'));
+    logs.add(line(2, 'short'));
+    await sleep(80);
+    expect([...stored.values()]).toEqual([[0], [1, 2]]);
+    await logs.finish();
+  });
+
+  it('stops streaming when the server refuses a batch; the upload still carries every line', async () => {
+    const { logs, attempts, uploads } = stream({ refuse: true });
+    logs.start();
+    logs.add(line(0));
+    await sleep(100);
+    logs.add(line(1));
+    await sleep(100);
+    expect(attempts).toHaveLength(1);
+    await logs.finish();
+    expect(uploads).toEqual([[0, 1]]);
+  });
+});

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RUNNER_SETTINGS } from '../../pipeline/index.js';
+import { wireDetails, type WireDetails } from '../client/wire/index.js';
+import { prepareStage, type PrepareSettings } from './prepare.js';
+
+const PIPELINE = `kind: pipeline
+type: docker
+name: build
+steps:
+- name: test
+  image: local/busybox
+  environment:
+    A: { from_secret: from_server }
+    B: { from_secret: from_runner }
+  commands: [ "true" ]
+`;
+
+function details(
+  fields: { config?: string; event?: string; sourceRepo?: string; trusted?: boolean } = {},
+): WireDetails {
+  return wireDetails.parse({
+    build: {
+      id: 1,
+      number: 4,
+      status: 'running',
+      event: fields.event ?? 'push',
+      source_repo: fields.sourceRepo ?? 'acme/site',
+      params: null,
+    },
+    repository: {
+      id: 2,
+      namespace: 'acme',
+      name: 'site',
+      slug: 'acme/site',
+      trusted: fields.trusted ?? false,
+      timeout: 60,
+      git_http_url: 'https://git.example.com/acme/site.git',
+    },
+    stage: { id: 3, number: 1, name: 'build', status: 'pending', machine: 'r1' },
+    config: { data: Buffer.from(fields.config ?? PIPELINE).toString('base64') },
+    secrets: [{ name: 'from_server', data: 'server-value' }],
+    netrc: { machine: 'git.example.com', login: 'x', password: 'clone-password' },
+    system: { proto: 'https', host: 'ci.example.com', version: '1.0.0' },
+  });
+}
+
+const SETTINGS: PrepareSettings = {
+  machine: 'r1',
+  types: ['docker'],
+  runner: DEFAULT_RUNNER_SETTINGS,
+  netrcCloneOnly: false,
+  secrets: { from_runner: 'runner-value', from_server: 'shadowed' },
+  limits: undefined,
+  labels: { 'io.svc.runner': 'r1' },
+};
+
+describe('prepareStage', () => {
+  it('compiles the stage’s pipeline with the build’s secrets first, then the runner’s', async () => {
+    const prepared = await prepareStage(details(), SETTINGS, 1_000);
+    if (!prepared.ok) throw new Error(prepared.error);
+    const step = prepared.spec.steps.find((s) => s.name === 'test');
+    expect(step?.secrets.map((s) => [s.env, s.data])).toEqual(
+      expect.arrayContaining([
+        ['A', 'server-value'],
+        ['B', 'runner-value'],
+      ]),
+    );
+    expect(prepared.spec.steps[0]?.name).toBe('clone');
+    expect(prepared.spec.labels).toMatchObject({
+      'io.svc.runner': 'r1',
+      'io.svc.stage': '3',
+      'io.svc.repo': 'acme/site',
+    });
+    expect(step?.envs.DRONE_STAGE_MACHINE).toBe('r1');
+  });
+
+  it('gives builds of forks none of the runner’s secrets', async () => {
+    const prepared = await prepareStage(
+      details({ sourceRepo: 'mallory/site', event: 'pull_request' }),
+      SETTINGS,
+      1_000,
+    );
+    if (!prepared.ok) throw new Error(prepared.error);
+    expect(JSON.stringify(prepared.spec)).not.toContain('runner-value');
+    expect(JSON.stringify(prepared.spec)).toContain('server-value');
+  });
+
+  it('refuses builds outside the runner’s limits with Drone’s message', async () => {
+    const limited = { ...SETTINGS, limits: { events: ['tag'], repos: [], trusted: false } };
+    expect(await prepareStage(details(), limited, 1_000)).toEqual({
+      ok: false,
+      error:
+        'insufficient permission to run the pipeline: this runner does not run push builds of acme/site (untrusted)',
+    });
+  });
+
+  it('reports lint errors with their line and column, a missing pipeline, and another type', async () => {
+    const broken = await prepareStage(
+      details({ config: 'kind: pipeline\nname: build\nsteps:\n- name: x\n' }),
+      SETTINGS,
+      1,
+    );
+    expect(broken.ok).toBe(false);
+    if (!broken.ok) expect(broken.error).toMatch(/^line \d+, column \d+: /);
+    const other = await prepareStage(
+      details({ config: PIPELINE.replace('name: build', 'name: deploy') }),
+      SETTINGS,
+      1,
+    );
+    expect(other).toEqual({
+      ok: false,
+      error: 'the pipeline file has no pipeline named "build" (it has: deploy)',
+    });
+    const ssh =
+      'kind: pipeline\ntype: ssh\nname: build\nserver:\n  host: example.com\n  user: u\n  password: p\nsteps:\n- name: x\n  commands: [ "true" ]\n';
+    const typed = await prepareStage(details({ config: ssh }), SETTINGS, 1);
+    expect(typed).toEqual({
+      ok: false,
+      error: 'pipeline "build" is of type ssh; this runner runs docker pipelines',
+    });
+  });
+
+  it('refuses what only trusted repositories may use, unless the repository is trusted', async () => {
+    const privileged = PIPELINE.replace(
+      '  commands: [ "true" ]',
+      '  privileged: true\n  commands: [ "true" ]',
+    );
+    expect((await prepareStage(details({ config: privileged }), SETTINGS, 1)).ok).toBe(false);
+    expect((await prepareStage(details({ config: privileged, trusted: true }), SETTINGS, 1)).ok).toBe(true);
+  });
+});

@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import type { ExecSpec } from '../../core/engine.js';
+import {
+  compilePipeline,
+  diagnosticText,
+  lintText,
+  type Pipeline,
+  type RunnerSettings,
+  type SecretDocument,
+  type SecretResolver,
+} from '../../pipeline/index.js';
+import { matchesLimits, type RunnerLimits, type WireDetails } from '../client/wire/index.js';
+import { buildFacts, repoFacts, stageFacts, systemFacts } from './facts.js';
+
+/** The runner's own settings that shape every stage it prepares. */
+export interface PrepareSettings {
+  /** SVC_RUNNER_NAME: the machine steps see (DRONE_STAGE_MACHINE). */
+  machine: string;
+  /** Pipeline types this runner executes (`docker`). */
+  types: readonly string[];
+  runner: RunnerSettings;
+  /** SVC_NETRC_CLONE_ONLY. */
+  netrcCloneOnly: boolean;
+  /** SVC_RUNNER_SECRETS: secrets every pipeline may use, after the build's own. */
+  secrets: Readonly<Record<string, string>>;
+  /** SVC_LIMIT_*: builds this runner refuses to run. */
+  limits: RunnerLimits | undefined;
+  /** Labels put on everything the stage creates. */
+  labels: Readonly<Record<string, string>>;
+}
+
+/** A stage ready to run, or why it cannot (the stage's error message). */
+export type Prepared =
+  { ok: true; spec: ExecSpec; warnings: readonly string[] } | { ok: false; error: string };
+
+/**
+ * Turns a stage's details into the ExecSpec to run, as Drone's runners do: check the runner may run
+ * this build at all (its limits; Drone's message), read and lint the build's pipeline file (as the
+ * repository's trust allows), pick the pipeline named like the stage, and compile it with the
+ * build's facts, its secrets (then the runner's), the clone credentials and the runner's settings.
+ */
+export async function prepareStage(
+  details: WireDetails,
+  settings: PrepareSettings,
+  now: number,
+): Promise<Prepared> {
+  const { repository: repo, build, stage } = details;
+  if (settings.limits !== undefined && !matchesLimits(settings.limits, repo, build.event)) {
+    return {
+      ok: false,
+      error: `insufficient permission to run the pipeline: this runner does not run ${build.event} builds of ${repo.slug}${repo.trusted ? '' : ' (untrusted)'}`,
+    };
+  }
+  const text = Buffer.from(details.config.data, 'base64').toString('utf8');
+  const linted = lintText(text, { trusted: repo.trusted });
+  if (!linted.valid) {
+    const errors = linted.diagnostics.filter((d) => d.severity === 'error');
+    return {
+      ok: false,
+      error: errors.map((d) => `line ${d.line}, column ${d.column}: ${diagnosticText(d)}`).join('\n'),
+    };
+  }
+  const pipelines = linted.manifest.documents.filter((doc): doc is Pipeline => doc.kind === 'pipeline');
+  const pipeline = pipelines.find((p) => p.name === stage.name);
+  if (pipeline === undefined) {
+    return {
+      ok: false,
+      error: `the pipeline file has no pipeline named "${stage.name}" (it has: ${pipelines.map((p) => p.name).join(', ') || 'none'})`,
+    };
+  }
+  if (!settings.types.includes(pipeline.type)) {
+    return {
+      ok: false,
+      error: `pipeline "${pipeline.name}" is of type ${pipeline.type}; this runner runs ${settings.types.join(', ')} pipelines`,
+    };
+  }
+  const secretDocuments = linted.manifest.documents.filter(
+    (doc): doc is SecretDocument => doc.kind === 'secret',
+  );
+  const compiled = await compilePipeline({
+    pipeline,
+    secretDocuments,
+    runId: `stage-${stage.id}-${randomBytes(4).toString('hex')}`,
+    labels: { ...settings.labels, 'io.svc.stage': String(stage.id), 'io.svc.repo': repo.slug },
+    repo: repoFacts(repo),
+    build: buildFacts(build),
+    stage: stageFacts(stage, settings.machine, now),
+    system: systemFacts(details),
+    secrets: secretResolver(details, settings.secrets),
+    netrc: details.netrc,
+    netrcCloneOnly: settings.netrcCloneOnly,
+    runner: settings.runner,
+    trusted: repo.trusted,
+    now,
+  });
+  if (!compiled.ok) return { ok: false, error: compiled.errors.join('\n') };
+  return { ok: true, spec: compiled.spec, warnings: compiled.warnings };
+}
+
+/**
+ * Finds a secret among the build's (from the server: already limited to what the build may use)
+ * and then the runner's own, which builds of forks do not get. Secrets of `kind: secret` documents come from an external secret
+ * service, which this runner does not reach yet: they are not found (and the compiler warns).
+ */
+function secretResolver(
+  details: WireDetails,
+  runnerSecrets: Readonly<Record<string, string>>,
+): SecretResolver {
+  return ({ name, external }) => {
+    if (external !== undefined) return undefined;
+    const fromServer = details.secrets.find((secret) => secret.name === name);
+    if (fromServer !== undefined) return fromServer.data;
+    if (fromFork(details)) return undefined;
+    return Object.hasOwn(runnerSecrets, name) ? runnerSecrets[name] : undefined;
+  };
+}
+
+/** The change comes from a fork: its code gets none of the runner's secrets either. */
+function fromFork({ build, repository }: WireDetails): boolean {
+  return build.source_repo !== '' && build.source_repo.toLowerCase() !== repository.slug.toLowerCase();
+}

@@ -1,0 +1,129 @@
+import type { Logger } from 'pino';
+import type { ExecStep } from '../../core/engine.js';
+import type { LogLine } from '../../core/log.js';
+import type { RpcClient } from '../client/client.js';
+import { isConflict } from '../client/errors.js';
+import { toSeconds, type WireStep } from '../client/wire/index.js';
+import type { StageReporter, StageResult, StepResult } from '../reporter.js';
+import type { BackoffOptions } from './backoff.js';
+import { deliver, type DeliveryOptions } from './deliver.js';
+import { LogStream } from './log-stream.js';
+import { Outbox } from './outbox.js';
+
+/** How the reporter batches log lines. */
+export interface LogBatching {
+  interval: number;
+  maxLines: number;
+  maxBytes: number;
+}
+
+/** What the remote reporter needs. */
+export interface RemoteReporterOptions {
+  client: Pick<RpcClient, 'updateStep' | 'batch' | 'upload'>;
+  /** The stage's steps as the server created them, by name. */
+  steps: ReadonlyMap<string, WireStep>;
+  delivery: DeliveryOptions;
+  batching: LogBatching;
+  backoff: BackoffOptions;
+  logger: Logger;
+  /** The server refused an update with 409: the stage is no longer this runner's (stop it). */
+  onLost(reason: string): void;
+}
+
+/**
+ * Reports a running stage to the server without ever holding up its steps: step updates and final
+ * logs go through an ordered outbox (a step's "running" before its log, its log before its end),
+ * lines through one LogStream per step. Everything is retried until the server acknowledges it;
+ * `drain` resolves once all of it is delivered. `steps` always holds the latest stored versions,
+ * for the stage's final report.
+ */
+export class RemoteReporter implements StageReporter {
+  readonly #options: RemoteReporterOptions;
+  readonly #steps: Map<string, WireStep>;
+  readonly #streams = new Map<string, LogStream>();
+  readonly #outbox: Outbox;
+  #lost = false;
+
+  constructor(options: RemoteReporterOptions) {
+    this.#options = options;
+    this.#steps = new Map(options.steps);
+    this.#outbox = new Outbox(options.logger);
+  }
+
+  /** The steps with what the server last stored of them, in number order. */
+  get steps(): WireStep[] {
+    return [...this.#steps.values()].sort((a, b) => a.number - b.number);
+  }
+
+  stepStarted(step: ExecStep, started: number): void {
+    const stored = this.#steps.get(step.name);
+    if (stored === undefined) return;
+    this.#streamOf(step.name, stored.id).start();
+    this.#outbox.push(`reporting step "${step.name}" as running`, () =>
+      this.#put(step.name, { status: 'running', started: toSeconds(started) }),
+    );
+  }
+
+  stepLine(step: ExecStep, line: LogLine): void {
+    const stored = this.#steps.get(step.name);
+    if (stored !== undefined) this.#streamOf(step.name, stored.id).add(line);
+  }
+
+  stepFinished(step: ExecStep, result: StepResult): void {
+    const stream = this.#streams.get(step.name);
+    this.#outbox.push(`reporting the end of step "${step.name}"`, async () => {
+      if (stream !== undefined && !this.#lost) await stream.finish();
+      await this.#put(step.name, {
+        status: result.status,
+        error: result.error,
+        errignore: result.errIgnore,
+        exit_code: result.exitCode,
+        started: toSeconds(result.started),
+        stopped: toSeconds(result.stopped),
+      });
+    });
+  }
+
+  stageFinished(_result: StageResult): void {
+    // The stage runner reports the stage itself, once `drain` has delivered everything of its steps.
+  }
+
+  /** Resolves when every update and log so far is acknowledged (or given up). */
+  drain(): Promise<void> {
+    return this.#outbox.drain();
+  }
+
+  #streamOf(name: string, stepId: number): LogStream {
+    let stream = this.#streams.get(name);
+    if (stream === undefined) {
+      const { client, delivery, batching, backoff, logger } = this.#options;
+      stream = new LogStream({
+        ...batching,
+        backoff,
+        logger: logger.child({ step: name }),
+        send: (batch, lines) => client.batch(stepId, batch, lines, delivery.abandon),
+        upload: (lines) =>
+          deliver(`uploading the log of step "${name}"`, () => client.upload(stepId, lines), delivery),
+      });
+      this.#streams.set(name, stream);
+    }
+    return stream;
+  }
+
+  async #put(name: string, fields: Partial<WireStep>): Promise<void> {
+    const stored = this.#steps.get(name);
+    if (stored === undefined || this.#lost) return;
+    try {
+      const updated = await deliver(
+        `reporting step "${name}"`,
+        () => this.#options.client.updateStep({ ...stored, ...fields }, this.#options.delivery.abandon),
+        this.#options.delivery,
+      );
+      this.#steps.set(name, updated);
+    } catch (error) {
+      if (!isConflict(error)) throw error;
+      this.#lost = true;
+      this.#options.onLost(error instanceof Error ? error.message : String(error));
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { BuildStore } from '../../../core/build.js';
+import type { LiveLogs } from '../../../core/live-logs.js';
+import type { LogLine, LogStore } from '../../../core/log.js';
+import type { StageStore } from '../../../core/stage.js';
+import { isDone } from '../../../core/status.js';
+import type { Step, StepStore } from '../../../core/step.js';
+import type { Authenticator } from '../../auth/authenticator.js';
+import { findBuild, findStep } from '../lookup.js';
+import { parseInput, StepParams } from '../params.js';
+import type { RepoAccess } from '../repo-access.js';
+
+/** What following a step's log needs. */
+export interface StreamLogDeps {
+  readonly auth: Pick<Authenticator, 'identify'>;
+  readonly access: Pick<RepoAccess, 'check'>;
+  readonly builds: Pick<BuildStore, 'findNumber'>;
+  readonly stages: Pick<StageStore, 'findNumber'>;
+  readonly steps: Pick<StepStore, 'findNumber' | 'find'>;
+  readonly logs: Pick<LogStore, 'find'>;
+  readonly liveLogs: Pick<LiveLogs, 'subscribe'>;
+  /** The lines of running steps stored so far (the store's log batches), sent to late joiners first. */
+  readonly logBatches?: { list(stepId: number): Promise<readonly LogLine[]> };
+}
+
+/** Proxies drop connections that stay silent; a comment line every so often keeps them open. */
+const KEEPALIVE_MS = 25_000;
+
+/**
+ * GET /api/repos/{owner}/{name}/builds/{number}/logs/{stage}/{step}/stream (and Drone's path
+ * /api/stream/{owner}/{name}/{number}/{stage}/{step}): server-sent events, one `data:` event per log
+ * line (`{"pos","out","time"}`) as the step prints it, then one `end` event. A viewer who joins a
+ * running step first gets the lines stored so far, one who opens a finished step its stored log and
+ * the `end` event. Each line is sent once (by `pos`), so overlaps between stored and live lines do
+ * not repeat; lines that only reached the store are sent from the finished log when the step ends.
+ */
+export function streamLogRoute(app: FastifyInstance, deps: StreamLogDeps): void {
+  const open = new Set<ServerResponse>();
+  app.addHook('preClose', (done) => {
+    // Viewers would otherwise hold the server open on shutdown until they leave.
+    for (const response of open) response.end();
+    done();
+  });
+  const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const params = parseInput(StepParams, request.params);
+    const repo = await deps.access.check(
+      params.owner,
+      params.name,
+      await deps.auth.identify(request),
+      'read',
+    );
+    const build = await findBuild(deps.builds, repo.id, params.number);
+    const step = await findStep(deps, build, params.stage, params.step);
+    reply.hijack();
+    const response = reply.raw;
+    response.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    open.add(response);
+    const sent = new Set<number>();
+    let ended = false;
+    const write = (lines: readonly LogLine[]): void => {
+      if (ended) return;
+      for (const { pos, out, time } of lines) {
+        if (sent.has(pos)) continue;
+        sent.add(pos);
+        response.write(`data: ${JSON.stringify({ pos, out, time })}\n\n`);
+      }
+    };
+    // Live lines wait while the stored ones are read, so that the viewer gets them in order.
+    let held: LogLine[] | undefined = [];
+    const send = (lines: readonly LogLine[]): void => {
+      if (held === undefined) write(lines);
+      else held.push(...lines);
+    };
+    const release = (stored: readonly LogLine[]): void => {
+      const waiting = held ?? [];
+      held = undefined;
+      write(stored);
+      write(waiting);
+    };
+    let unsubscribe = (): void => undefined;
+    const keepalive = setInterval(() => response.write(': keepalive\n\n'), KEEPALIVE_MS);
+    const stop = (): void => {
+      ended = true;
+      unsubscribe();
+      clearInterval(keepalive);
+      open.delete(response);
+    };
+    const finish = async (): Promise<void> => {
+      if (ended) return;
+      const stored = await deps.logs.find(step.id);
+      if (ended) return;
+      release(stored ?? []);
+      response.end('event: end\ndata: eof\n\n');
+      stop();
+    };
+    const fail = (error: unknown): void => {
+      request.log.warn({ err: error, step: step.id }, 'log stream failed');
+      if (!ended) response.end();
+      stop();
+    };
+    // Subscribe before looking at the step's status, so that no line falls between the two.
+    unsubscribe = deps.liveLogs.subscribe(step.id, send, () => void finish().catch(fail));
+    request.raw.on('close', stop);
+    try {
+      if (await finishedNow(deps.steps, step)) await finish();
+      else release((await deps.logBatches?.list(step.id)) ?? []);
+    } catch (error) {
+      fail(error);
+    }
+  };
+  app.get('/api/repos/:owner/:name/builds/:number/logs/:stage/:step/stream', handler);
+  app.get('/api/stream/:owner/:name/:number/:stage/:step', handler);
+}
+
+async function finishedNow(steps: Pick<StepStore, 'find'>, step: Step): Promise<boolean> {
+  const current = (await steps.find(step.id)) ?? step;
+  return isDone(current.status);
+}

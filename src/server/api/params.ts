@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { InvalidInputError } from '../../core/errors.js';
+import type { Page } from '../../core/build.js';
+
+/** `/repos/{owner}/{name}` path parameters. */
+export const RepoParams = z.object({ owner: z.string().min(1), name: z.string().min(1) });
+
+/** `/repos/{owner}/{name}/builds/{number}` path parameters. */
+export const BuildParams = RepoParams.extend({ number: z.coerce.number().int().positive() });
+
+/** `/…/builds/{number}/logs/{stage}/{step}` path parameters: stage and step numbers. */
+export const StepParams = BuildParams.extend({
+  stage: z.coerce.number().int().positive(),
+  step: z.coerce.number().int().positive(),
+});
+
+/** Drone's paging: `?page=` (1-based, default 1) and `?per_page=` (default 25, at most 100). */
+const PageQuery = z.object({
+  page: z.coerce.number().int().positive().default(1),
+  per_page: z.coerce.number().int().min(1).max(100).default(25),
+});
+
+/** Parses request input with a schema; a mismatch is INVALID_INPUT naming the offending fields. */
+export function parseInput<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`);
+  throw new InvalidInputError(problems.join('; '));
+}
+
+/** The page a list request asks for. */
+export function pageOf(query: unknown): Page {
+  const { page, per_page: perPage } = parseInput(PageQuery, query);
+  return { page, perPage };
+}
+
+/** True when a query flag is given as `true` or `1` (`?latest=true`, `?rotate=true`). */
+export function flag(query: unknown, name: string): boolean {
+  const value =
+    typeof query === 'object' && query !== null ? (query as Record<string, unknown>)[name] : undefined;
+  return value === 'true' || value === '1';
+}

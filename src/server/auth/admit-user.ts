@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { ConflictError } from '../../core/errors.js';
+import type { ScmAccount, ScmToken } from '../../core/scm.js';
+import type { User, UserStore } from '../../core/user.js';
+
+/** Who may register by logging in: SVC_REGISTRATION_CLOSED and SVC_USER_FILTER. */
+export interface Admission {
+  readonly registrationClosed: boolean;
+  /**
+   * Logins (and, per the setting, organizations) allowed to register; empty allows everyone. The git
+   * provider contract cannot tell organization membership, so svc matches logins only: list the
+   * people, not their organizations.
+   */
+  readonly userFilter: readonly string[];
+}
+
+/** The message SVC_USER_FILTER refusals show, word for word as documented. */
+export const USER_FILTER_MESSAGE = 'Login Failed. User must be a member of an approved organization.';
+
+/** A login svc refuses, with what to tell the person. */
+export class LoginRefused extends Error {}
+
+/**
+ * Creates or updates the account of someone who just logged in at the provider: profile, provider
+ * credentials and last login. New accounts get a random API token; registration rules apply to new
+ * accounts only, so closing registration never locks out existing users.
+ */
+export async function admitUser(
+  users: Pick<UserStore, 'findLogin' | 'create' | 'update'>,
+  account: ScmAccount,
+  token: ScmToken,
+  admission: Admission,
+  now: number,
+): Promise<User> {
+  const profile = {
+    email: account.email,
+    avatar: account.avatar,
+    scmToken: token.token,
+    scmRefresh: token.refresh,
+    scmExpiry: token.expiry,
+    lastLogin: now,
+  };
+  const existing = await users.findLogin(account.login);
+  if (existing !== undefined) return users.update({ ...check(existing), ...profile, updated: now });
+  if (admission.registrationClosed) {
+    throw new LoginRefused(
+      `Registration is closed: ${account.login} has no account on this server. Ask an administrator to create it.`,
+    );
+  }
+  const allowed = admission.userFilter.map((name) => name.toLowerCase());
+  if (allowed.length > 0 && !allowed.includes(account.login.toLowerCase())) {
+    throw new LoginRefused(USER_FILTER_MESSAGE);
+  }
+  try {
+    return await users.create({
+      login: account.login,
+      machine: false,
+      admin: false,
+      active: true,
+      token: randomBytes(16).toString('hex'),
+      ...profile,
+    });
+  } catch (error) {
+    // Two logins of the same new person at once: the second one updates what the first created.
+    if (!(error instanceof ConflictError)) throw error;
+    const created = await users.findLogin(account.login);
+    if (created === undefined) throw error;
+    return users.update({ ...check(created), ...profile, updated: now });
+  }
+}
+
+function check(user: User): User {
+  if (user.machine)
+    throw new LoginRefused(`${user.login} is a machine account: it uses its API token, not a login.`);
+  if (!user.active) throw new LoginRefused(`The account ${user.login} is inactive. Ask an administrator.`);
+  return user;
+}

@@ -1,0 +1,2 @@
+/** Live log fan-out within one server process. */
+export { InMemoryLiveLogs } from './live-logs.js';

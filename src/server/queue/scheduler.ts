@@ -1,0 +1,221 @@
+import type { Logger } from 'pino';
+import { ConflictError, InvalidInputError, NotFoundError, StaleVersionError } from '../../core/errors.js';
+import type { BuildListener } from '../../core/events.js';
+import type { LiveLogs } from '../../core/live-logs.js';
+import type { Stage, StageWithSteps } from '../../core/stage.js';
+import { isDone, type Status } from '../../core/status.js';
+import type { Step } from '../../core/step.js';
+import type { Store } from '../../core/store.js';
+import type { BuildWatches } from './build-watches.js';
+import { closeSteps, ENDED, finishStage, type FinishDeps } from './finish.js';
+import {
+  clip,
+  isStageReplay,
+  isStepReplay,
+  newStep,
+  stepOutcome,
+  type StageReport,
+  type StepReport,
+} from './reports.js';
+import { settleBuild, type SettleDeps } from './settle.js';
+import type { StageQueue } from './stage-queue.js';
+
+/** How a step still running ends with its stage: killed with a killed stage, else error. */
+function endOfRunning(stage: Stage): Status {
+  return stage.status === 'killed' ? 'killed' : 'error';
+}
+
+/** Everything the scheduler reads, writes and tells. */
+export interface SchedulerDeps {
+  store: Pick<Store, 'repos' | 'builds' | 'stages' | 'steps' | 'queue' | 'logs' | 'logBatches'>;
+  listener: BuildListener;
+  queue: StageQueue;
+  watches: BuildWatches;
+  liveLogs: LiveLogs;
+  logger: Logger;
+  now?: () => number;
+}
+
+/**
+ * The life of a stage on the server, from a runner taking it to its end, and what that does to its
+ * build. Every write is optimistic-locked: a runner's report carries the version it last saw, and
+ * a stale one is refused (StaleVersionError, 409) — except an exact repeat of the update that made
+ * the stored version, which a runner sends when it retries a request whose answer it lost: that is
+ * answered with what is stored. Every stage status change settles the build (settle.ts), which
+ * tells the listener.
+ */
+export class StageScheduler {
+  readonly #deps: SchedulerDeps;
+  readonly #settle: SettleDeps;
+  readonly #now: () => number;
+
+  constructor(deps: SchedulerDeps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
+    this.#settle = { ...deps, now: this.#now };
+  }
+
+  /**
+   * A runner takes a queued stage: the first one wins (optimistic lock), the others get a
+   * ConflictError. Accepting again by the same runner is answered with the stage.
+   */
+  async accept(stageId: number, machine: string): Promise<StageWithSteps> {
+    if (machine === '') throw new InvalidInputError('accepting a stage needs the runner name (?machine=)');
+    const stage = await this.#find(stageId);
+    if (stage.machine === machine && (stage.status === 'pending' || stage.status === 'running')) {
+      return this.#withSteps(stage);
+    }
+    if (stage.status !== 'pending' || stage.machine !== '') {
+      throw new ConflictError(
+        stage.machine === ''
+          ? `stage ${stageId} is ${stage.status}, not queued`
+          : `stage ${stageId} was taken by runner "${stage.machine}"`,
+      );
+    }
+    if (stage.limit > 0) await this.#checkLimit(stage);
+    const taken = await this.#deps.store.stages.update({ ...stage, machine, heartbeat: this.#now() });
+    this.#deps.queue.taken(stageId);
+    return { ...taken, steps: [] };
+  }
+
+  /**
+   * A runner reports its stage: `running` (with the steps it will run, which are created then, as
+   * Drone's runners do) or a final status (with the steps' final state).
+   */
+  async report(report: StageReport): Promise<StageWithSteps> {
+    const stored = await this.#find(report.id);
+    if (isStageReplay(stored, report)) {
+      // Finish what the first request may not have (the server stopped half-way): all idempotent.
+      if (isDone(stored.status)) await closeSteps(this.#finish(), stored.id, endOfRunning(stored), ENDED);
+      await settleBuild(this.#settle, stored.buildId, { stageChanged: false });
+      return this.#withSteps(stored);
+    }
+    if (stored.version !== report.version) throw new StaleVersionError(`stage ${stored.id}`, report.version);
+    if (isDone(stored.status)) throw new ConflictError(`stage ${stored.id} is already ${stored.status}`);
+    if (stored.machine === '')
+      throw new ConflictError(`stage ${stored.id} must be accepted before it is updated`);
+    if (report.status === 'running') return this.#start(stored, report);
+    if (isDone(report.status)) {
+      const stage = await finishStage(this.#finish(), stored, report);
+      await settleBuild(this.#settle, stage.buildId, { stageChanged: true });
+      return this.#withSteps(stage);
+    }
+    throw new InvalidInputError(
+      `a runner cannot set a stage to ${report.status}; expected running or a final status`,
+    );
+  }
+
+  /** A runner reports one step (started, or finished). */
+  async updateStep(report: StepReport): Promise<Step> {
+    const stored = await this.#deps.store.steps.find(report.id);
+    if (stored === undefined) throw new NotFoundError(`step ${report.id}`);
+    if (isStepReplay(stored, report)) return stored;
+    if (stored.version !== report.version) throw new StaleVersionError(`step ${stored.id}`, report.version);
+    const stage = await this.#find(stored.stageId);
+    if (isDone(stage.status))
+      throw new ConflictError(`stage ${stage.id} of step ${stored.id} is already ${stage.status}`);
+    const updated = await this.#deps.store.steps.update({ ...stored, ...stepOutcome(report) });
+    await this.#deps.store.queue.beat(stage.id, this.#now());
+    return updated;
+  }
+
+  /** A sign of life of the runner of a stage; ConflictError when the stage is no longer its to run. */
+  async beat(stageId: number): Promise<void> {
+    if (await this.#deps.store.queue.beat(stageId, this.#now())) return;
+    const stage = await this.#find(stageId);
+    throw new ConflictError(
+      `stage ${stageId} is ${stage.status}${stage.machine === '' ? ' and not taken' : ''}: stop running it`,
+    );
+  }
+
+  /** Ends a taken stage as `error` with `message` (the heartbeat watchdog); false when it changed meanwhile. */
+  async fail(stageId: number, message: string): Promise<boolean> {
+    const stage = await this.#deps.store.stages.find(stageId);
+    if (stage === undefined || stage.machine === '' || isDone(stage.status)) return false;
+    const now = this.#now();
+    try {
+      await this.#deps.store.stages.update({
+        ...stage,
+        status: 'error',
+        error: clip(message),
+        started: stage.started || now,
+        stopped: now,
+      });
+    } catch (error) {
+      if (error instanceof StaleVersionError) return false;
+      throw error;
+    }
+    await closeSteps(this.#finish(), stageId, 'error', message);
+    await settleBuild(this.#settle, stage.buildId, { stageChanged: true });
+    return true;
+  }
+
+  /**
+   * Brings every build that is not done in line with its stages: what a server stopped half-way
+   * through an update (kill -9) left undone — open steps of ended stages, dependents not queued, a
+   * build status not updated — is done now. The listener hears only of builds that changed.
+   */
+  async recover(): Promise<number> {
+    let builds = 0;
+    for (const build of await this.#deps.store.builds.listIncomplete()) {
+      for (const stage of await this.#deps.store.stages.list(build.id)) {
+        if (isDone(stage.status)) await closeSteps(this.#finish(), stage.id, endOfRunning(stage), ENDED);
+      }
+      await settleBuild(this.#settle, build.id, { stageChanged: false });
+      builds++;
+    }
+    return builds;
+  }
+
+  async #start(stored: Stage, report: StageReport): Promise<StageWithSteps> {
+    const existing = new Set((await this.#deps.store.steps.list(stored.id)).map((s) => s.number));
+    for (const step of report.steps) {
+      if (existing.has(step.number)) continue;
+      try {
+        await this.#deps.store.steps.create(newStep(stored.id, step));
+      } catch (error) {
+        // The same runner's retried request created it meanwhile.
+        if (!(error instanceof ConflictError)) throw error;
+      }
+    }
+    const now = this.#now();
+    const stage = await this.#deps.store.stages.update({
+      ...stored,
+      status: 'running',
+      error: '',
+      exitCode: 0,
+      started: report.started || now,
+      stopped: 0,
+      heartbeat: now,
+    });
+    await settleBuild(this.#settle, stage.buildId, { stageChanged: true });
+    return this.#withSteps(stage);
+  }
+
+  /**
+   * The pipeline's concurrency limit, checked again at accept (the queue checks it when offering):
+   * within a server it holds; across replicas two accepts at the same instant can still both pass.
+   */
+  async #checkLimit(stage: Stage): Promise<void> {
+    const queued = (await this.#deps.store.queue.listQueued()).find((q) => q.stage.id === stage.id);
+    if (queued !== undefined && queued.active >= stage.limit) {
+      throw new ConflictError(
+        `pipeline "${stage.name}" already runs ${queued.active} time(s), its concurrency limit is ${stage.limit}`,
+      );
+    }
+  }
+
+  #finish(): FinishDeps {
+    return { ...this.#deps, now: this.#now };
+  }
+
+  async #find(stageId: number): Promise<Stage> {
+    const stage = await this.#deps.store.stages.find(stageId);
+    if (stage === undefined) throw new NotFoundError(`stage ${stageId}`);
+    return stage;
+  }
+
+  async #withSteps(stage: Stage): Promise<StageWithSteps> {
+    return { ...stage, steps: await this.#deps.store.steps.list(stage.id) };
+  }
+}

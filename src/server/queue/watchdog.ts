@@ -1,0 +1,79 @@
+import type { Logger } from 'pino';
+import type { QueueStore } from '../../core/queue.js';
+import type { StageScheduler } from './scheduler.js';
+
+/** What the watchdog needs and how strict it is. */
+export interface HeartbeatWatchdogOptions {
+  store: { queue: QueueStore };
+  scheduler: Pick<StageScheduler, 'fail'>;
+  logger: Logger;
+  /** A taken stage without a heartbeat for this long has lost its runner (default 90 s). */
+  timeout?: number;
+  /** How often stages are checked (default 30 s: a dead runner is noticed within timeout + interval). */
+  interval?: number;
+  now?: () => number;
+}
+
+/**
+ * Fails the stages whose runner stopped sending heartbeats — killed, crashed, cut off — as `error`,
+ * with a message naming the runner, instead of leaving them running until a reaper gives up on the
+ * build. Their build is then settled like after any other stage end (dependents, status, listener).
+ * Every server replica may run one: failing a stage is an optimistic-locked write, so one wins.
+ */
+export class HeartbeatWatchdog {
+  readonly #options: HeartbeatWatchdogOptions;
+  readonly #timeout: number;
+  readonly #interval: number;
+  readonly #now: () => number;
+  #timer: NodeJS.Timeout | undefined;
+  #sweeping: Promise<unknown> = Promise.resolve();
+  #startedAt = 0;
+
+  constructor(options: HeartbeatWatchdogOptions) {
+    this.#options = options;
+    this.#timeout = options.timeout ?? 90_000;
+    this.#interval = options.interval ?? 30_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Checks every `interval` until `stop`. */
+  start(): void {
+    if (this.#timer !== undefined) return;
+    this.#startedAt = this.#now();
+    this.#timer = setInterval(() => {
+      this.#sweeping = this.#sweeping
+        .then(() => this.sweep())
+        .catch((error: unknown) => {
+          this.#options.logger.error({ err: error }, 'heartbeat watchdog: checking stages failed');
+        });
+    }, this.#interval);
+    this.#timer.unref();
+  }
+
+  /** Stops checking and waits for a check under way. */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#sweeping;
+  }
+
+  /**
+   * Fails every stage whose runner is silent for longer than the timeout; returns how many. Silence
+   * is only counted while this watchdog runs: after a server restart, runners that kept trying get
+   * a whole timeout to get through before their stages are judged.
+   */
+  async sweep(): Promise<number> {
+    const now = this.#now();
+    if (now - this.#startedAt < this.#timeout) return 0;
+    let failed = 0;
+    for (const stage of await this.#options.store.queue.listStale(now - this.#timeout)) {
+      const silent = Math.round((now - stage.heartbeat) / 1000);
+      const message = `runner "${stage.machine}" stopped sending heartbeats: no sign of life for ${silent} s`;
+      if (await this.#options.scheduler.fail(stage.id, message)) {
+        failed++;
+        this.#options.logger.warn({ stage: stage.id, build: stage.buildId, runner: stage.machine }, message);
+      }
+    }
+    return failed;
+  }
+}

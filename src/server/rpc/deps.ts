@@ -1,0 +1,48 @@
+import type { Logger } from 'pino';
+import type { Build } from '../../core/build.js';
+import type { BuildListener } from '../../core/events.js';
+import type { LiveLogs } from '../../core/live-logs.js';
+import type { Repo } from '../../core/repo.js';
+import type { ScmNetrc } from '../../core/scm.js';
+import type { Store } from '../../core/store.js';
+import type { BuildWatches } from '../queue/build-watches.js';
+import type { StageQueue } from '../queue/stage-queue.js';
+
+/** The server as steps see it (DRONE_SYSTEM_*): SVC_SERVER_PROTO, SVC_SERVER_HOST, svc's version. */
+export interface RpcSystem {
+  proto: string;
+  host: string;
+  version: string;
+}
+
+/** Time limits of the protocol; tests shorten them. */
+export interface RpcTimeouts {
+  /** How long `POST /rpc/v2/build/{id}/watch` waits before answering 204 (default 30 s). */
+  watch?: number;
+  /** A taken stage without heartbeat for this long is failed (default 90 s). */
+  heartbeat?: number;
+  /** How often the watchdog looks for such stages (default 30 s). */
+  watchdogInterval?: number;
+}
+
+/**
+ * What the runner protocol needs, grouped. `queue` and `watches` are shared with the rest of the
+ * server: the code that creates builds wakes `queue` (it is the QueueSignal), the code that cancels
+ * builds notifies `watches`.
+ */
+export interface RpcDeps {
+  readonly store: Store;
+  readonly listener: BuildListener;
+  readonly liveLogs: LiveLogs;
+  /** SVC_RPC_SECRET: runners send it in X-SVC-Token (or Drone's X-Drone-Token). */
+  readonly secret: string;
+  readonly system: RpcSystem;
+  /** Clone credentials for a build's repository, from the git provider; undefined when none are needed. */
+  netrcFor(repo: Repo, build: Build): Promise<ScmNetrc | undefined>;
+  readonly logger: Logger;
+  readonly queue: StageQueue;
+  readonly watches: BuildWatches;
+  readonly timeouts?: RpcTimeouts | undefined;
+  /** Epoch milliseconds; tests pass a fake clock. */
+  readonly now?: (() => number) | undefined;
+}

@@ -1,0 +1,62 @@
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { InvalidInputError } from '../../core/errors.js';
+
+/** The request body read with a protocol schema; InvalidInputError (400) saying what is wrong. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)
+    .join('; ');
+  throw new InvalidInputError(`${what} is malformed: ${problems}`);
+}
+
+/** The `:id` path parameter as a positive integer; InvalidInputError otherwise. */
+export function idParam(request: FastifyRequest): number {
+  const raw = (request.params as { id?: string }).id ?? '';
+  const id = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(id) || id < 1) {
+    throw new InvalidInputError(`"${raw}" is not an id; expected a positive whole number`);
+  }
+  return id;
+}
+
+/** A query parameter, or undefined when absent or empty. */
+export function queryParam(request: FastifyRequest, name: string): string | undefined {
+  const value = (request.query as Record<string, unknown>)[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * Parses request bodies as JSON whatever their content type: Drone's runners send JSON without a
+ * Content-Type header, and bodiless POSTs (accept, watch) with none at all. An empty body is `undefined`.
+ */
+export function lenientJson(
+  _request: FastifyRequest,
+  body: string,
+  done: (err: Error | null, value?: unknown) => void,
+): void {
+  if (body.trim() === '') {
+    done(null, undefined);
+    return;
+  }
+  try {
+    done(null, JSON.parse(body));
+  } catch {
+    done(new InvalidInputError('the body is not JSON'));
+  }
+}
+
+/** Aborts when the client's connection closes before its answer, or when `closing` aborts (shutdown). */
+export function requestSignal(
+  request: FastifyRequest,
+  closing: AbortSignal,
+): { signal: AbortSignal; done: () => void } {
+  const gone = new AbortController();
+  const onClose = (): void => gone.abort();
+  const socket = request.raw.socket;
+  socket.once('close', onClose);
+  return { signal: AbortSignal.any([gone.signal, closing]), done: () => socket.off('close', onClose) };
+}

@@ -1,0 +1,85 @@
+import type { FastifyInstance } from 'fastify';
+import { handleError } from '../http-errors.js';
+import { HeartbeatWatchdog } from '../queue/watchdog.js';
+import { StageScheduler } from '../queue/scheduler.js';
+import { requireToken } from './auth.js';
+import type { RpcDeps } from './deps.js';
+import { lenientJson } from './parse.js';
+import { acceptRoute } from './routes/accept.js';
+import { detailsRoute } from './routes/details.js';
+import { heartbeatRoute } from './routes/heartbeat.js';
+import { logBatchRoute } from './routes/log-batch.js';
+import { logUploadRoute } from './routes/log-upload.js';
+import { pingRoute } from './routes/ping.js';
+import { requestRoute } from './routes/request.js';
+import { stageUpdateRoute } from './routes/stage-update.js';
+import { stepUpdateRoute } from './routes/step-update.js';
+import { watchRoute } from './routes/watch.js';
+
+/** Largest request a runner may send (a step's whole log at upload). */
+const BODY_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * Registers the runner protocol under /rpc/v2/ (docs/runners.md): every route needs the
+ * SVC_RPC_SECRET in X-SVC-Token (or Drone's X-Drone-Token), else 401. Also runs, while the app is
+ * up, the heartbeat watchdog that fails stages of silent runners, and at start settles the builds
+ * an earlier server left half-updated (StageScheduler.recover). When the app closes, waiting
+ * long-polls are answered 204 at once so that closing does not wait for them.
+ */
+export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
+  const now = deps.now ?? Date.now;
+  const scheduler = new StageScheduler({ ...deps, now });
+  const watchdog = new HeartbeatWatchdog({
+    store: deps.store,
+    scheduler,
+    logger: deps.logger,
+    timeout: deps.timeouts?.heartbeat,
+    interval: deps.timeouts?.watchdogInterval,
+    now,
+  });
+  const closing = new AbortController();
+  app.addHook('onReady', (done) => {
+    watchdog.start();
+    scheduler.recover().catch((error: unknown) => {
+      deps.logger.error({ err: error }, 'settling the builds left unfinished by an earlier server failed');
+    });
+    done();
+  });
+  app.addHook('preClose', (done) => {
+    closing.abort();
+    done();
+  });
+  app.addHook('onClose', () => watchdog.stop());
+
+  void app.register(
+    (rpc, _options, registered) => {
+      rpc.setErrorHandler(handleError);
+      rpc.removeAllContentTypeParsers();
+      rpc.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, lenientJson);
+      rpc.addHook('onRequest', requireToken(deps.secret));
+      const { store, liveLogs } = deps;
+      pingRoute(rpc);
+      requestRoute(rpc, { queue: deps.queue, closing: closing.signal });
+      acceptRoute(rpc, { scheduler });
+      detailsRoute(rpc, {
+        store,
+        netrcFor: (repo, build) => deps.netrcFor(repo, build),
+        system: deps.system,
+      });
+      stageUpdateRoute(rpc, { scheduler });
+      stepUpdateRoute(rpc, { scheduler });
+      heartbeatRoute(rpc, { scheduler });
+      watchRoute(rpc, {
+        store,
+        watches: deps.watches,
+        timeout: deps.timeouts?.watch ?? 30_000,
+        closing: closing.signal,
+        now,
+      });
+      logBatchRoute(rpc, { store, liveLogs, now });
+      logUploadRoute(rpc, { store, liveLogs, now });
+      registered();
+    },
+    { prefix: '/rpc/v2' },
+  );
+}

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { ConflictError, NotFoundError } from '../../../core/errors.js';
+import type { Store } from '../../../core/store.js';
+import { buildToWire, repoToWire, stageToWire, type WireDetails } from '../../../runner/client/wire/index.js';
+import type { RpcDeps } from '../deps.js';
+import { idParam } from '../parse.js';
+import { secretsForBuild } from '../secrets.js';
+
+/** What the details route needs. */
+export interface DetailsDeps {
+  store: Pick<Store, 'stages' | 'steps' | 'builds' | 'repos' | 'secrets'>;
+  netrcFor: RpcDeps['netrcFor'];
+  system: RpcDeps['system'];
+}
+
+/**
+ * GET /rpc/v2/stage/{id} — everything a runner needs to run a stage it took: the build (its
+ * pipeline file as base64 `config.data`), the repository, the stage and its steps, the secrets the
+ * build may use (secrets.ts), clone credentials (`netrc`, null when none) and the server's system
+ * facts. 409 while no runner took the stage: secrets leave the server only for taken stages.
+ */
+export function detailsRoute(app: FastifyInstance, deps: DetailsDeps): void {
+  app.get('/stage/:id', async (request): Promise<WireDetails> => {
+    const id = idParam(request);
+    const stage = await deps.store.stages.find(id);
+    if (stage === undefined) throw new NotFoundError(`stage ${id}`);
+    if (stage.machine === '')
+      throw new ConflictError(`stage ${id} must be accepted before its details are given`);
+    const build = await deps.store.builds.find(stage.buildId);
+    if (build === undefined) throw new NotFoundError(`build ${stage.buildId}`);
+    const repo = await deps.store.repos.find(build.repoId);
+    if (repo === undefined) throw new NotFoundError(`repository ${build.repoId}`);
+    const [steps, secrets, netrc] = await Promise.all([
+      deps.store.steps.list(stage.id),
+      secretsForBuild(deps.store.secrets, repo, build),
+      deps.netrcFor(repo, build),
+    ]);
+    const { proto, host, version } = deps.system;
+    return {
+      build: buildToWire(build),
+      repository: repoToWire(repo),
+      stage: stageToWire(stage, steps),
+      config: { data: Buffer.from(build.config, 'utf8').toString('base64') },
+      secrets: secrets.map((s) => ({
+        name: s.name,
+        data: s.data,
+        pull_request: s.pullRequest,
+        pull_request_push: s.pullRequestPush,
+      })),
+      netrc: netrc === undefined ? undefined : { ...netrc },
+      system: { proto, host, link: `${proto}://${host}`, version },
+    };
+  });
+}

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { NotFoundError } from '../../../core/errors.js';
+import type { LiveLogs } from '../../../core/live-logs.js';
+import type { LogBatchStore } from '../../../core/log-batch.js';
+import type { QueueStore } from '../../../core/queue.js';
+import type { StepStore } from '../../../core/step.js';
+import { wireBatch } from '../../../runner/client/wire/index.js';
+import { idParam, parseBody } from '../parse.js';
+
+/** What the log batch route needs. */
+export interface LogBatchDeps {
+  store: {
+    steps: Pick<StepStore, 'find'>;
+    logBatches: Pick<LogBatchStore, 'append'>;
+    queue: Pick<QueueStore, 'beat'>;
+  };
+  liveLogs: Pick<LiveLogs, 'publish'>;
+  now: () => number;
+}
+
+/**
+ * POST /rpc/v2/step/{id}/logs/batch — lines of a running step. svc runners send `{batch, lines}`,
+ * numbered from 0 per step, and resend a batch until it is acknowledged: the answer (200
+ * `{"batch": n, "duplicate": bool}`) comes only once the batch is in the database, and a number
+ * the step already has is dropped (`duplicate: true`). Drone runners send a bare array (answer
+ * 204), stored under its first line's position. New lines go to live watchers; the request counts
+ * as a heartbeat of the step's stage.
+ */
+export function logBatchRoute(app: FastifyInstance, deps: LogBatchDeps): void {
+  app.post('/step/:id/logs/batch', async (request, reply) => {
+    const stepId = idParam(request);
+    const body = parseBody(wireBatch, request.body, 'the log batch');
+    const step = await deps.store.steps.find(stepId);
+    if (step === undefined) throw new NotFoundError(`step ${stepId}`);
+    const { batch, lines } = Array.isArray(body) ? { batch: body[0]?.pos ?? 0, lines: body } : body;
+    const stored = lines.length > 0 && (await deps.store.logBatches.append(stepId, batch, lines));
+    if (stored) deps.liveLogs.publish(stepId, lines);
+    await deps.store.queue.beat(step.stageId, deps.now());
+    if (Array.isArray(body)) return reply.code(204).send();
+    return { batch, duplicate: lines.length > 0 && !stored };
+  });
+}

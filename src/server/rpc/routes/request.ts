@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { stageToWire, wireFilter } from '../../../runner/client/wire/index.js';
+import type { StageQueue } from '../../queue/stage-queue.js';
+import { parseBody, requestSignal } from '../parse.js';
+
+/**
+ * POST /rpc/v2/stage — a runner asks for work with its filter (kind, type, os, arch, variant,
+ * kernel, labels, and svc's `limits`). 200 with the oldest queued stage that suits it, as soon as
+ * there is one; 204 when none came within the long-poll time (the runner asks again).
+ */
+export function requestRoute(app: FastifyInstance, deps: { queue: StageQueue; closing: AbortSignal }): void {
+  app.post('/stage', async (request, reply) => {
+    const filter = parseBody(wireFilter, request.body ?? {}, 'the stage filter');
+    const { signal, done } = requestSignal(request, deps.closing);
+    try {
+      const stage = await deps.queue.request(filter, signal);
+      if (stage === undefined) return await reply.code(204).send();
+      return stageToWire(stage, []);
+    } finally {
+      done();
+    }
+  });
+}

@@ -1,0 +1,160 @@
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Build, BuildStore } from '../../core/build.js';
+import type { Repo } from '../../core/repo.js';
+import type { ScmHookBuild } from '../../core/scm.js';
+import type { Store } from '../../core/store.js';
+import type { User } from '../../core/user.js';
+import { createGitHubProvider } from '../../scm/github/index.js';
+import { newBuild, newRepo, newUser } from '../../store/cases/fixtures.case.js';
+import { openStore } from '../../store/index.js';
+import { startGitHubDouble, type GitHubDouble } from '../../../test/doubles/github/index.js';
+import { testDialects, type TestDatabase } from '../../../test/support/databases.js';
+import { Trigger, type TriggerDeps } from './trigger.js';
+
+const FILE = `kind: pipeline
+name: default
+steps:
+- name: echo
+  image: alpine
+  commands:
+  - echo build \${DRONE_BUILD_NUMBER}
+`;
+
+function hookFor(sha: string, overrides: Partial<ScmHookBuild> = {}): ScmHookBuild {
+  return {
+    event: 'push',
+    action: '',
+    ref: 'refs/heads/main',
+    before: '0'.repeat(40),
+    after: sha,
+    source: 'main',
+    target: 'main',
+    sourceRepo: 'octocat/app',
+    fork: false,
+    title: '',
+    message: 'change',
+    link: '',
+    authorLogin: 'octocat',
+    authorName: 'The Octocat',
+    authorEmail: 'octocat@example.com',
+    authorAvatar: '',
+    sender: 'octocat',
+    ...overrides,
+  };
+}
+
+describe('Trigger', () => {
+  let github: GitHubDouble;
+  let database: TestDatabase;
+  let store: Store;
+  let owner: User;
+  let repo: Repo;
+  let deps: TriggerDeps;
+  const announced: Build[] = [];
+
+  beforeAll(async () => {
+    github = await startGitHubDouble();
+    const { token } = github.addUser({ login: 'octocat' });
+    const { id } = github.addRepo({ owner: 'octocat', name: 'app', admins: ['octocat'] });
+    const [sqlite] = testDialects();
+    if (sqlite === undefined) throw new Error('no SQLite');
+    database = await sqlite.create();
+    store = await openStore({ datasource: database.datasource });
+    owner = await store.users.create(
+      newUser({ login: 'octocat', scmToken: token, scmRefresh: '', scmExpiry: 0 }),
+    );
+    repo = await store.repos.create(
+      newRepo({ namespace: 'octocat', name: 'app', uid: String(id), userId: owner.id }),
+    );
+    const provider = createGitHubProvider({
+      clientId: github.clientId,
+      clientSecret: github.clientSecret,
+      scopes: [],
+      server: github.url,
+      apiUrl: github.apiUrl,
+      skipVerify: false,
+      gitAlwaysAuth: false,
+      gitUsername: null,
+      gitPassword: null,
+    });
+    deps = {
+      store,
+      provider,
+      queue: { wake: () => undefined },
+      listener: { buildUpdated: ({ build }) => Promise.resolve(void announced.push(build)) },
+      system: { proto: 'https', host: 'ci.example.com', version: 'test' },
+      logger: pino({ level: 'silent' }),
+    };
+  });
+  afterAll(async () => {
+    await store.close();
+    await database.drop();
+    await github.close();
+  });
+
+  it('substitutes again when another server took the build number in between', async () => {
+    const sha = github.commit('octocat/app', 'main', { '.drone.yml': FILE });
+    // Another replica creates a build between this one's reading of the counter and its own create.
+    const racing: Pick<BuildStore, 'create'> = {
+      async create(build, stages) {
+        await store.builds.create(newBuild(repo.id), []);
+        return store.builds.create(build, stages);
+      },
+    };
+    const trigger = new Trigger({
+      ...deps,
+      store: { ...store, builds: { ...store.builds, ...racing, update: (b) => store.builds.update(b) } },
+    });
+    const result = await trigger.trigger(repo, hookFor(sha));
+    if (result.kind !== 'created') throw new Error(`no build: ${result.reason}`);
+    expect(result.build.number).toBe(2);
+    expect(result.build.config).toContain('echo build 2');
+    expect((await store.builds.findNumber(repo.id, 2))?.config).toContain('echo build 2');
+  });
+
+  it('records a bad ${…} expression as an error build with its line and column', async () => {
+    const sha = github.commit('octocat/app', 'main', {
+      '.drone.yml': FILE.replace('${DRONE_BUILD_NUMBER}', '${DRONE_BUILD_NUMBER'),
+    });
+    const result = await new Trigger(deps).trigger(repo, hookFor(sha));
+    expect(result).toMatchObject({
+      kind: 'created',
+      build: {
+        status: 'error',
+        error: expect.stringMatching(/^\.drone\.yml: line 7, column 16: bad substitution/) as unknown,
+      },
+    });
+  });
+
+  it('records a provider refusal of the owner’s token as an error build', async () => {
+    const sha = github.commit('octocat/app', 'main', { '.drone.yml': FILE });
+    await store.users.update({ ...owner, scmToken: 'revoked' });
+    try {
+      const result = await new Trigger(deps).trigger(repo, hookFor(sha));
+      if (result.kind !== 'created') throw new Error('no build');
+      expect(result.build.status).toBe('error');
+      expect(result.build.error).toMatch(/^cannot read the pipeline file with the credentials of octocat: /);
+    } finally {
+      await store.users.update(owner);
+    }
+  });
+
+  it('makes no build for an inactive owner, and says why', async () => {
+    const sha = github.commit('octocat/app', 'main', { '.drone.yml': FILE });
+    const before = await store.builds.count();
+    const result = await new Trigger(deps).trigger({ ...repo, userId: 0 }, hookFor(sha));
+    expect(result).toEqual({
+      kind: 'skipped',
+      reason: 'the account that enabled the repository is gone or inactive; enable it again',
+    });
+    expect(await store.builds.count()).toBe(before);
+  });
+
+  it('tells the listener about every build it creates', async () => {
+    const sha = github.commit('octocat/app', 'main', { '.drone.yml': FILE });
+    const result = await new Trigger(deps).trigger(repo, hookFor(sha));
+    if (result.kind !== 'created') throw new Error('no build');
+    await expect.poll(() => announced.map((b) => b.id)).toContain(result.build.id);
+  });
+});

@@ -1,0 +1,152 @@
+import type { Logger } from 'pino';
+import type { Build, NewBuild } from '../../core/build.js';
+import { SvcError } from '../../core/errors.js';
+import type { BuildListener, QueueSignal } from '../../core/events.js';
+import type { Repo } from '../../core/repo.js';
+import type { ScmHookBuild, ScmProvider } from '../../core/scm.js';
+import type { Stage } from '../../core/stage.js';
+import type { Store } from '../../core/store.js';
+import type { User } from '../../core/user.js';
+import { buildEnviron, matchFacts, type SystemFacts } from '../../pipeline/index.js';
+import { scmTokenOf } from '../auth/scm-token.js';
+import { KeyedLock } from './keyed-lock.js';
+import { newBuildOf } from './new-build.js';
+import { readPipelineFile, type PipelineFile } from './pipeline-file.js';
+import { readManifest } from './read-manifest.js';
+import { selectPipelines } from './select.js';
+import { skipDirective } from './skip.js';
+import { stagesOf } from './stages.js';
+
+/** What the trigger needs: the stores it writes, the provider it reads files from, who to tell. */
+export interface TriggerDeps {
+  readonly store: Pick<Store, 'users' | 'repos' | 'builds'>;
+  readonly provider: Pick<ScmProvider, 'fileContents'>;
+  readonly queue: QueueSignal;
+  readonly listener: BuildListener;
+  /** The server as pipelines see it (`DRONE_SYSTEM_*`); `host` is also the `instance` of triggers. */
+  readonly system: SystemFacts;
+  readonly logger: Logger;
+  readonly now?: () => number;
+}
+
+/** A build was created (possibly in state `error`), or the hook asks for none, and why. */
+export type TriggerResult =
+  { kind: 'created'; build: Build; stages: Stage[] } | { kind: 'skipped'; reason: string };
+
+/**
+ * Turns a verified webhook into a build, as Drone's triggerer does: skip directives, the repository's
+ * pipeline file at the commit, `${…}` substitution, lint, `trigger` matching, then one stage per
+ * selected pipeline. A file that is missing, cannot be read with the owner's token, or does not lint
+ * makes a build in state `error` that says why (Drone creates none for a missing file; svc does, so
+ * that the author sees in svc and in the commit status why nothing ran). The build is stored before
+ * this resolves; the listener is told afterwards without waiting for it.
+ */
+export class Trigger {
+  readonly #deps: TriggerDeps;
+  readonly #now: () => number;
+  readonly #perRepo = new KeyedLock();
+
+  constructor(deps: TriggerDeps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
+  }
+
+  async trigger(repo: Repo, hook: ScmHookBuild): Promise<TriggerResult> {
+    if (skipDirective(hook)) return skipped('the commit message asks for no build ([skip ci])');
+    if (hook.event === 'pull_request' && repo.ignorePullRequests)
+      return skipped('the repository ignores pull requests');
+    if (hook.event === 'pull_request' && hook.fork && repo.ignoreForks)
+      return skipped('the repository ignores pull requests from forks');
+    const owner = await this.#deps.store.users.find(repo.userId);
+    if (owner === undefined || !owner.active)
+      return skipped('the account that enabled the repository is gone or inactive; enable it again');
+    const result = await this.#perRepo.run(String(repo.id), () => this.#create(repo, owner, hook));
+    if (result.kind === 'created') this.#announce(repo, result.build, result.stages);
+    return result;
+  }
+
+  async #create(repo: Repo, owner: User, hook: ScmHookBuild): Promise<TriggerResult> {
+    const base = newBuildOf(repo.id, hook);
+    const file = await this.#readFile(repo, owner, hook.after);
+    if (typeof file === 'string') return this.#createError(base, file, '');
+    if (!file.found) {
+      return this.#createError(
+        base,
+        `no pipeline file found at ${hook.after}: tried ${file.tried.join(', ')}`,
+        '',
+      );
+    }
+    const number = ((await this.#deps.store.repos.find(repo.id))?.counter ?? repo.counter) + 1;
+    const manifest = readManifest(file.text, this.#variables(repo, base, number), repo.trusted);
+    if (!manifest.ok) return this.#createError(base, `${file.path}: ${manifest.error}`, manifest.text);
+    const facts = matchFacts(repo, base, this.#deps.system.host);
+    const selected = selectPipelines(manifest.pipelines, facts);
+    if (selected.length === 0) {
+      return skipped(
+        `no pipeline's trigger matches this ${hook.event} (branch ${hook.target}, ref ${hook.ref})`,
+      );
+    }
+    const blocked = repo.protected;
+    const created = await this.#deps.store.builds.create(
+      { ...base, status: blocked ? 'blocked' : 'pending', config: manifest.text },
+      stagesOf(selected, blocked),
+    );
+    const build = await this.#fixNumber(repo, created.build, file.text, number);
+    return { kind: 'created', build, stages: created.stages };
+  }
+
+  /** The file, or why it cannot be read when the provider refuses the owner's token. */
+  async #readFile(repo: Repo, owner: User, commit: string): Promise<PipelineFile | string> {
+    try {
+      return await readPipelineFile(this.#deps.provider, scmTokenOf(owner), repo, commit);
+    } catch (error) {
+      // A refusal lasts until someone acts (new login, access granted): record it on a build.
+      // Anything else (provider down) fails the hook with nothing stored, so it can be redelivered.
+      if (error instanceof SvcError && ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND'].includes(error.code)) {
+        return `cannot read the pipeline file with the credentials of ${owner.login}: ${error.message}`;
+      }
+      throw error;
+    }
+  }
+
+  async #createError(base: NewBuild, error: string, config: string): Promise<TriggerResult> {
+    const now = this.#now();
+    const created = await this.#deps.store.builds.create(
+      { ...base, status: 'error', error, config, started: now, finished: now },
+      [],
+    );
+    return { kind: 'created', build: created.build, stages: created.stages };
+  }
+
+  #variables(repo: Repo, base: NewBuild, number: number): Record<string, string> {
+    const now = this.#now();
+    return buildEnviron({ repo, build: { ...base, number, created: now }, system: this.#deps.system, now });
+  }
+
+  /**
+   * Another server sharing the database may have taken the number substituted into the file: then
+   * substitute again with the real one and store that text. The stages stay as selected; a trigger
+   * that depends on the build number is not worth a second selection.
+   */
+  async #fixNumber(repo: Repo, build: Build, raw: string, expected: number): Promise<Build> {
+    if (build.number === expected) return build;
+    const again = readManifest(raw, this.#variables(repo, build, build.number), repo.trusted);
+    if (!again.ok || again.text === build.config) return build;
+    this.#deps.logger.warn(
+      { repo: repo.slug, build: build.number },
+      'trigger: build number changed under a concurrent hook; substituted the file again',
+    );
+    return this.#deps.store.builds.update({ ...build, config: again.text });
+  }
+
+  #announce(repo: Repo, build: Build, stages: Stage[]): void {
+    if (stages.some((stage) => stage.status === 'pending')) this.#deps.queue.wake();
+    this.#deps.listener.buildUpdated({ repo, build, stages }).catch((error: unknown) => {
+      this.#deps.logger.warn({ err: error, repo: repo.slug, build: build.number }, 'build listener failed');
+    });
+  }
+}
+
+function skipped(reason: string): TriggerResult {
+  return { kind: 'skipped', reason };
+}

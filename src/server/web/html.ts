@@ -1,0 +1,33 @@
+/** Escapes text for HTML element content and double-quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+/** A complete, self-contained HTML page; `body` must already be escaped. */
+export function htmlPage(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>
+body { font-family: system-ui, sans-serif; max-width: 46rem; margin: 3rem auto; padding: 0 1rem; line-height: 1.5; color: #222; }
+code { background: #f2f2f2; padding: 0 .25rem; border-radius: 3px; }
+.note { color: #555; }
+</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+/** The content type of every HTML page svc serves. */
+export const HTML = 'text/html; charset=utf-8';

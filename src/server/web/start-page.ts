@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import type { Authenticator, Principal } from '../auth/authenticator.js';
+import { escapeHtml, HTML, htmlPage } from './html.js';
+import { callbackUrl, configuredProvider, PROVIDERS, type LoginSettings } from './login-help.js';
+
+/** What the start page shows: the version, how login works, and who is logged in. */
+export interface StartPageDeps {
+  readonly version: string;
+  readonly settings: LoginSettings;
+  readonly auth: Pick<Authenticator, 'identify'>;
+}
+
+/**
+ * GET /: a small page saying what this server is, whether login works and, when it does not, which
+ * settings enable it; for a logged-in user, their login and the way into the API.
+ */
+export function startPageRoute(app: FastifyInstance, deps: StartPageDeps): void {
+  app.get('/', async (request, reply) => {
+    // A stale cookie or a bad token must not break the start page: it then shows as logged out.
+    const principal = await deps.auth.identify(request).catch(() => undefined);
+    const body = [
+      `<h1>svc ${escapeHtml(deps.version)}</h1>`,
+      '<p class="note">A continuous-integration server for <code>.drone.yml</code> pipelines.</p>',
+      principal === undefined ? loginSection(deps.settings) : userSection(principal),
+    ].join('\n');
+    return reply.type(HTML).send(htmlPage(`svc ${deps.version}`, body));
+  });
+}
+
+function userSection(principal: Principal): string {
+  return [
+    `<p>Logged in as <strong>${escapeHtml(principal.user.login)}</strong>.</p>`,
+    '<p>API: <a href="/api/user">/api/user</a> (your account), <a href="/api/user/repos">/api/user/repos</a> (your repositories).</p>',
+    '<p><a href="/logout">Log out</a></p>',
+  ].join('\n');
+}
+
+function loginSection(settings: LoginSettings): string {
+  const configured = configuredProvider(settings);
+  if (configured !== undefined) {
+    return `<p>Login: configured, through ${escapeHtml(configured.provider.title)}. <a href="/login">Log in</a></p>`;
+  }
+  const items = PROVIDERS.map(
+    (provider) => `<li>${escapeHtml(provider.title)}: ${escapeHtml(provider.enable)}</li>`,
+  ).join('\n');
+  return [
+    '<p>Login: <strong>not configured</strong>. No git provider is set, so nobody can log in; API tokens of',
+    'accounts made with <code>SVC_USER_CREATE</code> still work. To enable login, set the settings of one provider:</p>',
+    `<ul>\n${items}\n</ul>`,
+    `<p>The OAuth application's callback URL is <code>${escapeHtml(callbackUrl(settings))}</code>.`,
+    'Every setting is described in <a href="/docs/settings.md">docs/settings.md</a>.</p>',
+  ].join('\n');
+}

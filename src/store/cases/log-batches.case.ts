@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { NotFoundError } from '../../core/errors.js';
+import type { LogLine } from '../../core/log.js';
+import { newBuild, newRepo, newStage, useStore, type OpenFreshStore } from './fixtures.case.js';
+
+function lines(from: number, count: number): LogLine[] {
+  return Array.from({ length: count }, (_, i) => ({
+    pos: from + i,
+    out: `line ${from + i} ü`,
+    time: from + i,
+  }));
+}
+
+/** LogBatchStore: numbered batches of running steps, duplicates dropped, read back in order. */
+export function logBatchesContract(open: OpenFreshStore): void {
+  describe('log batches', () => {
+    const store = useStore(open);
+
+    async function stepId(): Promise<number> {
+      const repo = await store().repos.create(newRepo());
+      const { stages } = await store().builds.create(newBuild(repo.id), [newStage(1, 1)]);
+      const [step] = await store().steps.list(stages[0]?.id ?? 0);
+      if (step === undefined) throw new Error('no step');
+      return step.id;
+    }
+
+    it('stores batches and lists their lines in batch order, whatever the arrival order', async () => {
+      const id = await stepId();
+      expect(await store().logBatches.append(id, 1, lines(2, 3))).toBe(true);
+      expect(await store().logBatches.append(id, 0, lines(0, 2))).toBe(true);
+      expect(await store().logBatches.list(id)).toEqual(lines(0, 5));
+    });
+
+    it('drops a batch whose number the step already has, keeping the first', async () => {
+      const id = await stepId();
+      expect(await store().logBatches.append(id, 0, lines(0, 2))).toBe(true);
+      expect(await store().logBatches.append(id, 0, [{ pos: 0, out: 'other', time: 9 }])).toBe(false);
+      expect(await store().logBatches.list(id)).toEqual(lines(0, 2));
+    });
+
+    it('deletes a step’s batches, and lists nothing for a step without batches', async () => {
+      const id = await stepId();
+      await store().logBatches.append(id, 0, lines(0, 1));
+      await store().logBatches.delete(id);
+      expect(await store().logBatches.list(id)).toEqual([]);
+      await store().logBatches.delete(id);
+    });
+
+    it('says NotFoundError for a step that does not exist', async () => {
+      await expect(store().logBatches.append(999_999, 0, lines(0, 1))).rejects.toThrow(NotFoundError);
+    });
+  });
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { newBuild, newRepo, newStage, useStore, type OpenFreshStore } from './fixtures.case.js';
+
+/** QueueStore: queued stages with their filter facts, heartbeats without versions, stale stages. */
+export function queueContract(open: OpenFreshStore): void {
+  describe('queue', () => {
+    const store = useStore(open);
+
+    it('lists pending stages no runner took, oldest first, with repository, event and active count', async () => {
+      const repo = await store().repos.create(newRepo({ trusted: true }));
+      const { stages } = await store().builds.create(newBuild(repo.id, { event: 'tag' }), [
+        newStage(1, 0, { name: 'build', limit: 1 }),
+        newStage(2, 0, { name: 'test', status: 'waiting_on_dependencies' }),
+        newStage(3, 0, { name: 'deploy' }),
+      ]);
+      const [first, , third] = stages;
+      if (first === undefined || third === undefined) throw new Error('no stages');
+      // Another build's stage of the same pipeline name is running: it counts against `limit`.
+      const other = await store().builds.create(newBuild(repo.id), [newStage(1, 0, { name: 'build' })]);
+      const running = other.stages[0];
+      if (running === undefined) throw new Error('no stage');
+      await store().stages.update({ ...running, status: 'running', machine: 'runner-1' });
+
+      const queued = (await store().queue.listQueued()).filter((q) => q.stage.repoId === repo.id);
+      expect(queued.map((q) => q.stage.id)).toEqual([first.id, third.id]);
+      expect(queued[0]).toMatchObject({
+        repo: { slug: repo.slug, trusted: true },
+        build: { event: 'tag' },
+        active: 1,
+      });
+      expect(queued[1]?.active).toBe(0);
+    });
+
+    it('leaves out a pending stage once a runner took it', async () => {
+      const repo = await store().repos.create(newRepo());
+      const { stages } = await store().builds.create(newBuild(repo.id), [newStage(1, 0)]);
+      const stage = stages[0];
+      if (stage === undefined) throw new Error('no stage');
+      await store().stages.update({ ...stage, machine: 'runner-1' });
+      const queued = await store().queue.listQueued();
+      expect(queued.some((q) => q.stage.id === stage.id)).toBe(false);
+    });
+
+    it('records heartbeats of taken stages without changing their version, and lists stale ones', async () => {
+      const repo = await store().repos.create(newRepo());
+      const { stages } = await store().builds.create(newBuild(repo.id), [newStage(1, 0), newStage(2, 0)]);
+      const [taken, free] = stages;
+      if (taken === undefined || free === undefined) throw new Error('no stages');
+      const updated = await store().stages.update({ ...taken, status: 'running', machine: 'runner-1' });
+
+      expect(await store().queue.beat(taken.id, 5_000)).toBe(true);
+      expect(await store().queue.beat(taken.id, 5_000)).toBe(true);
+      expect(await store().queue.beat(free.id, 5_000)).toBe(false);
+      expect(await store().queue.beat(999_999, 5_000)).toBe(false);
+      const found = await store().stages.find(taken.id);
+      expect(found).toMatchObject({ heartbeat: 5_000, version: updated.version });
+
+      const stale = async (before: number) =>
+        (await store().queue.listStale(before)).filter((s) => s.repoId === repo.id).map((s) => s.id);
+      expect(await stale(5_000)).toEqual([]);
+      expect(await stale(5_001)).toEqual([taken.id]);
+      await store().stages.update({ ...updated, status: 'success' });
+      expect(await store().queue.beat(taken.id, 6_000)).toBe(false);
+      expect(await stale(10_000)).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely';
+import { SvcError } from '../../core/errors.js';
+import type { LogLine } from '../../core/log.js';
+import type { LogBatchStore } from '../../core/log-batch.js';
+import type { Connection, DialectAdapter } from '../dialects/adapter.js';
+import type { Tables } from '../tables.js';
+import { write } from './rows.js';
+
+/**
+ * Batches of running steps' log lines in the `log_batches` table, one row per batch, its lines as
+ * JSON bytes. The (step, batch) primary key turns a batch sent twice into a unique violation, which
+ * `append` reports as "already stored" instead of an error.
+ */
+export class SqlLogBatchStore implements LogBatchStore {
+  readonly #db: Kysely<Tables>;
+  readonly #adapter: DialectAdapter;
+
+  constructor({ db, adapter }: Connection) {
+    this.#db = db;
+    this.#adapter = adapter;
+  }
+
+  async append(stepId: number, batch: number, lines: readonly LogLine[]): Promise<boolean> {
+    const data = Buffer.from(JSON.stringify(lines.map(({ pos, out, time }) => ({ pos, out, time }))), 'utf8');
+    try {
+      await write(
+        this.#adapter,
+        () =>
+          this.#db
+            .insertInto('log_batches')
+            .values({ step_id: stepId, batch, data, created: Date.now() })
+            .execute(),
+        { missing: `step ${stepId}` },
+      );
+      return true;
+    } catch (error) {
+      if (this.#adapter.isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  async list(stepId: number): Promise<LogLine[]> {
+    const rows = await this.#db
+      .selectFrom('log_batches')
+      .select(['batch', 'data'])
+      .where('step_id', '=', stepId)
+      .orderBy('batch')
+      .execute();
+    return rows.flatMap((row) => parseBatch(row.data, stepId, Number(row.batch)));
+  }
+
+  async delete(stepId: number): Promise<void> {
+    await this.#db.deleteFrom('log_batches').where('step_id', '=', stepId).execute();
+  }
+}
+
+function parseBatch(data: Buffer, stepId: number, batch: number): LogLine[] {
+  const value: unknown = JSON.parse(data.toString('utf8'));
+  const malformed = (): SvcError =>
+    new SvcError('INTERNAL', `log batch ${batch} of step ${stepId} holds malformed JSON in the database`);
+  if (!Array.isArray(value)) throw malformed();
+  return value.map((item: unknown) => {
+    const line = item as Partial<Record<keyof LogLine, unknown>> | null;
+    if (typeof line?.pos !== 'number' || typeof line.out !== 'string' || typeof line.time !== 'number') {
+      throw malformed();
+    }
+    return { pos: line.pos, out: line.out, time: line.time };
+  });
+}

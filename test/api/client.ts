@@ -1,0 +1,100 @@
+/* Test support: an HTTP client for svc that keeps cookies and speaks its JSON API. */
+import type { Harness } from './harness.js';
+
+/** A logged-in browser: its cookies and the CSRF token GET /api/user gives it. */
+export interface BrowserSession {
+  readonly cookie: string;
+  readonly csrf: string;
+  /** The raw Set-Cookie values of the login answer. */
+  readonly setCookies: readonly string[];
+}
+
+/** An answer, fully read. */
+export interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  /** The body as JSON (undefined when it is not JSON). */
+  readonly json: unknown;
+}
+
+/** Sends one request to svc. */
+export async function call(
+  h: Pick<Harness, 'url'>,
+  path: string,
+  options: { method?: string; token?: string; session?: BrowserSession; csrf?: string; body?: unknown } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  if (options.session !== undefined) headers.cookie = options.session.cookie;
+  if (options.csrf !== undefined) headers['x-csrf-token'] = options.csrf;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${h.url}${path}`, {
+    method: options.method ?? 'GET',
+    headers,
+    body: options.body === undefined ? null : JSON.stringify(options.body),
+    redirect: 'manual',
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+/** `name=value` pairs of Set-Cookie values, as a Cookie header. */
+export function cookieHeader(setCookies: readonly string[]): string {
+  return setCookies.map((value) => value.split(';')[0] ?? '').join('; ');
+}
+
+/** The OAuth round trip up to svc's callback: the callback URL and the login-state cookie. */
+export async function startLogin(
+  h: Harness,
+  login: string,
+): Promise<{ callback: string; stateCookie: string }> {
+  const start = await fetch(`${h.url}/login`, { redirect: 'manual' });
+  const authorize = start.headers.get('location');
+  if (start.status !== 302 || authorize === null) throw new Error(`GET /login answered ${start.status}`);
+  const atGitHub = new URL(authorize);
+  atGitHub.searchParams.set('login', login);
+  const granted = await fetch(atGitHub, { redirect: 'manual' });
+  const callback = granted.headers.get('location');
+  if (callback === null) throw new Error(`the GitHub double answered ${granted.status}`);
+  return { callback, stateCookie: cookieHeader(start.headers.getSetCookie()) };
+}
+
+/** Logs `login` in through the GitHub double, as a browser would; fails unless svc accepts it. */
+export async function loginAs(h: Harness, login: string): Promise<BrowserSession> {
+  const { callback, stateCookie } = await startLogin(h, login);
+  const back = await fetch(callback, { redirect: 'manual', headers: { cookie: stateCookie } });
+  if (back.status !== 302) throw new Error(`login of ${login} answered ${back.status}: ${await back.text()}`);
+  const setCookies = back.headers.getSetCookie();
+  const cookie = cookieHeader(setCookies.filter((value) => !value.startsWith('svc_login_state=')));
+  const user = await call(h, '/api/user', { session: { cookie, csrf: '', setCookies } });
+  const csrf = (user.json as { csrf?: string } | undefined)?.csrf;
+  if (csrf === undefined) throw new Error('GET /api/user gave no csrf');
+  return { cookie, csrf, setCookies };
+}
+
+/** The API token of a logged-in user (POST /api/user/token). */
+export async function tokenOf(h: Harness, session: BrowserSession): Promise<string> {
+  const answer = await call(h, '/api/user/token', { method: 'POST', session, csrf: session.csrf });
+  const token = (answer.json as { token?: string } | undefined)?.token;
+  if (answer.status !== 200 || token === undefined)
+    throw new Error(`POST /api/user/token answered ${answer.status}`);
+  return token;
+}
+
+/** Enables `owner/name` as the session's user; fails unless svc answers 200. */
+export async function enable(
+  h: Harness,
+  session: BrowserSession,
+  slug: string,
+): Promise<Record<string, unknown>> {
+  const answer = await call(h, `/api/repos/${slug}`, { method: 'POST', session, csrf: session.csrf });
+  if (answer.status !== 200) throw new Error(`enabling ${slug} answered ${answer.status}: ${answer.text}`);
+  return answer.json as Record<string, unknown>;
+}

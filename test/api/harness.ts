@@ -1,0 +1,210 @@
+/*
+ * Test support for the server's user-facing routes: a real svc HTTP server on loopback wired like
+ * `svc server` wires it (hook, trigger, login, API, status, start page), over a real store and the
+ * real GitHub adapter talking to the GitHub double.
+ */
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import type { BuildListener, QueueSignal } from '../../src/core/events.js';
+import type { ScmProvider } from '../../src/core/scm.js';
+import type { Store } from '../../src/core/store.js';
+import { createGitHubProvider } from '../../src/scm/github/index.js';
+import { registerApiRoutes } from '../../src/server/api/index.js';
+import { buildApp } from '../../src/server/app.js';
+import { Authenticator, registerAuthRoutes, SessionCookies } from '../../src/server/auth/index.js';
+import { hookRoute } from '../../src/server/hook/index.js';
+import { InMemoryLiveLogs } from '../../src/server/logs/live-logs.js';
+import { CommitStatusReporter } from '../../src/server/status/index.js';
+import { Trigger } from '../../src/server/trigger/index.js';
+import type { LoginSettings } from '../../src/server/web/index.js';
+import { registerWebRoutes } from '../../src/server/web/index.js';
+import { openStore } from '../../src/store/index.js';
+import { startGitHubDouble, type GitHubDouble } from '../doubles/github/index.js';
+import type { TestDialect } from '../support/databases.js';
+import { testDialects } from '../support/databases.js';
+
+/** What a test can change in the wiring. */
+export interface HarnessOptions {
+  /** Default: SQLite. */
+  dialect?: TestDialect;
+  /** No git provider at all (login not configured). */
+  noProvider?: boolean;
+  registrationClosed?: boolean;
+  userFilter?: string[];
+  statusDisabled?: boolean;
+  proxy?: { proto: 'http' | 'https'; host: string };
+  repositoryFilter?: string[];
+}
+
+/** A running svc with its collaborators, for one test file. */
+export interface Harness {
+  /** svc's own address, e.g. http://127.0.0.1:PORT. */
+  readonly url: string;
+  readonly host: string;
+  readonly store: Store;
+  readonly github: GitHubDouble;
+  readonly provider: ScmProvider | undefined;
+  readonly liveLogs: InMemoryLiveLogs;
+  readonly queue: { wakes: number };
+  /** Every build update the trigger announced, after the status reporter saw it. */
+  readonly announced: Parameters<BuildListener['buildUpdated']>[0][];
+  /** The commit status reporter the trigger tells (undefined without a provider). */
+  readonly reporter: CommitStatusReporter | undefined;
+  readonly app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+const COOKIE_SECRET = 'a-cookie-secret-for-tests-only';
+
+/** Starts the GitHub double, a fresh database and svc. */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const dialect = options.dialect ?? sqlite();
+  const database = await dialect.create();
+  const store = await openStore({ datasource: database.datasource });
+  const github = await startGitHubDouble();
+  const logger = pino({ level: 'silent' });
+  const provider = options.noProvider === true ? undefined : githubProvider(github);
+  // The port is known only after listening; everything reads the address when it needs it.
+  const address: {
+    proto: 'http';
+    host: string;
+    proxyProto: 'http' | 'https' | null;
+    proxyHost: string | null;
+  } = {
+    proto: 'http',
+    host: '',
+    proxyProto: options.proxy?.proto ?? null,
+    proxyHost: options.proxy?.host ?? null,
+  };
+  const system = {
+    proto: 'http',
+    version: '0.0.0-test',
+    get host() {
+      return address.host;
+    },
+  };
+  const sessions = new SessionCookies({ secret: COOKIE_SECRET, timeoutMs: 3_600_000, secure: false });
+  const auth = new Authenticator({ users: store.users, sessions });
+  const liveLogs = new InMemoryLiveLogs();
+  const queue = {
+    wakes: 0,
+    wake() {
+      this.wakes += 1;
+    },
+  } satisfies QueueSignal & { wakes: number };
+  const announced: Harness['announced'] = [];
+  const app = buildApp({ logger, version: '0.0.0-test', schemaVersion: store.schemaVersion, health: store });
+  registerWebRoutes(app, { version: '0.0.0-test', settings: loginSettings(address, options), auth });
+  registerAuthRoutes(app, {
+    provider,
+    users: store.users,
+    sessions,
+    admission: {
+      registrationClosed: options.registrationClosed ?? false,
+      userFilter: options.userFilter ?? [],
+    },
+    server: address,
+  });
+  registerApiRoutes(app, {
+    auth,
+    sessions,
+    store,
+    provider,
+    liveLogs,
+    logBatches: store.logBatches,
+    address,
+    repositoryFilter: options.repositoryFilter ?? [],
+    logger,
+  });
+  let reporter: CommitStatusReporter | undefined;
+  if (provider !== undefined) {
+    reporter = new CommitStatusReporter({
+      provider,
+      users: store.users,
+      status: { disabled: options.statusDisabled ?? false, name: 'continuous-integration/svc' },
+      address,
+      logger,
+    });
+    const listener: BuildListener = {
+      async buildUpdated(change) {
+        await reporter?.buildUpdated(change);
+        announced.push(change);
+      },
+    };
+    const trigger = new Trigger({ store, provider, queue, listener, system, logger });
+    hookRoute(app, { repos: store.repos, provider, trigger });
+  }
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const bound = app.server.address();
+  if (bound === null || typeof bound === 'string') throw new Error('svc is not listening on a port');
+  address.host = `127.0.0.1:${bound.port}`;
+  return {
+    url: `http://${address.host}`,
+    host: address.host,
+    store,
+    github,
+    provider,
+    liveLogs,
+    queue,
+    announced,
+    reporter,
+    app,
+    async close() {
+      await app.close();
+      await github.close();
+      await store.close();
+      await database.drop();
+    },
+  };
+}
+
+function sqlite(): TestDialect {
+  const [first] = testDialects();
+  if (first === undefined) throw new Error('no SQLite dialect');
+  return first;
+}
+
+function githubProvider(github: GitHubDouble): ScmProvider {
+  return createGitHubProvider({
+    clientId: github.clientId,
+    clientSecret: github.clientSecret,
+    scopes: ['repo', 'repo:status', 'user:email', 'read:org'],
+    server: github.url,
+    apiUrl: github.apiUrl,
+    skipVerify: false,
+    gitAlwaysAuth: false,
+    gitUsername: null,
+    gitPassword: null,
+  });
+}
+
+function loginSettings(address: { proto: 'http'; host: string }, options: HarnessOptions): LoginSettings {
+  return {
+    SVC_SERVER_PROTO: address.proto,
+    get SVC_SERVER_HOST() {
+      return address.host;
+    },
+    SVC_SCMA_CLIENT_ID: null,
+    SVC_SCMB_CLIENT_ID: null,
+    SVC_SCMB_SERVER: null,
+    SVC_SCMC_CLIENT_ID: options.noProvider === true ? null : 'Iv1.test',
+    SVC_SCMD_CLIENT_ID: null,
+    SVC_SCME_SERVER: null,
+    SVC_SCMF_CONSUMER_KEY: null,
+    SVC_SCMF_SERVER: null,
+  };
+}
+
+/** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
+export async function eventually<T>(
+  check: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 5_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginHelp, type LoginSettings } from '../../src/server/web/index.js';
+import { call, loginAs } from './client.js';
+import { startHarness, type Harness } from './harness.js';
+
+const NO_PROVIDER: LoginSettings = {
+  SVC_SERVER_PROTO: 'https',
+  SVC_SERVER_HOST: 'ci.example.com',
+  SVC_SCMA_CLIENT_ID: null,
+  SVC_SCMB_CLIENT_ID: null,
+  SVC_SCMB_SERVER: null,
+  SVC_SCMC_CLIENT_ID: null,
+  SVC_SCMD_CLIENT_ID: null,
+  SVC_SCME_SERVER: null,
+  SVC_SCMF_CONSUMER_KEY: null,
+  SVC_SCMF_SERVER: null,
+};
+
+describe('loginHelp', () => {
+  it('names the configured provider and the callback URL', () => {
+    expect(loginHelp({ ...NO_PROVIDER, SVC_SCMC_CLIENT_ID: 'Iv1.abc' })).toBe(
+      'login: through GitHub or GitHub Enterprise Server (SVC_SCMC_CLIENT_ID) at https://ci.example.com/login',
+    );
+    expect(loginHelp({ ...NO_PROVIDER, SVC_SCMB_SERVER: 'https://gitea.example.com' })).toContain(
+      'Gitea or Forgejo (SVC_SCMB_SERVER)',
+    );
+  });
+
+  it('lists the settings that enable login when no provider is configured', () => {
+    const help = loginHelp(NO_PROVIDER);
+    expect(help).toMatch(/^login is not configured: /);
+    expect(help).toContain('SVC_SCMC_CLIENT_ID + SVC_SCMC_CLIENT_SECRET');
+    expect(help).toContain('SVC_SCMD_CLIENT_ID + SVC_SCMD_CLIENT_SECRET');
+    expect(help).toContain('SVC_SCME_SERVER');
+    expect(help).toContain('https://ci.example.com/login');
+    expect(help).toContain('docs/settings.md');
+  });
+});
+
+describe('start page', () => {
+  let withProvider: Harness;
+  let without: Harness;
+  beforeAll(async () => {
+    [withProvider, without] = await Promise.all([startHarness(), startHarness({ noProvider: true })]);
+    withProvider.github.addUser({ login: 'octocat' });
+  });
+  afterAll(async () => {
+    await withProvider.close();
+    await without.close();
+  });
+
+  it('shows the version and a login link when a provider is configured', async () => {
+    const page = await call(withProvider, '/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.text).toContain('<h1>svc 0.0.0-test</h1>');
+    expect(page.text).toContain('Login: configured, through GitHub or GitHub Enterprise Server.');
+    expect(page.text).toContain('<a href="/login">Log in</a>');
+    expect(page.text).not.toContain('not configured');
+  });
+
+  it('shows the logged-in user and the way into the API', async () => {
+    const session = await loginAs(withProvider, 'octocat');
+    const page = await call(withProvider, '/', { session });
+    expect(page.text).toContain('Logged in as <strong>octocat</strong>.');
+    expect(page.text).toContain('<a href="/api/user">/api/user</a>');
+    expect(page.text).toContain('<a href="/logout">Log out</a>');
+    const stale = await call(withProvider, '/', { token: 'not-a-token' });
+    expect(stale.status).toBe(200);
+    expect(stale.text).toContain('Log in');
+  });
+
+  it('lists the settings that enable login, with a working link to docs/settings.md, without a provider', async () => {
+    const page = await call(without, '/');
+    expect(page.text).toContain('Login: <strong>not configured</strong>.');
+    expect(page.text).toContain('SVC_SCMC_CLIENT_ID + SVC_SCMC_CLIENT_SECRET');
+    expect(page.text).toContain(`<code>http://${without.host}/login</code>`);
+    expect(page.text).toContain('<a href="/docs/settings.md">docs/settings.md</a>');
+    const doc = await call(without, '/docs/settings.md');
+    expect(doc.status).toBe(200);
+    expect(doc.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(doc.text).toContain('SVC_SCMC_CLIENT_ID');
+    const login = await call(without, '/login');
+    expect(login.status).toBe(503);
+    expect(login.text).toContain('Login is not configured');
+  });
+});

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/core/store.js';
+import type { WireStage } from '../../src/runner/client/wire/index.js';
+import { openStore } from '../../src/store/index.js';
+import { testDialects, type TestDatabase } from '../support/databases.js';
+import { json, queueBuild, startServer, type TestServer } from './support/harness.js';
+
+for (const dialect of testDialects()) {
+  describe.skipIf(dialect.skip)(`accepting a stage on ${dialect.name}, two server replicas`, () => {
+    let database: TestDatabase;
+    const stores: Store[] = [];
+    const servers: TestServer[] = [];
+
+    beforeAll(async () => {
+      database = await dialect.create();
+      // Two stores: two connection pools, as two server processes would have.
+      for (let i = 0; i < 2; i++) stores.push(await openStore({ datasource: database.datasource }));
+      for (const store of stores) servers.push(await startServer(store, { longPoll: 300 }));
+    });
+
+    afterAll(async () => {
+      for (const server of servers) await server.close();
+      for (const store of stores) await store.close();
+      await database.drop();
+    });
+
+    it('lets exactly one of many concurrent runners take each stage; the others get 409', async () => {
+      const [a, b] = servers;
+      if (a === undefined || b === undefined) throw new Error('servers missing');
+      const { stages } = await queueBuild(
+        a.store,
+        Array.from({ length: 6 }, (_, i) => ({ name: `p${i}` })),
+      );
+      for (const stage of stages) {
+        const attempts = await Promise.all(
+          Array.from({ length: 8 }, (_, i) =>
+            (i % 2 === 0 ? a : b).call('POST', `/rpc/v2/stage/${stage.id}?machine=runner-${i}`),
+          ),
+        );
+        const statuses = attempts.map((r) => r.status).sort();
+        expect(statuses).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+        const winner = attempts.find((r) => r.status === 200);
+        const accepted = await json<WireStage>(winner!);
+        const stored = await a.store.stages.find(stage.id);
+        expect(stored?.machine).toBe(accepted.machine);
+        expect(accepted.version).toBe(stage.version + 1);
+        // The winner accepting again is not a conflict.
+        const again = await b.call('POST', `/rpc/v2/stage/${stage.id}?machine=${accepted.machine}`);
+        expect(again.status).toBe(200);
+      }
+    });
+
+    it('no longer hands out a taken stage from either replica', async () => {
+      const [a, b] = servers;
+      if (a === undefined || b === undefined) throw new Error('servers missing');
+      const filter = {
+        kind: 'pipeline',
+        type: 'docker',
+        os: 'linux',
+        arch: 'amd64',
+        labels: { only: 'this-test' },
+      };
+      const { stages } = await queueBuild(a.store, [{ name: 'solo', labels: { only: 'this-test' } }]);
+      const offered = await json<WireStage>(await a.call('POST', '/rpc/v2/stage', filter));
+      expect(offered.id).toBe(stages[0]?.id);
+      expect((await a.call('POST', `/rpc/v2/stage/${offered.id}?machine=runner-x`)).status).toBe(200);
+      expect((await b.call('POST', '/rpc/v2/stage', filter)).status).toBe(204);
+      expect((await a.call('POST', '/rpc/v2/stage', filter)).status).toBe(204);
+    });
+  });
+}

@@ -1,0 +1,65 @@
+/* The runner's side of the protocol, step by step, for protocol tests. */
+import type { WireStage, WireStep } from '../../../src/runner/client/wire/index.js';
+import { json, type TestServer } from './harness.js';
+
+/** A step the runner will run, as it reports it when it starts the stage. */
+export function plannedStep(number: number, name: string, fields: Partial<WireStep> = {}): Partial<WireStep> {
+  return { id: 0, number, name, status: 'pending', image: 'local/busybox', version: 0, ...fields };
+}
+
+/** Accepts the stage as `machine` and starts it with `steps`; returns the running stage. */
+export async function takeAndStart(
+  server: TestServer,
+  stageId: number,
+  steps: Partial<WireStep>[],
+  machine = 'runner-1',
+): Promise<WireStage> {
+  const accepted = await json<WireStage>(
+    await server.call('POST', `/rpc/v2/stage/${stageId}?machine=${machine}`),
+  );
+  const now = Math.floor(Date.now() / 1000);
+  return json<WireStage>(
+    await server.call('PUT', `/rpc/v2/stage/${stageId}`, {
+      ...accepted,
+      status: 'running',
+      started: now,
+      steps,
+    }),
+  );
+}
+
+/** Reports a step. */
+export function putStep(server: TestServer, step: WireStep): Promise<Response> {
+  return server.call('PUT', `/rpc/v2/step/${step.id}`, step);
+}
+
+/** Ends the stage with `status`, every step with `stepStatus`. */
+export async function finish(
+  server: TestServer,
+  stage: WireStage,
+  status: WireStage['status'],
+  stepStatus: WireStep['status'] = status,
+  error = '',
+): Promise<WireStage> {
+  const now = Math.floor(Date.now() / 1000);
+  return json<WireStage>(
+    await server.call('PUT', `/rpc/v2/stage/${stage.id}`, {
+      ...stage,
+      status,
+      error,
+      stopped: now,
+      steps: stage.steps.map((step) => ({ ...step, status: stepStatus, stopped: now })),
+    }),
+  );
+}
+
+/** Runs a stage start to end with one step: accept, start, finish. */
+export async function runStage(
+  server: TestServer,
+  stageId: number,
+  status: WireStage['status'],
+  machine = 'runner-1',
+): Promise<WireStage> {
+  const running = await takeAndStart(server, stageId, [plannedStep(1, 'only')], machine);
+  return finish(server, running, status);
+}
