@@ -9,6 +9,7 @@ Usage: svc <command> [options]
 
 Commands:
   server [--local]            run the server (--local fills the required settings for a local trial)
+  runner docker               run a runner that executes stages in Docker containers
   lint [--trusted] [--json] FILE...
                               check pipeline files (.drone.yml format)
   exec [FILE] [options]       run a pipeline on the local Docker engine, the current directory as workspace
@@ -39,6 +40,8 @@ async function main(args: readonly string[], io: CommandIO): Promise<number> {
       return 0;
     case 'server':
       return (await import('./server.js')).serverCommand(rest, process.env, io);
+    case 'runner':
+      return (await import('./runner.js')).runnerCommand(rest, process.env, io);
     case 'lint':
       return (await import('./lint.js')).lintCommand(rest, io);
     case 'exec':

@@ -4,14 +4,17 @@ import type { Logger } from 'pino';
 import { loadSettings, type ServerSettings } from '../config/index.js';
 import { DatabaseError, InvalidSettingsError } from '../core/errors.js';
 import { parseDatabaseSecret } from '../core/secret-key.js';
+import type { ScmProvider } from '../core/scm.js';
 import type { Store } from '../core/store.js';
-import { buildApp } from '../server/app.js';
 import { seedUser } from '../server/bootstrap/seed-user.js';
+import { loginHelp } from '../server/web/index.js';
 import { openStore } from '../store/index.js';
 import type { CommandIO } from './io.js';
 import { parseListenAddress } from './listen-address.js';
 import { withLocalSettings } from './local-settings.js';
 import { createLogger } from './logger.js';
+import { gitProvider } from './server/provider.js';
+import { wireServer } from './server/wire.js';
 import { readVersion } from './version.js';
 
 const USAGE = `Usage: svc server [--local]
@@ -48,6 +51,11 @@ export async function serverCommand(args: readonly string[], env: Env, io: Comma
   for (const warning of warnings) logger.warn(`${warning.setting}: ${warning.message}`);
   if (local.filled.length > 0) logger.info(`local trial: filled ${local.filled.join(', ')}`);
 
+  const chosen = gitProvider(settings);
+  if ('error' in chosen) {
+    io.stderr(`${chosen.error}\n`);
+    return 2;
+  }
   const store = await openStoreOrReport(settings, logger, io);
   if (!store) return 1;
   try {
@@ -57,7 +65,7 @@ export async function serverCommand(args: readonly string[], env: Env, io: Comma
         `SVC_USER_CREATE: account ${user.login} ready (admin: ${user.admin}, machine: ${user.machine})`,
       );
     }
-    await serveUntilStopped(settings, store, logger, io);
+    await serveUntilStopped(settings, store, chosen.provider, logger, io);
     return 0;
   } finally {
     await store.close();
@@ -97,6 +105,7 @@ async function openStoreOrReport(
 async function serveUntilStopped(
   settings: ServerSettings,
   store: Store,
+  provider: ScmProvider | undefined,
   logger: Logger,
   io: CommandIO,
 ): Promise<void> {
@@ -107,21 +116,17 @@ async function serveUntilStopped(
           key: readFileSync(resolve(io.cwd, settings.SVC_TLS_KEY)),
         }
       : undefined;
-  const app = buildApp({
-    logger,
-    version: readVersion(),
-    schemaVersion: store.schemaVersion,
-    health: { ping: () => store.ping() },
-    tls,
-  });
+  const version = readVersion();
+  const app = wireServer({ settings, store, provider, logger, version, tls });
   const { host, port } = parseListenAddress(settings.SVC_SERVER_PORT);
   await app.listen({ host, port });
   const address = app.server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
   logger.info(
-    `svc server ${readVersion()} listening on ${tls ? 'https' : 'http'}://${host}:${boundPort}; ` +
+    `svc server ${version} listening on ${tls ? 'https' : 'http'}://${host}:${boundPort}; ` +
       `users reach it at ${settings.SVC_SERVER_PROTO}://${settings.SVC_SERVER_HOST}`,
   );
+  logger.info(loginHelp(settings));
   await new Promise<void>((resolveStop) => {
     const stop = (signal: string): void => {
       logger.info(`${signal}: finishing in-flight requests, then stopping`);

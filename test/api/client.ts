@@ -52,7 +52,7 @@ export function cookieHeader(setCookies: readonly string[]): string {
 
 /** The OAuth round trip up to svc's callback: the callback URL and the login-state cookie. */
 export async function startLogin(
-  h: Harness,
+  h: Pick<Harness, 'url'>,
   login: string,
 ): Promise<{ callback: string; stateCookie: string }> {
   const start = await fetch(`${h.url}/login`, { redirect: 'manual' });
@@ -67,7 +67,7 @@ export async function startLogin(
 }
 
 /** Logs `login` in through the GitHub double, as a browser would; fails unless svc accepts it. */
-export async function loginAs(h: Harness, login: string): Promise<BrowserSession> {
+export async function loginAs(h: Pick<Harness, 'url'>, login: string): Promise<BrowserSession> {
   const { callback, stateCookie } = await startLogin(h, login);
   const back = await fetch(callback, { redirect: 'manual', headers: { cookie: stateCookie } });
   if (back.status !== 302) throw new Error(`login of ${login} answered ${back.status}: ${await back.text()}`);
@@ -80,7 +80,7 @@ export async function loginAs(h: Harness, login: string): Promise<BrowserSession
 }
 
 /** The API token of a logged-in user (POST /api/user/token). */
-export async function tokenOf(h: Harness, session: BrowserSession): Promise<string> {
+export async function tokenOf(h: Pick<Harness, 'url'>, session: BrowserSession): Promise<string> {
   const answer = await call(h, '/api/user/token', { method: 'POST', session, csrf: session.csrf });
   const token = (answer.json as { token?: string } | undefined)?.token;
   if (answer.status !== 200 || token === undefined)
@@ -90,7 +90,7 @@ export async function tokenOf(h: Harness, session: BrowserSession): Promise<stri
 
 /** Enables `owner/name` as the session's user; fails unless svc answers 200. */
 export async function enable(
-  h: Harness,
+  h: Pick<Harness, 'url'>,
   session: BrowserSession,
   slug: string,
 ): Promise<Record<string, unknown>> {

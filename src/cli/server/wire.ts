@@ -1,0 +1,131 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { ServerSettings } from '../../config/index.js';
+import type { BuildListener } from '../../core/events.js';
+import type { ScmProvider } from '../../core/scm.js';
+import type { Store } from '../../core/store.js';
+import { registerApiRoutes } from '../../server/api/index.js';
+import { buildApp } from '../../server/app.js';
+import { Authenticator, registerAuthRoutes, scmTokenOf, SessionCookies } from '../../server/auth/index.js';
+import { hookRoute } from '../../server/hook/index.js';
+import { InMemoryLiveLogs } from '../../server/logs/index.js';
+import { BuildWatches, StageQueue } from '../../server/queue/index.js';
+import { registerRpcRoutes } from '../../server/rpc/index.js';
+import { CommitStatusReporter } from '../../server/status/index.js';
+import { Trigger } from '../../server/trigger/index.js';
+import { registerWebRoutes } from '../../server/web/index.js';
+
+/** What the server's parts are made of: settings, the opened store, the git provider (if any). */
+export interface ServerWiring {
+  settings: ServerSettings;
+  store: Store;
+  provider: ScmProvider | undefined;
+  logger: Logger;
+  version: string;
+  tls: { cert: Buffer; key: Buffer } | undefined;
+}
+
+/**
+ * Builds the whole HTTP server: start page, login, API, webhooks and the runner protocol, sharing one
+ * queue signal, one live-log fan-out and one build listener (commit statuses). The only place that
+ * knows every concrete part of the server.
+ */
+export function wireServer({
+  settings,
+  store,
+  provider,
+  logger,
+  version,
+  tls,
+}: ServerWiring): FastifyInstance {
+  const address = {
+    // Validated as http or https by the settings; narrowed here for the parts that build URLs.
+    proto: settings.SVC_SERVER_PROTO === 'https' ? ('https' as const) : ('http' as const),
+    host: settings.SVC_SERVER_HOST,
+    proxyProto: settings.SVC_SERVER_PROXY_PROTO,
+    proxyHost: settings.SVC_SERVER_PROXY_HOST,
+  };
+  const system = { proto: address.proto, host: address.host, version };
+  const app = buildApp({ logger, version, schemaVersion: store.schemaVersion, health: store, tls });
+
+  const sessions = new SessionCookies({
+    secret: settings.SVC_COOKIE_SECRET,
+    timeoutMs: settings.SVC_COOKIE_TIMEOUT,
+    secure: settings.SVC_SERVER_PROTO === 'https',
+  });
+  const auth = new Authenticator({ users: store.users, sessions });
+  const liveLogs = new InMemoryLiveLogs();
+  const queue = new StageQueue({ store });
+  const watches = new BuildWatches({ builds: store.builds });
+  const listener = buildListener(settings, store, provider, address, logger);
+
+  registerWebRoutes(app, { version, settings, auth });
+  registerAuthRoutes(app, {
+    provider,
+    users: store.users,
+    sessions,
+    admission: {
+      registrationClosed: settings.SVC_REGISTRATION_CLOSED ?? false,
+      userFilter: settings.SVC_USER_FILTER ?? [],
+    },
+    server: address,
+  });
+  registerApiRoutes(app, {
+    auth,
+    sessions,
+    store,
+    provider,
+    liveLogs,
+    logBatches: store.logBatches,
+    address,
+    repositoryFilter: settings.SVC_REPOSITORY_FILTER ?? [],
+    logger,
+  });
+  if (provider !== undefined) {
+    const trigger = new Trigger({ store, provider, queue, listener, system, logger });
+    hookRoute(app, { repos: store.repos, provider, trigger });
+  }
+  registerRpcRoutes(app, {
+    store,
+    listener,
+    liveLogs,
+    secret: settings.SVC_RPC_SECRET,
+    system,
+    logger,
+    queue,
+    watches,
+    async netrcFor(repo) {
+      if (provider === undefined) return undefined;
+      const owner = await store.users.find(repo.userId);
+      return owner === undefined ? undefined : provider.netrc(scmTokenOf(owner), repo);
+    },
+  });
+  return app;
+}
+
+/** Commit statuses at the git provider (unless SVC_STATUS_DISABLED); a listener never breaks a build. */
+function buildListener(
+  settings: ServerSettings,
+  store: Store,
+  provider: ScmProvider | undefined,
+  address: { proto: 'http' | 'https'; host: string },
+  logger: Logger,
+): BuildListener {
+  if (provider === undefined) return { buildUpdated: () => Promise.resolve() };
+  const statuses = new CommitStatusReporter({
+    provider,
+    users: store.users,
+    status: { disabled: settings.SVC_STATUS_DISABLED, name: settings.SVC_STATUS_NAME },
+    address,
+    logger,
+  });
+  return {
+    async buildUpdated(change) {
+      try {
+        await statuses.buildUpdated(change);
+      } catch (error) {
+        logger.warn({ err: error }, `build ${change.build.id}: reporting its status failed`);
+      }
+    },
+  };
+}

@@ -1,0 +1,210 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countMatching, dockerForTests } from '../../src/engines/docker/testing.case.js';
+import { call, enable, loginAs, tokenOf } from '../api/client.js';
+import { startGitHubDouble, type GitHubDouble } from '../doubles/github/index.js';
+import { startGitServer, type GitServer } from '../support/git-server.js';
+import { freePort, serverEnv, startRunner, startServer, waitFor, type SvcProcess } from './system.js';
+
+const docker = await dockerForTests(['local/busybox', 'svc/git']);
+const REPO = 'octocat/app';
+const RUNNER = `e2e-runner-${process.pid}`;
+
+/** Two stages: `build` (a step talking to a service by name) and `deploy`, which depends on it. */
+const PIPELINE = `
+kind: pipeline
+type: docker
+name: build
+services:
+- name: cache
+  image: local/busybox
+  pull: if-not-exists
+  commands: [ "mkdir -p /www && echo pong > /www/ping && httpd -f -p 8080 -h /www" ]
+steps:
+- name: test
+  image: local/busybox
+  pull: if-not-exists
+  commands:
+  - cat README.md
+  - for i in $(seq 1 50); do wget -q -O - http://cache:8080/ping && exit 0; sleep 0.1; done; exit 1
+---
+kind: pipeline
+type: docker
+name: deploy
+depends_on: [build]
+steps:
+- name: ship
+  image: local/busybox
+  pull: if-not-exists
+  commands: [ "echo shipping $DRONE_COMMIT_SHA", "seq 1 300" ]
+`;
+
+interface ApiBuild {
+  number: number;
+  status: string;
+  stages?: {
+    number: number;
+    name: string;
+    status: string;
+    steps?: { number: number; name: string; status: string }[];
+  }[];
+}
+
+describe.skipIf(docker.skip)(
+  'a push becomes a green build: GitHub double → svc server → svc runner docker',
+  () => {
+    let github: GitHubDouble;
+    let git: GitServer;
+    let port = 0;
+    let dataDir = '';
+    let server: SvcProcess | undefined;
+    let runner: SvcProcess | undefined;
+    let token = '';
+    let hookUrl = '';
+    const url = () => `http://127.0.0.1:${port}`;
+
+    /** Commits to the real git server and mirrors the commit, same sha, at the GitHub double. */
+    function push(files: Record<string, string>, message: string): string {
+      const sha = git.commit(REPO, 'main', files, message);
+      github.commit(REPO, 'main', files, message, 'octocat', sha);
+      return sha;
+    }
+
+    async function build(number: number): Promise<ApiBuild> {
+      const answer = await call({ url: url() }, `/api/repos/${REPO}/builds/${number}`, { token });
+      expect(answer.status, answer.text).toBe(200);
+      return answer.json as ApiBuild;
+    }
+
+    const finishedBuild = (number: number) =>
+      waitFor(`build ${number} to finish`, async () => {
+        const current = await build(number);
+        return ['success', 'failure', 'error', 'killed'].includes(current.status) ? current : undefined;
+      });
+
+    async function log(number: number, stage: string, step: string): Promise<string[]> {
+      const found = await build(number);
+      const stageRow = found.stages?.find((s) => s.name === stage);
+      const stepRow = stageRow?.steps?.find((s) => s.name === step);
+      expect(stepRow, `${stage}/${step} in ${JSON.stringify(found)}`).toBeDefined();
+      const answer = await call(
+        { url: url() },
+        `/api/repos/${REPO}/builds/${number}/logs/${stageRow?.number}/${stepRow?.number}`,
+        { token },
+      );
+      expect(answer.status, answer.text).toBe(200);
+      return (answer.json as { out: string }[]).map((line) => line.out);
+    }
+
+    beforeAll(async () => {
+      github = await startGitHubDouble({ enterprise: true });
+      github.addUser({ login: 'octocat', email: 'octocat@example.com' });
+      git = await startGitServer(docker.docker!, { 'io.svc.owner': RUNNER });
+      github.addRepo({ owner: 'octocat', name: 'app', admins: ['octocat'], cloneUrl: git.cloneUrl(REPO) });
+      push({ 'README.md': 'hello from the repository\n' }, 'initial commit');
+      port = await freePort();
+      dataDir = mkdtempSync(join(tmpdir(), 'svc-e2e-data-'));
+      server = await startServer(serverEnv(port, dataDir, github));
+      const session = await loginAs({ url: url() }, 'octocat');
+      token = await tokenOf({ url: url() }, session);
+      expect((await call({ url: url() }, '/api/user/repos', { token })).status).toBe(200);
+      await enable({ url: url() }, session, REPO);
+      const [hook] = github.hooks(REPO);
+      expect(hook?.url).toBe(`${url()}/hook`);
+      hookUrl = hook?.url ?? '';
+      runner = startRunner(port, RUNNER, [git.network]);
+    });
+
+    afterAll(async () => {
+      await runner?.stop();
+      await server?.stop();
+      await git?.close();
+      await github?.close();
+      if (docker.docker) {
+        expect(await countMatching(docker.docker, { label: [`io.svc.owner=${RUNNER}`] })).toEqual({
+          containers: 0,
+          networks: 0,
+          volumes: 0,
+        });
+      }
+    });
+
+    it('clones, runs both stages, reports pending → running → success, and serves every log', async () => {
+      const sha = push({ '.drone.yml': PIPELINE }, 'add the pipeline');
+      expect(await github.push(REPO, 'main', hookUrl)).toBe(200);
+      const done = await finishedBuild(1);
+      expect(done.status, JSON.stringify(done)).toBe('success');
+      expect(done.stages?.map((s) => [s.name, s.status])).toEqual([
+        ['build', 'success'],
+        ['deploy', 'success'],
+      ]);
+
+      expect(await log(1, 'build', 'test')).toEqual(
+        expect.arrayContaining(['+ cat README.md', 'hello from the repository', 'pong']),
+      );
+      const ship = await log(1, 'deploy', 'ship');
+      expect(ship).toContain(`shipping ${sha}`);
+      expect(ship.filter((line) => /^\d+$/.test(line))).toHaveLength(300);
+      expect((await log(1, 'build', 'clone')).join('\n')).toContain(sha);
+
+      const statuses = await waitFor('the final commit status', () => {
+        const posted = github.statuses(REPO, sha);
+        return Promise.resolve(posted.at(-1)?.state === 'success' ? posted : undefined);
+      });
+      expect(statuses.map((s) => s.state)).toEqual(['pending', 'pending', 'success']);
+      // GitHub has no "running" state: svc posts it as pending, and says so in the description.
+      expect(statuses.map((s) => s.description)).toEqual([
+        'Build is pending',
+        'Build is running',
+        'Build is passing',
+      ]);
+      expect(statuses.every((s) => s.context === 'continuous-integration/svc')).toBe(true);
+    });
+
+    it('reports a failing step as a failed build', async () => {
+      const failing = PIPELINE.replace('- cat README.md', '- cat README.md\n  - exit 3');
+      const sha = push({ '.drone.yml': failing }, 'break the tests');
+      expect(await github.push(REPO, 'main', hookUrl)).toBe(200);
+      const done = await finishedBuild(2);
+      expect(done.status).toBe('failure');
+      expect(done.stages?.map((s) => [s.name, s.status])).toEqual([
+        ['build', 'failure'],
+        ['deploy', 'skipped'],
+      ]);
+      await waitFor('the failure status', () =>
+        Promise.resolve(github.statuses(REPO, sha).at(-1)?.state === 'failure' ? true : undefined),
+      );
+    });
+
+    it('changes nothing for a webhook with a bad signature', async () => {
+      const before = await call({ url: url() }, `/api/repos/${REPO}/builds`, { token });
+      push({ 'NOTES.md': 'unsigned\n' }, 'a forged push');
+      expect(await github.push(REPO, 'main', hookUrl, { secret: 'not-the-secret' })).toBe(401);
+      const after = await call({ url: url() }, `/api/repos/${REPO}/builds`, { token });
+      expect(after.json).toEqual(before.json);
+    });
+
+    it('loses nothing when the server is killed with SIGKILL between queueing and running', async () => {
+      await runner?.stop(); // nobody takes the build while the server is killed
+      const sha = push({ '.drone.yml': PIPELINE, 'README.md': 'after the crash\n' }, 'survive a crash');
+      expect(await github.push(REPO, 'main', hookUrl)).toBe(200);
+      const queued = await build(3);
+      expect(queued.status).toBe('pending');
+
+      await server?.kill();
+      server = await startServer(serverEnv(port, dataDir, github));
+      runner = startRunner(port, RUNNER, [git.network]);
+
+      const done = await finishedBuild(3);
+      expect(done.status, JSON.stringify(done)).toBe('success');
+      const ship = await log(3, 'deploy', 'ship');
+      expect(ship).toContain(`shipping ${sha}`);
+      expect(ship.filter((line) => /^\d+$/.test(line))).toEqual(
+        Array.from({ length: 300 }, (_, i) => String(i + 1)),
+      );
+      expect(await log(3, 'build', 'test')).toContain('after the crash');
+    });
+  },
+);
