@@ -65,6 +65,13 @@ describe('start page', () => {
     expect(page.text).toContain('Logged in as <strong>octocat</strong>.');
     expect(page.text).toContain('<a href="/api/user">/api/user</a>');
     expect(page.text).toContain('<a href="/logout">Log out</a>');
+    // Their own API token, over their own session only, and never cached.
+    const user = await withProvider.store.users.findLogin('octocat');
+    expect(page.text).toContain(`<code>${user?.token ?? 'no user'}</code>`);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    const viaToken = await call(withProvider, '/', { token: user?.token ?? '' });
+    expect(viaToken.text).toContain('Logged in as <strong>octocat</strong>.');
+    expect(viaToken.text).not.toContain(user?.token ?? 'no user');
     const stale = await call(withProvider, '/', { token: 'not-a-token' });
     expect(stale.status).toBe(200);
     expect(stale.text).toContain('Log in');

@@ -23,13 +23,27 @@ export function startPageRoute(app: FastifyInstance, deps: StartPageDeps): void 
       '<p class="note">A continuous-integration server for <code>.drone.yml</code> pipelines.</p>',
       principal === undefined ? loginSection(deps.settings) : userSection(principal),
     ].join('\n');
-    return reply.type(HTML).send(htmlPage(`svc ${deps.version}`, body));
+    // The page may show the user's API token: never keep it in a cache.
+    return reply
+      .type(HTML)
+      .header('cache-control', 'no-store')
+      .send(htmlPage(`svc ${deps.version}`, body));
   });
 }
 
+/**
+ * The logged-in user's own page: who they are and their API token, as Drone's account page shows it
+ * (there is no other way to reach the token from a browser without a UI: POST /api/user/token needs
+ * a CSRF header). Shown only over the user's own session, never for bearer-token requests.
+ */
 function userSection(principal: Principal): string {
+  const token =
+    principal.via === 'session'
+      ? `<p>Your API token (send it as <code>Authorization: Bearer &lt;token&gt;</code>): <code>${escapeHtml(principal.user.token)}</code></p>`
+      : '';
   return [
     `<p>Logged in as <strong>${escapeHtml(principal.user.login)}</strong>.</p>`,
+    token,
     '<p>API: <a href="/api/user">/api/user</a> (your account), <a href="/api/user/repos">/api/user/repos</a> (your repositories).</p>',
     '<p><a href="/logout">Log out</a></p>',
   ].join('\n');
