@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const BUILT = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 // An absolute loader path: the child runs in a temporary folder, where a bare `tsx` would not resolve.
 const TSX = createRequire(import.meta.url).resolve('tsx');
 
@@ -27,7 +28,10 @@ export function startSvc(
   args: readonly string[],
   options: { cwd: string; env?: Record<string, string> },
 ): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['--import', pathToFileURL(TSX).href, MAIN, ...args], {
+  // Tests run the sources; benchmarks (SVC_RUN_BUILT=true) the built command, as users run it.
+  const command =
+    process.env.SVC_RUN_BUILT === 'true' ? [BUILT] : ['--import', pathToFileURL(TSX).href, MAIN];
+  return spawn(process.execPath, [...command, ...args], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env },
   });

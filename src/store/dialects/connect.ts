@@ -2,16 +2,13 @@ import { sql } from 'kysely';
 import type { Datasource } from '../../core/datasource.js';
 import type { Connection } from './adapter.js';
 import { unavailable } from './errors.js';
-import { connectMysql } from './mysql.js';
-import { connectPostgres } from './postgres.js';
-import { connectSqlite } from './sqlite.js';
 
 /**
  * Opens the datasource's database and checks that it answers. A failure is a DatabaseError with
  * code DATABASE_UNAVAILABLE that names the file or the server, never a driver stack.
  */
 export async function connect(datasource: Datasource, log: (msg: string) => void): Promise<Connection> {
-  const connection = create(datasource, log);
+  const connection = await create(datasource, log);
   try {
     await sql`select 1`.execute(connection.db);
   } catch (error) {
@@ -21,14 +18,18 @@ export async function connect(datasource: Datasource, log: (msg: string) => void
   return connection;
 }
 
-function create(datasource: Datasource, log: (msg: string) => void): Connection {
+/**
+ * Loads only the driver the datasource needs: each costs megabytes of memory and milliseconds of
+ * start-up, and a server uses one database.
+ */
+async function create(datasource: Datasource, log: (msg: string) => void): Promise<Connection> {
   switch (datasource.driver) {
     case 'embedded_sql':
-      return connectSqlite(datasource.path);
+      return (await import('./sqlite.js')).connectSqlite(datasource.path);
     case 'sql_a':
-      return connectMysql(datasource);
+      return (await import('./mysql.js')).connectMysql(datasource);
     case 'sql_b':
-      return connectPostgres(datasource, log);
+      return (await import('./postgres.js')).connectPostgres(datasource, log);
   }
 }
 
