@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Benchmark } from './lib/benchmark.js';
 import { report } from './lib/result.js';
 import { BENCHMARKS } from './benchmarks/index.js';
+import { writeReport } from './report.js';
 
 const NEEDS: Record<Benchmark['needs'][number], { env: string; what: string }> = {
   docker: { env: 'DOCKER_HOST', what: 'a Docker engine with local/busybox (npm run images)' },
@@ -58,3 +59,5 @@ async function main(names: string[]): Promise<number> {
 execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
 process.env.SVC_RUN_BUILT = 'true';
 process.exitCode = await main(process.argv.slice(2));
+// docs/performance.md always shows the latest figures of every benchmark.
+writeReport();

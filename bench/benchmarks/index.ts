@@ -1,6 +1,15 @@
 import type { Benchmark } from '../lib/benchmark.js';
+import { buildLatency } from './build-latency.js';
 import { dispatch } from './dispatch.js';
+import { logThroughput } from './log-throughput.js';
+import { memory } from './memory.js';
 import { pipelineOverhead } from './pipeline-overhead.js';
 
 /** Every benchmark `npm run bench` knows, in the order `all` runs them. */
-export const BENCHMARKS: readonly Benchmark[] = [pipelineOverhead, dispatch];
+export const BENCHMARKS: readonly Benchmark[] = [
+  pipelineOverhead,
+  buildLatency,
+  dispatch,
+  memory,
+  logThroughput,
+];

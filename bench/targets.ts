@@ -1,0 +1,44 @@
+import type { BenchResult } from './lib/result.js';
+
+/** A target of the issue, as a check of one result. */
+export interface Target {
+  readonly text: string;
+  met(result: BenchResult): boolean;
+}
+
+const ratioAtMost = (limit: number): Target => ({
+  text: `≤ ${limit}× baseline`,
+  met: (r) => r.ratio !== null && r.ratio <= limit,
+});
+const valueAtMost = (limit: number, unit: string): Target => ({
+  text: `≤ ${limit} ${unit}`,
+  met: (r) => r.svc <= limit,
+});
+const valueAtLeast = (limit: number, unit: string): Target => ({
+  text: `≥ ${limit} ${unit}`,
+  met: (r) => r.svc >= limit,
+});
+const p99AtMost = (limit: number): Target => ({ text: `p99 ≤ ${limit} ms`, met: (r) => r.p99 <= limit });
+
+/** The targets of the benchmarks issue, by benchmark and metric (first match wins). */
+const TARGETS: readonly { name: string; metric: RegExp; target: Target }[] = [
+  { name: 'pipeline-overhead', metric: /./, target: ratioAtMost(1.2) },
+  { name: 'build-latency', metric: /./, target: ratioAtMost(1.5) },
+  {
+    name: 'dispatch',
+    metric: /stages per second.*(SQLite|PostgreSQL)/i,
+    target: valueAtLeast(1000, 'stages/s'),
+  },
+  { name: 'dispatch', metric: /latency.*(SQLite|PostgreSQL)/i, target: p99AtMost(20) },
+  { name: 'log-throughput', metric: /lost/i, target: valueAtMost(0, 'lines') },
+  { name: 'log-throughput', metric: /tail|latency/i, target: p99AtMost(200) },
+  { name: 'log-throughput', metric: /./, target: ratioAtMost(1.25) },
+  { name: 'memory', metric: /idle server/i, target: valueAtMost(70, 'MiB') },
+  { name: 'memory', metric: /idle runner/i, target: valueAtMost(50, 'MiB') },
+  { name: 'memory', metric: /added/i, target: valueAtMost(50, 'MiB') },
+];
+
+/** The target a result is held to, if the issue sets one. */
+export function targetOf(result: BenchResult): Target | undefined {
+  return TARGETS.find((t) => t.name === result.name && t.metric.test(result.metric))?.target;
+}
