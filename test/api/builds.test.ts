@@ -128,6 +128,7 @@ describe('builds and logs API', () => {
     expect(json.stages[0]?.steps).toEqual([
       {
         id: finished.id,
+        step_id: finished.stageId,
         stage_id: finished.stageId,
         number: 1,
         name: 'compile',

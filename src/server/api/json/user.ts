@@ -1,5 +1,5 @@
 import type { User } from '../../../core/user.js';
-import { seconds } from './time.js';
+import { toSeconds as seconds } from '../../../runner/client/wire/convert.js';
 
 /**
  * A user as Drone's API shows it. Neither the API token nor the provider's tokens are part of it:
