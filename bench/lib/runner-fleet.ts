@@ -9,6 +9,8 @@ import { Poller } from '../../src/runner/poller/index.js';
 
 /** Where each stage got to, in performance.now() milliseconds. */
 interface Progress {
+  /** The request's answer (the stage offered) reached the runner. */
+  offered?: number;
   accepted?: number;
   done?: number;
 }
@@ -24,6 +26,7 @@ export class RunnerFleet {
   /** Accepts lost to another runner (409); requests that failed otherwise, and the first messages. */
   conflicts = 0;
   failures = 0;
+  readonly conflictMessages: string[] = [];
   readonly errors: string[] = [];
 
   constructor(url: string, secret: string, count: number) {
@@ -61,6 +64,11 @@ export class RunnerFleet {
 
   async stop(): Promise<void> {
     await Promise.all(this.#pollers.map((poller) => poller.stop({ grace: 10_000, report: 2_000 })));
+  }
+
+  /** When the stage was offered to a runner (resolves at once when it already was). */
+  whenOffered(stageId: number): Promise<number> {
+    return this.#when(stageId, 'offered');
   }
 
   /** When the stage's accept was answered (resolves at once when it already was). */
@@ -108,12 +116,15 @@ export class RunnerFleet {
   }
 
   async #run(client: RpcClient, machine: string, offered: WireStage): Promise<void> {
+    this.#mark(offered.id, 'offered');
     let accepted: WireStage;
     try {
       accepted = await client.accept(offered.id, machine);
     } catch (error) {
-      if (isConflict(error)) this.conflicts++;
-      else this.#failed(error);
+      if (isConflict(error)) {
+        this.conflicts++;
+        if (this.conflictMessages.length < 3) this.conflictMessages.push((error as Error).message);
+      } else this.#failed(error);
       return;
     }
     this.accepted++;

@@ -4,6 +4,7 @@ import { dumpingTransport, type DumpSink } from './dump.js';
 import { RpcError } from './errors.js';
 import { fetchTransport, insecureHttpsTransport, type HttpTransport } from './transport.js';
 import {
+  linesJson,
   wireDetails,
   wireStage,
   wireStep,
@@ -29,6 +30,11 @@ export interface RpcClientOptions {
   timeouts?: { request?: number; longPoll?: number };
   /** Replaces the HTTP transport (tests). */
   transport?: HttpTransport;
+}
+
+/** A request body already encoded as JSON. */
+class JsonText {
+  constructor(readonly text: string) {}
 }
 
 const batchAck = z.object({ batch: z.number(), duplicate: z.boolean() });
@@ -117,13 +123,29 @@ export class RpcClient {
     lines: readonly LogLine[],
     signal?: AbortSignal,
   ): Promise<{ batch: number; duplicate: boolean }> {
-    const response = await this.#send('POST', `/rpc/v2/step/${stepId}/logs/batch`, { batch, lines }, signal);
+    const body = new JsonText(`{"batch":${batch},"lines":${linesJson(lines)}}`);
+    const response = await this.#send('POST', `/rpc/v2/step/${stepId}/logs/batch`, body, signal);
     return parse(batchAck, response.body, 'batch acknowledgement');
   }
 
   /** Uploads the whole log of a finished step. */
   async upload(stepId: number, lines: readonly LogLine[], signal?: AbortSignal): Promise<void> {
-    await this.#send('POST', `/rpc/v2/step/${stepId}/logs/upload`, lines, signal);
+    await this.#send('POST', `/rpc/v2/step/${stepId}/logs/upload`, new JsonText(linesJson(lines)), signal);
+  }
+
+  /**
+   * Uploads the log of a finished step as its batches 0 … `batches` − 1 (acknowledged before)
+   * followed by `lines`. An svc server lacking any of those batches refuses it (409): upload the
+   * whole log then.
+   */
+  async uploadAfter(
+    stepId: number,
+    batches: number,
+    lines: readonly LogLine[],
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const body = new JsonText(`{"batches":${batches},"lines":${linesJson(lines)}}`);
+    await this.#send('POST', `/rpc/v2/step/${stepId}/logs/upload`, body, signal);
   }
 
   async #send(
@@ -141,7 +163,7 @@ export class RpcClient {
         method,
         url: `${this.#endpoint}${path}`,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : body instanceof JsonText ? body.text : JSON.stringify(body),
         timeout,
         signal,
       });

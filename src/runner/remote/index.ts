@@ -11,6 +11,6 @@ export {
 } from './stage-runner.js';
 export { prepareStage, type PrepareSettings, type Prepared } from './prepare.js';
 export { RemoteReporter, type LogBatching, type RemoteReporterOptions } from './reporter.js';
-export { LogStream, type LogStreamOptions } from './log-stream.js';
+export { LogStream, type LogStreamOptions, type StoredBatches } from './log-stream.js';
 export { Backoff, DEFAULT_BACKOFF, sleep, type BackoffOptions } from './backoff.js';
 export { deliver, AbandonedError, type DeliveryOptions } from './deliver.js';

@@ -8,37 +8,49 @@ const line = (pos: number, out = `line ${pos}`): LogLine => ({ pos, out, time: 0
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A stream whose server fails the first `failures` sends (no answer), then stores what it gets. */
-function stream(options: { failures?: number; refuse?: boolean; maxLines?: number; maxBytes?: number } = {}) {
+function stream(
+  options: {
+    failures?: number;
+    refuse?: boolean;
+    maxLines?: number;
+    maxBytes?: number;
+    interval?: number;
+    /** How long the server takes to acknowledge a batch (ms). */
+    latency?: number;
+  } = {},
+) {
   const attempts: { batch: number; lines: number[] }[] = [];
   const stored = new Map<number, number[]>();
   const uploads: number[][] = [];
+  const tails: { batches: number; lines: number; rest: number[] }[] = [];
   let failures = options.failures ?? 0;
   const logs = new LogStream({
-    send: (batch, lines) => {
+    send: async (batch, lines) => {
       attempts.push({ batch, lines: lines.map((l) => l.pos) });
-      if (options.refuse === true) return Promise.reject(new RpcError(404, 'step 3 not found'));
+      if (options.latency !== undefined) await sleep(options.latency);
+      if (options.refuse === true) throw new RpcError(404, 'step 3 not found');
       if (failures > 0) {
         failures--;
-        return Promise.reject(new RpcError(0, 'no answer'));
+        throw new RpcError(0, 'no answer');
       }
       if (!stored.has(batch))
         stored.set(
           batch,
           lines.map((l) => l.pos),
         );
+    },
+    upload: (acknowledged, rest, all) => {
+      uploads.push(all.map((l) => l.pos));
+      tails.push({ ...acknowledged, rest: rest.map((l) => l.pos) });
       return Promise.resolve();
     },
-    upload: (lines) => {
-      uploads.push(lines.map((l) => l.pos));
-      return Promise.resolve();
-    },
-    interval: 20,
+    interval: options.interval ?? 20,
     maxLines: options.maxLines ?? 5,
     maxBytes: options.maxBytes ?? 1024 * 1024,
     backoff: { min: 10, max: 40 },
     logger: pino({ level: 'silent' }),
   });
-  return { logs, attempts, stored, uploads };
+  return { logs, attempts, stored, uploads, tails };
 }
 
 describe('LogStream', () => {
@@ -55,6 +67,44 @@ describe('LogStream', () => {
     expect(logs.acknowledged).toBe(12);
     await logs.finish();
     expect(uploads).toEqual([Array.from({ length: 12 }, (_, i) => i)]);
+    // What the server acknowledged goes as batch numbers, not again as lines.
+    expect(logs.lines).toHaveLength(12);
+  });
+
+  it('uploads, besides every line, which batches the server holds and the lines after them', async () => {
+    const { logs, tails } = stream({ refuse: false });
+    logs.start();
+    for (let pos = 0; pos < 7; pos++) logs.add(line(pos));
+    await sleep(60);
+    logs.add(line(7));
+    logs.add(line(8));
+    await logs.finish();
+    expect(tails).toEqual([{ batches: 2, lines: 7, rest: [7, 8] }]);
+  });
+
+  it('sends a full batch of what came meanwhile right after the acknowledgement, the rest within the interval', async () => {
+    const { logs, stored } = stream({ maxLines: 1000, latency: 40, interval: 10 });
+    logs.start();
+    logs.add(line(0));
+    await sleep(20); // batch 0 is on its way
+    for (let pos = 1; pos < 1500; pos++) logs.add(line(pos));
+    await sleep(150);
+    expect([...stored.keys()]).toEqual([0, 1, 2]);
+    expect(stored.get(0)).toEqual([0]);
+    expect(stored.get(1)).toHaveLength(1000);
+    expect(stored.get(2)).toHaveLength(499);
+    await logs.finish();
+  });
+
+  it('sends a lone line within the interval, without waiting for more', async () => {
+    const { logs, stored } = stream({ maxLines: 1000, interval: 30 });
+    logs.start();
+    logs.add(line(0));
+    await sleep(10);
+    expect(stored.size).toBe(0);
+    await sleep(60);
+    expect([...stored.values()]).toEqual([[0]]);
+    await logs.finish();
   });
 
   it('resends an unacknowledged batch with the same number and lines; later lines go in later batches', async () => {

@@ -3,17 +3,28 @@ import type { LogLine } from '../../core/log.js';
 import { isRetriable } from '../client/errors.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
 
+/** What the server already holds of a finished step's log when it is uploaded. */
+export interface StoredBatches {
+  /** Batches 0 … `batches` − 1 were acknowledged… */
+  batches: number;
+  /** …and hold the first `lines` lines of the log. */
+  lines: number;
+}
+
 /** How one step's lines travel to the server. */
 export interface LogStreamOptions {
   /** Sends batch `batch` (numbered from 0); resolves once the server stored it. */
   send(batch: number, lines: readonly LogLine[]): Promise<unknown>;
-  /** Sends the whole log once the step is over, retrying until acknowledged. */
-  upload(lines: readonly LogLine[]): Promise<void>;
-  /** Lines go out at least this often (ms)… */
+  /**
+   * Delivers the log once the step is over, retrying until acknowledged: `stored` says which
+   * acknowledged batches hold its beginning, `rest` are the lines after them, `all` every line.
+   */
+  upload(stored: StoredBatches, rest: readonly LogLine[], all: readonly LogLine[]): Promise<void>;
+  /** A line waits at most this long (ms) before a batch is sent (when none is on its way)… */
   interval: number;
-  /** …and as soon as this many wait. */
+  /** …and a batch goes at once when this many lines wait; also the most lines a batch carries. */
   maxLines: number;
-  /** A batch carries at most this many bytes of text (but at least one line). */
+  /** A batch carries at most this many bytes of text (but at least one line); this many waiting also sends. */
   maxBytes: number;
   backoff: BackoffOptions;
   logger: Logger;
@@ -25,11 +36,17 @@ interface Attempted {
   end: number;
 }
 
+/** Bytes a line adds to a batch besides its text (`{"pos":…,"out":"","time":…},`). */
+const LINE_OVERHEAD = 32;
+
 /**
  * The lines of one running step, on their way to the server in numbered batches. Every line is kept
- * (the final upload sends them all); lines acknowledged so far are the prefix up to `acknowledged`.
+ * (the final upload may need them all); lines acknowledged so far are the prefix up to
+ * `acknowledged`. One batch is on its way at a time. A batch goes as soon as a full one waits
+ * (`maxLines` or `maxBytes`), otherwise once its first line has waited `interval`: a step that
+ * prints fast sends few large requests, one that prints slowly sends each line within `interval`.
  * A batch that was sent keeps its number and content until acknowledged, so the server drops it if
- * it had it already; lines added meanwhile go in later batches. While the server is unreachable
+ * it had it already; lines that come meanwhile go in later batches. While the server is unreachable
  * the lines wait in memory and the batch is retried with a growing pause; a batch the server
  * refuses ends streaming for the step (the final upload still carries every line).
  */
@@ -38,11 +55,21 @@ export class LogStream {
   readonly #lines: LogLine[] = [];
   readonly #backoff: Backoff;
   #acked = 0;
+  #ackedBatches = 0;
   #nextBatch = 0;
+  /** The batch on its way, or to be sent again. */
   #attempted: Attempted | undefined;
+  /** Lines from here on are in no batch yet… */
+  #unbatched = 0;
+  /** …and weigh this many bytes (text length plus LINE_OVERHEAD each)… */
+  #unbatchedBytes = 0;
+  /** …the first of them came at this time (epoch ms). */
+  #unbatchedSince = 0;
   #sending: Promise<void> | undefined;
-  #retryAt = 0;
   #timer: NodeJS.Timeout | undefined;
+  /** After a failed send: no batch goes before this time (epoch ms). */
+  #retryAt = 0;
+  #started = false;
   #stopped = false;
   #refused = false;
 
@@ -51,15 +78,19 @@ export class LogStream {
     this.#backoff = new Backoff(options.backoff);
   }
 
-  /** Sends what waits every `interval` until `finish`. */
+  /** The step started: lines go out from now on until `finish`. */
   start(): void {
-    this.#timer ??= setInterval(() => this.#kick(), this.#options.interval);
+    if (this.#started) return;
+    this.#started = true;
+    this.#next();
   }
 
   /** A new line of the step (in order). */
   add(line: LogLine): void {
+    if (this.#lines.length === this.#unbatched) this.#unbatchedSince = Date.now();
     this.#lines.push(line);
-    if (this.#lines.length - this.#acked >= this.#options.maxLines) this.#kick();
+    this.#unbatchedBytes += line.out.length + LINE_OVERHEAD;
+    if (this.#sending === undefined) this.#next();
   }
 
   /** Lines the server has acknowledged. */
@@ -74,26 +105,53 @@ export class LogStream {
 
   /**
    * The step is over: stops streaming (a batch on its way is let finish, not retried) and uploads
-   * the whole log, retrying until acknowledged.
+   * the log, retrying until acknowledged.
    */
   async finish(): Promise<void> {
-    clearInterval(this.#timer);
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
     this.#stopped = true;
     await this.#sending;
-    await this.#options.upload(this.#lines);
+    await this.#options.upload(
+      { batches: this.#ackedBatches, lines: this.#acked },
+      this.#lines.slice(this.#acked),
+      this.#lines,
+    );
   }
 
-  #kick(): void {
-    if (this.#sending !== undefined || this.#stopped || this.#refused || Date.now() < this.#retryAt) return;
-    this.#sending = this.#pump().finally(() => {
-      this.#sending = undefined;
-    });
+  /** Milliseconds until the next batch is due (0: now), Infinity when nothing waits. */
+  #due(now: number): number {
+    if (this.#attempted !== undefined) return Math.max(0, this.#retryAt - now);
+    const waiting = this.#lines.length - this.#unbatched;
+    if (waiting === 0) return Infinity;
+    const { maxLines, maxBytes, interval } = this.#options;
+    if (waiting >= maxLines || this.#unbatchedBytes >= maxBytes) return Math.max(0, this.#retryAt - now);
+    return Math.max(0, this.#unbatchedSince + interval - now, this.#retryAt - now);
   }
 
+  /** Sends now if a batch is due, else sets the timer for when one will be (nothing is on its way). */
+  #next(): void {
+    if (!this.#started || this.#stopped || this.#refused) return;
+    const due = this.#due(Date.now());
+    if (due === 0) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+      this.#sending = this.#pump().finally(() => {
+        this.#sending = undefined;
+        this.#next();
+      });
+    } else if (due !== Infinity && this.#timer === undefined) {
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
+        if (this.#sending === undefined) this.#next();
+      }, due);
+    }
+  }
+
+  /** Sends due batches one after the other until none is due, a send fails, or the step is over. */
   async #pump(): Promise<void> {
-    while (!this.#stopped) {
+    while (!this.#stopped && this.#due(Date.now()) === 0) {
       this.#attempted ??= this.#cut();
-      if (this.#attempted === undefined) return;
       const { batch, end } = this.#attempted;
       try {
         await this.#options.send(batch, this.#lines.slice(this.#acked, end));
@@ -114,23 +172,34 @@ export class LogStream {
         return;
       }
       this.#acked = end;
+      this.#ackedBatches = batch + 1;
       this.#attempted = undefined;
       this.#backoff.reset();
     }
   }
 
-  /** The next batch: waiting lines from the first unacknowledged one, within the limits. */
-  #cut(): Attempted | undefined {
-    const from = this.#acked;
-    if (from >= this.#lines.length) return undefined;
+  /** The next batch: the unbatched lines, within the limits (at least one line). */
+  #cut(): Attempted {
+    const from = this.#unbatched;
+    const lines = this.#lines;
+    const { maxLines, maxBytes } = this.#options;
     let end = from;
     let bytes = 0;
-    while (end < this.#lines.length && end - from < this.#options.maxLines) {
-      const size = Buffer.byteLength(this.#lines[end]?.out ?? '', 'utf8') + 32;
-      if (end > from && bytes + size > this.#options.maxBytes) break;
+    let counted = 0;
+    while (end < lines.length && end - from < maxLines) {
+      const out = lines[end]?.out ?? '';
+      // The text's length is its size in bytes for ASCII; only near the limit is the exact size needed.
+      let size = out.length + LINE_OVERHEAD;
+      if (bytes + size * 3 > maxBytes) size = Buffer.byteLength(out, 'utf8') + LINE_OVERHEAD;
+      if (end > from && bytes + size > maxBytes) break;
       bytes += size;
+      counted += out.length + LINE_OVERHEAD;
       end++;
     }
+    this.#unbatched = end;
+    this.#unbatchedBytes -= counted;
+    // Lines left over came before now; counting them from now delays them by less than `interval`.
+    if (end < lines.length) this.#unbatchedSince = Date.now();
     return { batch: this.#nextBatch++, end };
   }
 }

@@ -2,12 +2,12 @@ import type { Logger } from 'pino';
 import type { ExecStep } from '../../core/engine.js';
 import type { LogLine } from '../../core/log.js';
 import type { RpcClient } from '../client/client.js';
-import { isConflict } from '../client/errors.js';
+import { isConflict, isRetriable, RpcError } from '../client/errors.js';
 import { toSeconds, type WireStep } from '../client/wire/index.js';
 import type { StageReporter, StageResult, StepResult } from '../reporter.js';
 import type { BackoffOptions } from './backoff.js';
 import { deliver, type DeliveryOptions } from './deliver.js';
-import { LogStream } from './log-stream.js';
+import { LogStream, type StoredBatches } from './log-stream.js';
 import { Outbox } from './outbox.js';
 
 /** How the reporter batches log lines. */
@@ -19,7 +19,7 @@ export interface LogBatching {
 
 /** What the remote reporter needs. */
 export interface RemoteReporterOptions {
-  client: Pick<RpcClient, 'updateStep' | 'batch' | 'upload'>;
+  client: Pick<RpcClient, 'updateStep' | 'batch' | 'upload' | 'uploadAfter'>;
   /** The stage's steps as the server created them, by name. */
   steps: ReadonlyMap<string, WireStep>;
   delivery: DeliveryOptions;
@@ -102,12 +102,44 @@ export class RemoteReporter implements StageReporter {
         backoff,
         logger: logger.child({ step: name }),
         send: (batch, lines) => client.batch(stepId, batch, lines, delivery.abandon),
-        upload: (lines) =>
-          deliver(`uploading the log of step "${name}"`, () => client.upload(stepId, lines), delivery),
+        upload: (stored, rest, all) => this.#upload(name, stepId, stored, rest, all),
       });
       this.#streams.set(name, stream);
     }
     return stream;
+  }
+
+  /**
+   * Delivers a finished step's log: only the lines after its acknowledged batches when there are
+   * some (the server completes the log from them), every line when there are none or the server
+   * cannot use them.
+   */
+  async #upload(
+    name: string,
+    stepId: number,
+    stored: StoredBatches,
+    rest: readonly LogLine[],
+    all: readonly LogLine[],
+  ): Promise<void> {
+    const { client, delivery, logger } = this.#options;
+    const what = `uploading the log of step "${name}"`;
+    if (stored.batches > 0) {
+      try {
+        await deliver(
+          what,
+          () => client.uploadAfter(stepId, stored.batches, rest, delivery.abandon),
+          delivery,
+        );
+        return;
+      } catch (error) {
+        if (!(error instanceof RpcError) || isRetriable(error)) throw error;
+        logger.debug(
+          { err: error, step: name },
+          'the server cannot complete the log from its batches; uploading every line',
+        );
+      }
+    }
+    await deliver(what, () => client.upload(stepId, all, delivery.abandon), delivery);
   }
 
   async #put(name: string, fields: Partial<WireStep>): Promise<void> {

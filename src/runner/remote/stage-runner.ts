@@ -18,10 +18,15 @@ export interface RemoteTimings {
   backoff: BackoffOptions;
 }
 
-/** The default timings: a heartbeat every 10 s, lines every second or 100 lines, retries 1 s → 30 s. */
+/**
+ * The default timings: a heartbeat every 10 s; a line waits at most 100 ms before it is sent (live
+ * logs within a glance), and while a batch is on its way the lines that come meanwhile wait to go
+ * together, up to 10,000 lines or 1 MiB a batch (a step printing fast sends few large requests);
+ * retries 1 s → 30 s.
+ */
 export const DEFAULT_TIMINGS: RemoteTimings = {
   heartbeat: 10_000,
-  batching: { interval: 1_000, maxLines: 100, maxBytes: 512 * 1024 },
+  batching: { interval: 100, maxLines: 10_000, maxBytes: 1024 * 1024 },
   backoff: { min: 1_000, max: 30_000 },
 };
 
@@ -29,7 +34,15 @@ export const DEFAULT_TIMINGS: RemoteTimings = {
 export interface RemoteStageRunnerOptions {
   client: Pick<
     RpcClient,
-    'accept' | 'details' | 'updateStage' | 'updateStep' | 'batch' | 'upload' | 'heartbeat' | 'watch'
+    | 'accept'
+    | 'details'
+    | 'updateStage'
+    | 'updateStep'
+    | 'batch'
+    | 'upload'
+    | 'uploadAfter'
+    | 'heartbeat'
+    | 'watch'
   >;
   /** A fresh executor per stage: SVC_RUNNER_MAX_PROCS limits the steps of one stage. */
   executor: () => StageExecutor;

@@ -17,8 +17,10 @@ import {
   type StageReport,
   type StepReport,
 } from './reports.js';
+import { KeyedLock } from './keyed-lock.js';
+import { RecentRepos } from './recent-repos.js';
 import { settleBuild, type SettleDeps } from './settle.js';
-import type { StageQueue } from './stage-queue.js';
+import { pagedQueue, type StageQueue } from './stage-queue.js';
 
 /** How a step still running ends with its stage: killed with a killed stage, else error. */
 function endOfRunning(stage: Stage): Status {
@@ -47,12 +49,26 @@ export interface SchedulerDeps {
 export class StageScheduler {
   readonly #deps: SchedulerDeps;
   readonly #settle: SettleDeps;
+  readonly #settling = new KeyedLock<number>();
   readonly #now: () => number;
 
   constructor(deps: SchedulerDeps) {
     this.#deps = deps;
     this.#now = deps.now ?? Date.now;
-    this.#settle = { ...deps, now: this.#now };
+    const { repos, builds, stages } = deps.store;
+    this.#settle = {
+      ...deps,
+      store: { repos: new RecentRepos(repos, { now: this.#now }), builds, stages },
+      now: this.#now,
+    };
+  }
+
+  /**
+   * Settles the build; settlings of one build on this server run one after another (stages of a
+   * build that change at the same time would otherwise race for the build's optimistic lock).
+   */
+  #settleBuild(buildId: number, options: { stageChanged: boolean }): Promise<void> {
+    return this.#settling.run(buildId, () => settleBuild(this.#settle, buildId, options));
   }
 
   /**
@@ -87,7 +103,7 @@ export class StageScheduler {
     if (isStageReplay(stored, report)) {
       // Finish what the first request may not have (the server stopped half-way): all idempotent.
       if (isDone(stored.status)) await closeSteps(this.#finish(), stored.id, endOfRunning(stored), ENDED);
-      await settleBuild(this.#settle, stored.buildId, { stageChanged: false });
+      await this.#settleBuild(stored.buildId, { stageChanged: false });
       return this.#withSteps(stored);
     }
     if (stored.version !== report.version) throw new StaleVersionError(`stage ${stored.id}`, report.version);
@@ -97,8 +113,8 @@ export class StageScheduler {
     if (report.status === 'running') return this.#start(stored, report);
     if (isDone(report.status)) {
       const stage = await finishStage(this.#finish(), stored, report);
-      await settleBuild(this.#settle, stage.buildId, { stageChanged: true });
-      return this.#withSteps(stage);
+      await this.#settleBuild(stage.buildId, { stageChanged: true });
+      return stage;
     }
     throw new InvalidInputError(
       `a runner cannot set a stage to ${report.status}; expected running or a final status`,
@@ -146,7 +162,7 @@ export class StageScheduler {
       throw error;
     }
     await closeSteps(this.#finish(), stageId, 'error', message);
-    await settleBuild(this.#settle, stage.buildId, { stageChanged: true });
+    await this.#settleBuild(stage.buildId, { stageChanged: true });
     return true;
   }
 
@@ -161,21 +177,26 @@ export class StageScheduler {
       for (const stage of await this.#deps.store.stages.list(build.id)) {
         if (isDone(stage.status)) await closeSteps(this.#finish(), stage.id, endOfRunning(stage), ENDED);
       }
-      await settleBuild(this.#settle, build.id, { stageChanged: false });
+      await this.#settleBuild(build.id, { stageChanged: false });
       builds++;
     }
     return builds;
   }
 
   async #start(stored: Stage, report: StageReport): Promise<StageWithSteps> {
-    const existing = new Set((await this.#deps.store.steps.list(stored.id)).map((s) => s.number));
+    const existing = await this.#deps.store.steps.list(stored.id);
+    const numbers = new Set(existing.map((s) => s.number));
+    // The stage's steps as they will be answered; undefined when they must be read again.
+    let steps: Step[] | undefined = existing;
     for (const step of report.steps) {
-      if (existing.has(step.number)) continue;
+      if (numbers.has(step.number)) continue;
       try {
-        await this.#deps.store.steps.create(newStep(stored.id, step));
+        const created = await this.#deps.store.steps.create(newStep(stored.id, step));
+        steps?.push(created);
       } catch (error) {
         // The same runner's retried request created it meanwhile.
         if (!(error instanceof ConflictError)) throw error;
+        steps = undefined;
       }
     }
     const now = this.#now();
@@ -188,8 +209,9 @@ export class StageScheduler {
       stopped: 0,
       heartbeat: now,
     });
-    await settleBuild(this.#settle, stage.buildId, { stageChanged: true });
-    return this.#withSteps(stage);
+    await this.#settleBuild(stage.buildId, { stageChanged: true });
+    if (steps === undefined) return this.#withSteps(stage);
+    return { ...stage, steps: steps.sort((a, b) => a.number - b.number) };
   }
 
   /**
@@ -197,7 +219,9 @@ export class StageScheduler {
    * within a server it holds; across replicas two accepts at the same instant can still both pass.
    */
   async #checkLimit(stage: Stage): Promise<void> {
-    const queued = (await this.#deps.store.queue.listQueued()).find((q) => q.stage.id === stage.id);
+    // The page that starts at this stage (a store that does not page answers the whole queue).
+    const page = await pagedQueue(this.#deps.store.queue)({ after: stage.id - 1, limit: 1 });
+    const queued = page.find((q) => q.stage.id === stage.id);
     if (queued !== undefined && queued.active >= stage.limit) {
       throw new ConflictError(
         `pipeline "${stage.name}" already runs ${queued.active} time(s), its concurrency limit is ${stage.limit}`,

@@ -1,17 +1,21 @@
 import type { Logger } from 'pino';
-import type { Build } from '../../core/build.js';
+import type { Build, BuildStore } from '../../core/build.js';
 import { StaleVersionError } from '../../core/errors.js';
 import type { BuildListener, QueueSignal } from '../../core/events.js';
-import type { Stage } from '../../core/stage.js';
+import type { RepoStore } from '../../core/repo.js';
+import type { Stage, StageStore } from '../../core/stage.js';
 import { isDone } from '../../core/status.js';
-import type { Store } from '../../core/store.js';
 import type { BuildWatches } from './build-watches.js';
 import { notifyListener } from './notify.js';
 import { buildHasStarted, dependentChanges, finalBuildStatus } from './transitions.js';
 
 /** What settling a build touches. */
 export interface SettleDeps {
-  store: Pick<Store, 'repos' | 'builds' | 'stages'>;
+  store: {
+    repos: Pick<RepoStore, 'find'>;
+    builds: Pick<BuildStore, 'find' | 'update'>;
+    stages: Pick<StageStore, 'list' | 'update'>;
+  };
   listener: BuildListener;
   queue: QueueSignal;
   watches: BuildWatches;
@@ -38,24 +42,32 @@ export async function settleBuild(
 ): Promise<void> {
   const dependents = await settleDependents(deps, buildId);
   if (dependents.queued) deps.queue.wake();
-  const { build, changed } = await settleStatus(deps, buildId);
+  const { build, stages, changed } = await settleStatus(deps, buildId, dependents.stages);
   deps.watches.notify(buildId);
   if (build === undefined || !(stageChanged || dependents.changed || changed)) return;
   const repo = await deps.store.repos.find(build.repoId);
   if (repo === undefined) return;
-  const stages = await deps.store.stages.list(buildId);
-  await notifyListener(deps.listener, { repo, build, stages }, deps.logger);
+  await notifyListener(
+    deps.listener,
+    { repo, build, stages: stages ?? (await deps.store.stages.list(buildId)) },
+    deps.logger,
+  );
 }
 
+/**
+ * Queues or skips the stages whose dependencies are settled; `stages` is the build's stages as last
+ * read when that read found nothing more to do (undefined when it gave up first).
+ */
 async function settleDependents(
   deps: SettleDeps,
   buildId: number,
-): Promise<{ changed: boolean; queued: boolean }> {
+): Promise<{ changed: boolean; queued: boolean; stages: Stage[] | undefined }> {
   let changed = false;
   let queued = false;
   for (let round = 0; round < ATTEMPTS; round++) {
-    const changes = dependentChanges(await deps.store.stages.list(buildId));
-    if (changes.length === 0) break;
+    const stages = await deps.store.stages.list(buildId);
+    const changes = dependentChanges(stages);
+    if (changes.length === 0) return { changed, queued, stages };
     for (const { stage, status } of changes) {
       const now = deps.now();
       const next: Stage =
@@ -66,17 +78,25 @@ async function settleDependents(
       }
     }
   }
-  return { changed, queued };
+  return { changed, queued, stages: undefined };
 }
 
+/**
+ * Gives the build the status its stages make: running once one runs or ran, its final status once
+ * all are done. `known` is the build's stages as just read (read again after a lost write). Returns
+ * the stages it decided on, for the listener (undefined when the build was already done).
+ */
 async function settleStatus(
   deps: SettleDeps,
   buildId: number,
-): Promise<{ build: Build | undefined; changed: boolean }> {
+  known: Stage[] | undefined,
+): Promise<{ build: Build | undefined; stages: Stage[] | undefined; changed: boolean }> {
+  let fresh = known;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const build = await deps.store.builds.find(buildId);
-    if (build === undefined || isDone(build.status)) return { build, changed: false };
-    const stages = await deps.store.stages.list(buildId);
+    if (build === undefined || isDone(build.status)) return { build, stages: fresh, changed: false };
+    const stages = fresh ?? (await deps.store.stages.list(buildId));
+    fresh = undefined;
     const final = finalBuildStatus(stages);
     const now = deps.now();
     let next: Build | undefined;
@@ -85,9 +105,9 @@ async function settleStatus(
     } else if (build.status === 'pending' && buildHasStarted(stages)) {
       next = { ...build, status: 'running', started: now };
     }
-    if (next === undefined) return { build, changed: false };
+    if (next === undefined) return { build, stages, changed: false };
     try {
-      return { build: await deps.store.builds.update(next), changed: true };
+      return { build: await deps.store.builds.update(next), stages, changed: true };
     } catch (error) {
       if (!(error instanceof StaleVersionError)) throw error;
     }
@@ -96,7 +116,7 @@ async function settleStatus(
     { build: buildId },
     'build status kept changing under this server; left to the next change',
   );
-  return { build: await deps.store.builds.find(buildId), changed: false };
+  return { build: await deps.store.builds.find(buildId), stages: undefined, changed: false };
 }
 
 /** Runs an optimistic write; false when someone else wrote first (the caller re-reads). */

@@ -2,7 +2,6 @@ import type { QueueSignal } from '../../core/events.js';
 import type { QueuedStage, QueueStore } from '../../core/queue.js';
 import type { Stage } from '../../core/stage.js';
 import { matchesFilter, type WireFilter } from '../../runner/client/wire/index.js';
-import { Wakeups } from './wakeups.js';
 
 /** What the queue needs and how long it waits. */
 export interface StageQueueOptions {
@@ -10,8 +9,9 @@ export interface StageQueueOptions {
   /** How long a runner's request waits for a stage before it is answered "nothing" (Drone: 30 s). */
   longPoll?: number;
   /**
-   * How often a waiting request looks at the database without being woken: stages queued by
-   * another server replica (or while no wake-up came) reach runners at least this often.
+   * How often the queue looks at the database for its waiting requests without being woken:
+   * stages queued by another server replica (or while no wake-up came) reach runners at least
+   * this often.
    */
   recheck?: number;
   /**
@@ -19,7 +19,28 @@ export interface StageQueueOptions {
    * runner accepts it; after that it is offered again (the runner may have died meanwhile).
    */
   offerTtl?: number;
+  /**
+   * Most queued stages read per query: the queue is read oldest first, a page at a time; the first
+   * page of a scan holds about as many stages as requests wait (plus those on offer), and each
+   * further page twice as many as the one before, up to this.
+   */
+  page?: number;
   now?: () => number;
+}
+
+/**
+ * A page of the queue: the queued stages with an id above `after`, oldest first, at most `limit`.
+ * SqlQueueStore.listQueued takes it; a store that ignores it answers the whole queue, which the
+ * queue then reads as one page (so any QueueStore works, only slower).
+ */
+export interface QueuePage {
+  after: number;
+  limit: number;
+}
+
+/** The store's listQueued, called with a page (see QueuePage). */
+export function pagedQueue(store: QueueStore): (page?: QueuePage) => Promise<QueuedStage[]> {
+  return store.listQueued.bind(store);
 }
 
 interface Offer {
@@ -27,13 +48,28 @@ interface Offer {
   pipeline: string;
 }
 
-/** The queue key every request sleeps on: any new stage may suit any runner. */
-const ANY = 'queue';
+/** A request waiting for a stage; `settle` ends it (with a stage, nothing, or the scan's error). */
+interface Waiter {
+  readonly filter: WireFilter;
+  settle(result: { stage?: Stage; error?: Error }): void;
+}
+
+/** The default largest page. */
+const PAGE = 500;
+/** Stages read beyond the number of waiting requests and offers, on a scan's first page. */
+const SLACK = 8;
 
 /**
  * The runners' view of the queue, which itself lives in the database (pending stages no runner took).
- * `request` long-polls: it answers at once when a queued stage suits the runner's filter, otherwise
- * it sleeps until `wake()` (called when stages are queued), the periodic re-check, or its time limit.
+ * `request` long-polls: the request joins the waiting ones and is answered as soon as a queued stage
+ * suits its filter, or with nothing at its time limit.
+ *
+ * Waiting requests are served together: one scan reads the queue, oldest first and a page at a
+ * time, and hands each stage to the longest-waiting request it suits, until every request has one
+ * or the queue is read to its end. A scan runs when a request arrives, on `wake()` (stages were
+ * queued), and every `recheck` while requests wait; requests that arrive during a scan, and
+ * wake-ups during it, get one more scan right after. So a new stage costs one query whatever the
+ * number of runners waiting, and a busy queue one query per batch of requests, not per request.
  *
  * Handing out is first-runner-wins: a stage is only taken by the optimistic-locked accept, so any
  * number of server replicas can share the database (PostgreSQL, MySQL, even SQLite). To spare
@@ -42,71 +78,181 @@ const ANY = 'queue';
  * get 409 and ask again. The pipeline's concurrency `limit` counts taken stages plus offered ones.
  */
 export class StageQueue implements QueueSignal {
-  readonly #store: QueueStore;
+  readonly #list: (page?: QueuePage) => Promise<QueuedStage[]>;
   readonly #longPoll: number;
   readonly #recheck: number;
   readonly #offerTtl: number;
+  readonly #page: number;
   readonly #now: () => number;
-  readonly #wakeups = new Wakeups<string>();
   readonly #offers = new Map<number, Offer>();
+  /** Stages taken since the scan under way began: its reads may still show them queued. */
+  readonly #taken = new Set<number>();
+  /** Waiting requests, longest-waiting first. */
+  #waiters: Waiter[] = [];
+  #scheduled = false;
+  #scanning = false;
+  #again = false;
+  #recheckTimer: NodeJS.Timeout | undefined;
 
   constructor(options: StageQueueOptions) {
-    this.#store = options.store.queue;
+    this.#list = pagedQueue(options.store.queue);
     this.#longPoll = options.longPoll ?? 30_000;
     this.#recheck = options.recheck ?? 5_000;
     this.#offerTtl = options.offerTtl ?? 10_000;
+    this.#page = Math.max(1, options.page ?? PAGE);
     this.#now = options.now ?? Date.now;
   }
 
-  /** New stages are queued (or a stage was released): every waiting request looks again now. */
+  /** New stages are queued (or a stage was released): the waiting requests look again now. */
   wake(): void {
-    this.#wakeups.wake(ANY);
+    if (this.#waiters.length > 0) this.#scan();
   }
 
   /**
    * The oldest queued stage that suits `filter`, waiting up to the long-poll limit for one;
    * undefined when none came or `signal` aborted (the runner went away, the server is closing).
+   * Rejects when the database cannot be read.
    */
-  async request(filter: WireFilter, signal: AbortSignal): Promise<Stage | undefined> {
-    const deadline = this.#now() + this.#longPoll;
-    for (;;) {
-      if (signal.aborted) return undefined;
-      const found = this.#pick(await this.#store.listQueued(), filter);
-      if (found !== undefined) return found;
-      const left = deadline - this.#now();
-      if (left <= 0 || signal.aborted) return undefined;
-      await this.#wakeups.sleep(ANY, Math.min(left, this.#recheck), signal);
-    }
+  request(filter: WireFilter, signal: AbortSignal): Promise<Stage | undefined> {
+    if (signal.aborted) return Promise.resolve(undefined);
+    return new Promise((resolve, reject) => {
+      const settle = ({ stage, error }: { stage?: Stage; error?: Error }): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', end);
+        const i = this.#waiters.indexOf(waiter);
+        if (i >= 0) this.#waiters.splice(i, 1);
+        if (this.#waiters.length === 0) this.#stopRecheck();
+        if (error === undefined) resolve(stage);
+        else reject(error);
+      };
+      const end = (): void => settle({});
+      const waiter: Waiter = { filter, settle };
+      const timer = setTimeout(end, this.#longPoll);
+      signal.addEventListener('abort', end, { once: true });
+      this.#waiters.push(waiter);
+      this.#scan();
+    });
+  }
+
+  /**
+   * The stage offered to a request did not reach its runner (the connection closed first): it is
+   * offered again at once instead of after `offerTtl`.
+   */
+  release(stageId: number): void {
+    if (this.#offers.delete(stageId)) this.wake();
   }
 
   /** The stage was accepted (or is gone): its offer no longer holds anything back. */
   taken(stageId: number): void {
     this.#offers.delete(stageId);
+    // A read of the queue under way may have started before the stage was taken.
+    if (this.#scanning) this.#taken.add(stageId);
   }
 
   /** Requests waiting right now. */
   get waiting(): number {
-    return this.#wakeups.sleeping;
+    return this.#waiters.length;
   }
 
-  /** Chooses and offers a stage; synchronous, so two requests of this server never get the same one. */
-  #pick(queued: readonly QueuedStage[], filter: WireFilter): Stage | undefined {
-    const now = this.#now();
-    for (const [id, offer] of this.#offers) if (offer.expires <= now) this.#offers.delete(id);
-    for (const { stage, repo, build, active } of queued) {
-      if (this.#offers.has(stage.id)) continue;
-      const pipeline = `${stage.repoId}/${stage.name}`;
-      if (stage.limit > 0 && active + this.#offered(pipeline) >= stage.limit) continue;
-      if (!matchesFilter(filter, { stage, labels: stage.labels, repo, event: build.event })) continue;
-      this.#offers.set(stage.id, { expires: now + this.#offerTtl, pipeline });
-      return stage;
+  /**
+   * Scans soon: requests that arrive in the same turn of the event loop are served by one scan
+   * (at the next check phase, setImmediate), or right after the scan under way.
+   */
+  #scan(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#scanNow();
+    });
+  }
+
+  #scanNow(): void {
+    if (this.#scanning) {
+      this.#again = true;
+      return;
     }
-    return undefined;
+    this.#scanning = true;
+    void this.#scanLoop();
+  }
+
+  async #scanLoop(): Promise<void> {
+    try {
+      do {
+        this.#again = false;
+        if (this.#waiters.length === 0) break;
+        try {
+          await this.#serve();
+        } catch (error) {
+          // The database cannot be read: the requests waiting now fail (runners back off and ask again).
+          const failure =
+            error instanceof Error ? error : new Error('reading the queue failed', { cause: error });
+          for (const waiter of [...this.#waiters]) waiter.settle({ error: failure });
+        }
+      } while (this.#again);
+    } finally {
+      this.#scanning = false;
+      this.#armRecheck();
+    }
+  }
+
+  /** Reads the queue page by page and offers its stages to the waiting requests. */
+  async #serve(): Promise<void> {
+    this.#expireOffers();
+    // What was taken before this scan's first read is no longer queued in the database.
+    this.#taken.clear();
+    let after = 0;
+    let limit = Math.min(this.#page, this.#waiters.length + this.#offers.size + SLACK);
+    for (; ; limit = Math.min(this.#page, limit * 2)) {
+      const rows = await this.#list({ after, limit });
+      let read = 0;
+      for (const row of rows) {
+        if (row.stage.id <= after) continue;
+        read++;
+        after = row.stage.id;
+        this.#offer(row);
+        if (this.#waiters.length === 0) return;
+      }
+      if (read === 0 || rows.length < limit) return;
+    }
+  }
+
+  /** Offers a queued stage to the longest-waiting request it suits, if any; synchronous, so no stage goes to two. */
+  #offer({ stage, repo, build, active }: QueuedStage): void {
+    if (this.#offers.has(stage.id) || this.#taken.has(stage.id)) return;
+    const pipeline = `${stage.repoId}/${stage.name}`;
+    if (stage.limit > 0 && active + this.#offered(pipeline) >= stage.limit) return;
+    const facts = { stage, labels: stage.labels, repo, event: build.event };
+    const waiter = this.#waiters.find((w) => matchesFilter(w.filter, facts));
+    if (waiter === undefined) return;
+    this.#offers.set(stage.id, { expires: this.#now() + this.#offerTtl, pipeline });
+    waiter.settle({ stage });
   }
 
   #offered(pipeline: string): number {
     let count = 0;
     for (const offer of this.#offers.values()) if (offer.pipeline === pipeline) count++;
     return count;
+  }
+
+  /** While requests wait, the database is read again every `recheck` after the last scan. */
+  #armRecheck(): void {
+    this.#stopRecheck();
+    if (this.#waiters.length === 0) return;
+    this.#recheckTimer = setTimeout(() => {
+      this.#recheckTimer = undefined;
+      this.#scan();
+    }, this.#recheck);
+    this.#recheckTimer.unref();
+  }
+
+  #stopRecheck(): void {
+    clearTimeout(this.#recheckTimer);
+    this.#recheckTimer = undefined;
+  }
+
+  #expireOffers(): void {
+    const now = this.#now();
+    for (const [id, offer] of this.#offers) if (offer.expires <= now) this.#offers.delete(id);
   }
 }

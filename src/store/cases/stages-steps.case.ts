@@ -24,6 +24,27 @@ export function stagesStepsContract(open: OpenFreshStore): void {
       expect(await store().stages.findNumber(build.id, 3)).toBeUndefined();
     });
 
+    it('answers finds and lists asked for at the same time (read together), each with its own object', async () => {
+      const a = await buildWithStages(store(), 3);
+      const b = await buildWithStages(store(), 1);
+      const ids = [...a.stages, ...b.stages].map((s) => s.id);
+      const [found, again, missing, listA, listB, listNone] = await Promise.all([
+        Promise.all(ids.map((id) => store().stages.find(id))),
+        store().stages.find(ids[0] ?? 0),
+        store().stages.find(999_999),
+        store().stages.list(a.build.id),
+        store().stages.list(b.build.id),
+        store().stages.list(999_999),
+      ]);
+      expect(found).toEqual([...a.stages, ...b.stages]);
+      expect(again).toEqual(found[0]);
+      expect(again).not.toBe(found[0]);
+      expect(missing).toBeUndefined();
+      expect(listA).toEqual(a.stages);
+      expect(listB).toEqual(b.stages);
+      expect(listNone).toEqual([]);
+    });
+
     it('lists the stages of a status, oldest first', async () => {
       const before = new Set((await store().stages.listStatus('pending')).map((s) => s.id));
       const a = await buildWithStages(store(), 2);

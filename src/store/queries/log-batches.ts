@@ -4,6 +4,7 @@ import type { LogLine } from '../../core/log.js';
 import type { LogBatchStore } from '../../core/log-batch.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
 import type { Tables } from '../tables.js';
+import { linesJson } from './logs.js';
 import { write } from './rows.js';
 
 /**
@@ -21,7 +22,7 @@ export class SqlLogBatchStore implements LogBatchStore {
   }
 
   async append(stepId: number, batch: number, lines: readonly LogLine[]): Promise<boolean> {
-    const data = Buffer.from(JSON.stringify(lines.map(({ pos, out, time }) => ({ pos, out, time }))), 'utf8');
+    const data = Buffer.from(linesJson(lines), 'utf8');
     try {
       await write(
         this.#adapter,
@@ -49,21 +50,42 @@ export class SqlLogBatchStore implements LogBatchStore {
     return rows.flatMap((row) => parseBatch(row.data, stepId, Number(row.batch)));
   }
 
+  /**
+   * The stored JSON of the step's batches (each a JSON array of lines), as they are, without
+   * reading them into lines: batches 0 … `count` − 1 in order — undefined unless every one of them
+   * is stored — and, apart, any numbered `count` or more.
+   */
+  async json(stepId: number, count: number): Promise<{ batches: Buffer[]; later: Buffer[] } | undefined> {
+    const rows = await this.#db
+      .selectFrom('log_batches')
+      .select(['batch', 'data'])
+      .where('step_id', '=', stepId)
+      .orderBy('batch')
+      .execute();
+    const batches = rows.filter((row) => Number(row.batch) < count);
+    if (batches.length !== count || batches.some((row, i) => Number(row.batch) !== i)) return undefined;
+    return {
+      batches: batches.map((row) => row.data),
+      later: rows.filter((row) => Number(row.batch) >= count).map((row) => row.data),
+    };
+  }
+
   async delete(stepId: number): Promise<void> {
     await this.#db.deleteFrom('log_batches').where('step_id', '=', stepId).execute();
   }
 }
 
+/** The lines of a stored batch; its objects are checked in place rather than copied. */
 function parseBatch(data: Buffer, stepId: number, batch: number): LogLine[] {
   const value: unknown = JSON.parse(data.toString('utf8'));
   const malformed = (): SvcError =>
     new SvcError('INTERNAL', `log batch ${batch} of step ${stepId} holds malformed JSON in the database`);
   if (!Array.isArray(value)) throw malformed();
-  return value.map((item: unknown) => {
+  for (const item of value as unknown[]) {
     const line = item as Partial<Record<keyof LogLine, unknown>> | null;
     if (typeof line?.pos !== 'number' || typeof line.out !== 'string' || typeof line.time !== 'number') {
       throw malformed();
     }
-    return { pos: line.pos, out: line.out, time: line.time };
-  });
+  }
+  return value as LogLine[];
 }

@@ -27,14 +27,22 @@ export class SqlLogStore implements LogStore {
       .orderBy('part')
       .execute();
     if (parts.length === 0) return undefined;
-    const json = Buffer.concat(parts.map((part) => part.data)).toString('utf8');
-    return parseLines(json, stepId);
+    const bytes = parts.length === 1 ? parts[0]!.data : Buffer.concat(parts.map((part) => part.data));
+    return parseLines(bytes.toString('utf8'), stepId);
   }
 
   async create(stepId: number, lines: readonly LogLine[]): Promise<void> {
-    const bytes = Buffer.from(
-      JSON.stringify(lines.map(({ pos, out, time }) => ({ pos, out, time }))),
-      'utf8',
+    await this.createJson(stepId, [], lines);
+  }
+
+  /**
+   * Stores the log made of `arrays` — JSON arrays of lines (`[{"pos","out","time"},…]`, as log
+   * batches hold them), joined as they are, without reading them into lines — then `rest`: what
+   * `create` with all their lines, in order, stores.
+   */
+  async createJson(stepId: number, arrays: readonly Buffer[], rest: readonly LogLine[] = []): Promise<void> {
+    const bytes = joinJsonArrays(
+      rest.length > 0 ? [...arrays, Buffer.from(linesJson(rest), 'utf8')] : arrays,
     );
     const size = this.#adapter.maxBlobBytes;
     await write(
@@ -56,16 +64,57 @@ export class SqlLogStore implements LogStore {
   }
 }
 
+/**
+ * `JSON.stringify` of the lines as `{pos, out, time}` objects (other properties left out), built
+ * by hand: about twice as fast for the thousands of lines of a batch, and the millions of a log.
+ */
+export function linesJson(lines: readonly LogLine[]): string {
+  let json = '[';
+  for (let i = 0; i < lines.length; i++) {
+    const { pos, out, time } = lines[i]!;
+    json += `${i === 0 ? '' : ','}{"pos":${number(pos)},"out":${JSON.stringify(out)},"time":${number(time)}}`;
+  }
+  return `${json}]`;
+}
+
+/** A number as JSON writes it (non-finite ones as null). */
+function number(value: number): number | 'null' {
+  return Number.isFinite(value) ? value : 'null';
+}
+
+const OPEN = 0x5b; // [
+const CLOSE = 0x5d; // ]
+const COMMA = Buffer.from(',');
+
+/** `[a…]`, `[]`, `[b…]` → `[a…,b…]`, copying bytes only. */
+function joinJsonArrays(arrays: readonly Buffer[]): Buffer {
+  for (const array of arrays) {
+    if (array[0] !== OPEN || array[array.length - 1] !== CLOSE) {
+      throw new SvcError('INTERNAL', 'a part of a log to store is not a JSON array');
+    }
+  }
+  const filled = arrays.filter((array) => array.length > 2);
+  if (filled.length === 1) return filled[0]!;
+  const parts: Buffer[] = [Buffer.from('[')];
+  for (const array of filled) {
+    if (parts.length > 1) parts.push(COMMA);
+    parts.push(array.subarray(1, array.length - 1));
+  }
+  parts.push(Buffer.from(']'));
+  return Buffer.concat(parts);
+}
+
+/** The lines of a stored log; its objects are checked in place rather than copied (a log may hold millions). */
 function parseLines(json: string, stepId: number): LogLine[] {
   const value: unknown = JSON.parse(json);
   if (!Array.isArray(value)) throw malformed(stepId);
-  return value.map((item: unknown) => {
+  for (const item of value as unknown[]) {
     const line = item as Partial<Record<keyof LogLine, unknown>> | null;
     if (typeof line?.pos !== 'number' || typeof line.out !== 'string' || typeof line.time !== 'number') {
       throw malformed(stepId);
     }
-    return { pos: line.pos, out: line.out, time: line.time };
-  });
+  }
+  return value as LogLine[];
 }
 
 function malformed(stepId: number): SvcError {

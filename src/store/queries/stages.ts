@@ -66,19 +66,75 @@ export function stageColumns(stage: Omit<NewStage, 'repoId' | 'buildId'>) {
   };
 }
 
+/**
+ * Reads by key batched: keys asked for until the event loop's next check phase (setImmediate) are
+ * read with one query. Every caller gets its own copy of what was read.
+ */
+class ReadBatch<K, V> {
+  readonly #load: (keys: K[]) => Promise<Map<K, V>>;
+  #waiting = new Map<K, { resolve: (value: V | undefined) => void; reject: (error: unknown) => void }[]>();
+
+  constructor(load: (keys: K[]) => Promise<Map<K, V>>) {
+    this.#load = load;
+  }
+
+  get(key: K): Promise<V | undefined> {
+    return new Promise((resolve, reject) => {
+      if (this.#waiting.size === 0) setImmediate(() => void this.#flush());
+      const waiters = this.#waiting.get(key) ?? [];
+      waiters.push({ resolve, reject });
+      this.#waiting.set(key, waiters);
+    });
+  }
+
+  async #flush(): Promise<void> {
+    const waiting = this.#waiting;
+    this.#waiting = new Map();
+    try {
+      const found = await this.#load([...waiting.keys()]);
+      for (const [key, waiters] of waiting) {
+        const value = found.get(key);
+        // Callers may change what they get: the first gets what was read, the others copies.
+        waiters.forEach((waiter, i) => waiter.resolve(i === 0 ? value : structuredClone(value)));
+      }
+    } catch (error) {
+      for (const waiters of waiting.values()) for (const waiter of waiters) waiter.reject(error);
+    }
+  }
+}
+
 /** Stages in the `stages` table; they are created with their build (SqlBuildStore.create). */
 export class SqlStageStore implements StageStore {
   readonly #db: Kysely<Tables>;
   readonly #adapter: DialectAdapter;
+
+  /**
+   * Finds and lists asked for at the same time (concurrent runner requests) are read with one
+   * query each: the queue's busiest reads, by primary key and by build.
+   */
+  readonly #byId = new ReadBatch<number, Stage>(async (ids) => {
+    const rows = await this.#db.selectFrom('stages').selectAll().where('id', 'in', ids).execute();
+    return new Map(rows.map((row) => [Number(row.id), toStage(row)]));
+  });
+
+  readonly #byBuild = new ReadBatch<number, Stage[]>(async (buildIds) => {
+    const rows = await this.#db
+      .selectFrom('stages')
+      .selectAll()
+      .where('build_id', 'in', buildIds)
+      .orderBy('build_id')
+      .orderBy('number')
+      .execute();
+    return Map.groupBy(rows.map(toStage), (stage) => stage.buildId);
+  });
 
   constructor({ db, adapter }: Connection) {
     this.#db = db;
     this.#adapter = adapter;
   }
 
-  async find(id: number): Promise<Stage | undefined> {
-    const row = await this.#db.selectFrom('stages').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && toStage(row);
+  find(id: number): Promise<Stage | undefined> {
+    return this.#byId.get(id);
   }
 
   async findNumber(buildId: number, number: number): Promise<Stage | undefined> {
@@ -92,13 +148,7 @@ export class SqlStageStore implements StageStore {
   }
 
   async list(buildId: number): Promise<Stage[]> {
-    const rows = await this.#db
-      .selectFrom('stages')
-      .selectAll()
-      .where('build_id', '=', buildId)
-      .orderBy('number')
-      .execute();
-    return rows.map(toStage);
+    return (await this.#byBuild.get(buildId)) ?? [];
   }
 
   async listWithSteps(buildId: number): Promise<StageWithSteps[]> {

@@ -226,8 +226,17 @@ export const wireBatch = z.union([
 ]);
 export type WireBatch = z.output<typeof wireBatch>;
 
-/** `POST /rpc/v2/step/{id}/logs/upload`: every line of the finished step. */
-export const wireUpload = z.array(wireLine);
+/**
+ * `POST /rpc/v2/step/{id}/logs/upload`: the log of the finished step. Either every line (Drone
+ * runners; svc runners when the server cannot use its batches), or `{batches, lines}` (svc
+ * runners): the lines of the step's batches 0 … batches − 1, as the server acknowledged them, then
+ * `lines`, so that what the server already holds does not travel twice.
+ */
+export const wireUpload = z.union([
+  z.array(wireLine),
+  z.object({ batches: int.min(0), lines: z.array(wireLine) }),
+]);
+export type WireUpload = z.output<typeof wireUpload>;
 
 /** The answer of a watch that ended because the build is done (cancelled, or failed elsewhere). */
 export const wireWatch = z.object({ done: z.boolean(), status: wireStatus });

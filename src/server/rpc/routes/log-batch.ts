@@ -4,7 +4,7 @@ import type { LiveLogs } from '../../../core/live-logs.js';
 import type { LogBatchStore } from '../../../core/log-batch.js';
 import type { QueueStore } from '../../../core/queue.js';
 import type { StepStore } from '../../../core/step.js';
-import { wireBatch } from '../../../runner/client/wire/index.js';
+import { readBatch, wireBatch } from '../../../runner/client/wire/index.js';
 import { idParam, parseBody } from '../parse.js';
 
 /** What the log batch route needs. */
@@ -29,7 +29,7 @@ export interface LogBatchDeps {
 export function logBatchRoute(app: FastifyInstance, deps: LogBatchDeps): void {
   app.post('/step/:id/logs/batch', async (request, reply) => {
     const stepId = idParam(request);
-    const body = parseBody(wireBatch, request.body, 'the log batch');
+    const body = readBatch(request.body) ?? parseBody(wireBatch, request.body, 'the log batch');
     const step = await deps.store.steps.find(stepId);
     if (step === undefined) throw new NotFoundError(`step ${stepId}`);
     const { batch, lines } = Array.isArray(body) ? { batch: body[0]?.pos ?? 0, lines: body } : body;

@@ -1,40 +1,96 @@
 import type { FastifyInstance } from 'fastify';
-import { NotFoundError } from '../../../core/errors.js';
+import { ConflictError, NotFoundError } from '../../../core/errors.js';
 import type { LiveLogs } from '../../../core/live-logs.js';
-import type { LogStore } from '../../../core/log.js';
+import type { LogLine, LogStore } from '../../../core/log.js';
 import type { LogBatchStore } from '../../../core/log-batch.js';
 import type { QueueStore } from '../../../core/queue.js';
 import type { StepStore } from '../../../core/step.js';
-import { wireUpload } from '../../../runner/client/wire/index.js';
+import { readUpload, wireUpload } from '../../../runner/client/wire/index.js';
 import { idParam, parseBody } from '../parse.js';
+
+/**
+ * Largest upload: a whole log sent as every line (Drone runners, or an svc runner whose batches the
+ * server lacks). Above the protocol's usual limit, since losing a finished log is worse than a big
+ * request; below V8's longest string, which the body becomes before it is parsed.
+ */
+export const UPLOAD_BODY_LIMIT = 500 * 1024 * 1024;
+
+/**
+ * Completing a log from the JSON the store holds, without reading it into lines. The SQL stores
+ * have it; a store without it has svc runners upload every line (the route answers 409).
+ */
+export interface LogJsonStore {
+  /**
+   * The JSON arrays of batches 0 … count − 1, in order (undefined unless all are stored), and of
+   * those numbered count or more (stored, but their acknowledgement never reached the runner).
+   */
+  json(stepId: number, count: number): Promise<{ batches: Buffer[]; later: Buffer[] } | undefined>;
+}
+export interface LogJsonWriter {
+  /** Stores the log made of JSON arrays of lines, joined in order, then `rest`. */
+  createJson(stepId: number, arrays: readonly Buffer[], rest: readonly LogLine[]): Promise<void>;
+}
 
 /** What the log upload route needs. */
 export interface LogUploadDeps {
   store: {
     steps: Pick<StepStore, 'find'>;
-    logs: Pick<LogStore, 'create'>;
-    logBatches: Pick<LogBatchStore, 'delete'>;
+    logs: Pick<LogStore, 'create'> & Partial<LogJsonWriter>;
+    logBatches: Pick<LogBatchStore, 'delete'> & Partial<LogJsonStore>;
     queue: Pick<QueueStore, 'beat'>;
   };
-  liveLogs: Pick<LiveLogs, 'end'>;
+  liveLogs: Pick<LiveLogs, 'publish' | 'end'>;
   now: () => number;
 }
 
 /**
- * POST /rpc/v2/step/{id}/logs/upload — the whole log of a finished step (an array of lines). It is
- * stored as the step's log, replacing any earlier upload (so a retry is harmless), then the step's
- * batches are deleted and live watchers hear the end. 204. Counts as a heartbeat of the stage.
+ * POST /rpc/v2/step/{id}/logs/upload — the log of a finished step, stored as the step's log
+ * (replacing any earlier upload, so a retry is harmless), then the step's batches are deleted and
+ * live watchers hear the end. 204. Counts as a heartbeat of the stage. The body is every line (an
+ * array), or `{batches, lines}` from svc runners: the lines of batches 0 … batches − 1 as stored,
+ * then `lines` — the batches are joined as stored JSON, never read back into lines — and those
+ * lines go to live watchers too. When any of those batches is missing (deleted by an earlier
+ * upload, or by the stage's end) the answer is 409, and the runner uploads every line.
  */
 export function logUploadRoute(app: FastifyInstance, deps: LogUploadDeps): void {
-  app.post('/step/:id/logs/upload', async (request, reply) => {
+  app.post('/step/:id/logs/upload', { bodyLimit: UPLOAD_BODY_LIMIT }, async (request, reply) => {
     const stepId = idParam(request);
-    const lines = parseBody(wireUpload, request.body ?? [], 'the log');
+    const body = readUpload(request.body ?? []) ?? parseBody(wireUpload, request.body ?? [], 'the log');
     const step = await deps.store.steps.find(stepId);
     if (step === undefined) throw new NotFoundError(`step ${stepId}`);
-    await deps.store.logs.create(stepId, lines);
+    if (Array.isArray(body)) await deps.store.logs.create(stepId, body);
+    else await storeAfterBatches(deps, stepId, body.batches, body.lines);
     await deps.store.logBatches.delete(stepId);
     deps.liveLogs.end(stepId);
     await deps.store.queue.beat(step.stageId, deps.now());
     return reply.code(204).send();
   });
+}
+
+async function storeAfterBatches(
+  deps: LogUploadDeps,
+  stepId: number,
+  batches: number,
+  rest: readonly LogLine[],
+): Promise<void> {
+  const { logs, logBatches } = deps.store;
+  const missing = () =>
+    new ConflictError(`step ${stepId} lacks some of log batches 0 to ${batches - 1}: upload every line`);
+  if (logs.createJson === undefined || logBatches.json === undefined) throw missing();
+  const stored = await logBatches.json(stepId, batches);
+  if (stored === undefined) throw missing();
+  await logs.createJson(stepId, stored.batches, rest);
+  // Lines no batch brought to live watchers get to them now, rather than from the stored log.
+  const published = stored.later.reduce((last, json) => Math.max(last, lastPos(json)), -1);
+  deps.liveLogs.publish(
+    stepId,
+    rest.filter((line) => line.pos > published),
+  );
+}
+
+/** The position of the last line of a batch's JSON (-1 for none). */
+function lastPos(json: Buffer): number {
+  const lines = JSON.parse(json.toString('utf8')) as { pos?: unknown }[];
+  const pos = lines.at(-1)?.pos;
+  return typeof pos === 'number' ? pos : -1;
 }

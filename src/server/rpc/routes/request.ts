@@ -6,7 +6,8 @@ import { parseBody, requestSignal } from '../parse.js';
 /**
  * POST /rpc/v2/stage — a runner asks for work with its filter (kind, type, os, arch, variant,
  * kernel, labels, and svc's `limits`). 200 with the oldest queued stage that suits it, as soon as
- * there is one; 204 when none came within the long-poll time (the runner asks again).
+ * there is one; 204 when none came within the long-poll time (the runner asks again). A stage whose
+ * answer does not reach the runner (its connection closed) is offered to the next request at once.
  */
 export function requestRoute(app: FastifyInstance, deps: { queue: StageQueue; closing: AbortSignal }): void {
   app.post('/stage', async (request, reply) => {
@@ -15,6 +16,13 @@ export function requestRoute(app: FastifyInstance, deps: { queue: StageQueue; cl
     try {
       const stage = await deps.queue.request(filter, signal);
       if (stage === undefined) return await reply.code(204).send();
+      // A runner that went away meanwhile never gets the stage: offer it to another one.
+      if (signal.aborted) deps.queue.release(stage.id);
+      else {
+        reply.raw.once('close', () => {
+          if (!reply.raw.writableFinished) deps.queue.release(stage.id);
+        });
+      }
       return stageToWire(stage, []);
     } finally {
       done();

@@ -1,0 +1,65 @@
+import type { LogLine } from '../../../core/log.js';
+import type { WireBatch, WireLine, WireUpload } from './schemas.js';
+
+/**
+ * The JSON of log lines on the wire, `JSON.stringify` of `{pos, out, time}` objects (other
+ * properties left out), built by hand: about twice as fast, for batches of thousands of lines.
+ */
+export function linesJson(lines: readonly LogLine[]): string {
+  let json = '[';
+  for (let i = 0; i < lines.length; i++) {
+    const { pos, out, time } = lines[i]!;
+    json += `${i === 0 ? '' : ','}{"pos":${jsonNumber(pos)},"out":${JSON.stringify(out)},"time":${jsonNumber(time)}}`;
+  }
+  return `${json}]`;
+}
+
+/** A number as JSON writes it (non-finite ones as null). */
+function jsonNumber(value: number): number | 'null' {
+  return Number.isFinite(value) ? value : 'null';
+}
+
+/**
+ * Reads an array of log lines exactly as `z.array(wireLine)` does, without zod's work per object: a
+ * batch holds thousands of lines and a finished log millions. Undefined as soon as anything does not
+ * match: parse with the schema then, for the message.
+ */
+export function readLines(value: unknown): WireLine[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const lines = new Array<WireLine>(value.length);
+  for (let i = 0; i < value.length; i++) {
+    const item: unknown = value[i];
+    if (typeof item !== 'object' || item === null) return undefined;
+    const { pos, out, time } = item as Partial<Record<keyof WireLine, unknown>>;
+    if (typeof pos !== 'number' || !Number.isSafeInteger(pos) || pos < 0 || typeof out !== 'string') {
+      return undefined;
+    }
+    let seconds = 0;
+    if (typeof time === 'number') seconds = Math.max(0, Math.floor(time));
+    else if (time !== undefined && time !== null) return undefined;
+    lines[i] = { pos, out, time: seconds };
+  }
+  return lines;
+}
+
+/** `wireBatch` read the fast way (see readLines); undefined when it does not match. */
+export function readBatch(value: unknown): WireBatch | undefined {
+  if (Array.isArray(value)) return readLines(value);
+  const numbered = readNumbered(value, 'batch');
+  return numbered && { batch: numbered.number, lines: numbered.lines };
+}
+
+/** `wireUpload` read the fast way (see readLines); undefined when it does not match. */
+export function readUpload(value: unknown): WireUpload | undefined {
+  if (Array.isArray(value)) return readLines(value);
+  const numbered = readNumbered(value, 'batches');
+  return numbered && { batches: numbered.number, lines: numbered.lines };
+}
+
+function readNumbered(value: unknown, key: string): { number: number; lines: WireLine[] } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const number = (value as Record<string, unknown>)[key];
+  if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 0) return undefined;
+  const lines = readLines((value as Record<string, unknown>).lines);
+  return lines && { number, lines };
+}
