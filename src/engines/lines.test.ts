@@ -27,6 +27,11 @@ describe('LineSplitter', () => {
     expect(split(['token=s3c', 'r3t\n'])).toEqual(['token=s3cr3t']);
   });
 
+  it('passes on every line of a chunk holding many, and carries what follows the last newline', () => {
+    expect(split(['a\nb\n\nc', 'd\ne\nf', '\n'])).toEqual(['a', 'b', '', 'cd', 'e', 'f']);
+    expect(split(['x\n'.repeat(1000)])).toEqual(Array.from({ length: 1000 }, () => 'x'));
+  });
+
   it('cuts a run without newline at the maximum line length', () => {
     expect(split(['abcdefg'], 3)).toEqual(['abc', 'def', 'g']);
   });

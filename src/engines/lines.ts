@@ -4,6 +4,8 @@ import type { OutputSink } from '../core/engine.js';
 /** Longest line (in characters) passed on whole; a longer run without a newline is cut here. */
 export const MAX_LINE_CHARS = 1024 * 1024;
 
+const CR = 13;
+
 /**
  * Turns a byte stream of output into lines for an OutputSink. Chunks may end anywhere — inside a
  * line, inside a CRLF, inside a multi-byte UTF-8 character — so it keeps the partial line until
@@ -21,16 +23,21 @@ export class LineSplitter {
 
   /** Takes the next chunk of the stream and passes on every line it completes. */
   write(chunk: Buffer | string): void {
-    this.partial += typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
-    let newline: number;
-    while ((newline = this.partial.indexOf('\n')) >= 0) {
-      this.emit(this.partial.slice(0, newline));
-      this.partial = this.partial.slice(newline + 1);
+    const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    const data = this.partial === '' ? text : this.partial + text;
+    // Lines are cut from `data` by index: a followed log often brings one line per chunk, and a
+    // big chunk many, neither of which should cost a copy of the rest per line.
+    let start = 0;
+    for (let newline = data.indexOf('\n'); newline >= 0; newline = data.indexOf('\n', start)) {
+      this.emit(data.slice(start, newline));
+      start = newline + 1;
     }
-    while (this.partial.length > this.maxLine) {
-      this.sink(this.partial.slice(0, this.maxLine));
-      this.partial = this.partial.slice(this.maxLine);
+    let rest = start === 0 ? data : data.slice(start);
+    while (rest.length > this.maxLine) {
+      this.sink(rest.slice(0, this.maxLine));
+      rest = rest.slice(this.maxLine);
     }
+    this.partial = rest;
   }
 
   /** The stream ended: passes on the last line if it had no newline. */
@@ -41,6 +48,6 @@ export class LineSplitter {
   }
 
   private emit(line: string): void {
-    this.sink(line.endsWith('\r') ? line.slice(0, -1) : line);
+    this.sink(line.charCodeAt(line.length - 1) === CR ? line.slice(0, -1) : line);
   }
 }

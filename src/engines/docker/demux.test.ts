@@ -33,6 +33,19 @@ describe('Demuxer', () => {
     }
   });
 
+  it('passes on many frames of one chunk and keeps the frame it ends in for the next', () => {
+    const frames: string[] = [];
+    const demuxer = new Demuxer((_kind, payload) => frames.push(payload.toString()));
+    const lines = Array.from({ length: 100 }, (_, i) => frame(1, `line ${i}\n`));
+    const stream = Buffer.concat(lines);
+    demuxer.write(stream.subarray(0, stream.length - 5));
+    expect(frames).toHaveLength(99);
+    expect(demuxer.leftover()).toBe(lines[99]!.length - 5);
+    demuxer.write(stream.subarray(stream.length - 5));
+    expect(frames.at(-1)).toBe('line 99\n');
+    expect(demuxer.leftover()).toBe(0);
+  });
+
   it('reports the bytes of a frame the stream ended in', () => {
     const demuxer = new Demuxer(() => undefined);
     demuxer.write(frame(1, 'cut short').subarray(0, 12));

@@ -2,6 +2,7 @@
 export type DockerStream = 'stdin' | 'stdout' | 'stderr';
 
 const HEADER_BYTES = 8;
+const EMPTY = Buffer.alloc(0);
 const STREAMS: Record<number, DockerStream> = { 0: 'stdin', 1: 'stdout', 2: 'stderr' };
 
 /**
@@ -11,20 +12,24 @@ const STREAMS: Record<number, DockerStream> = { 0: 'stdin', 1: 'stdout', 2: 'std
  * until the rest arrives.
  */
 export class Demuxer {
-  private pending: Buffer = Buffer.alloc(0);
+  private pending: Buffer = EMPTY;
 
   constructor(private readonly onFrame: (stream: DockerStream, payload: Buffer) => void) {}
 
   /** Takes the next chunk and passes on every frame it completes. */
   write(chunk: Buffer): void {
-    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
-    while (this.pending.length >= HEADER_BYTES) {
-      const size = this.pending.readUInt32BE(4);
-      if (this.pending.length < HEADER_BYTES + size) return;
-      const stream = STREAMS[this.pending[0] ?? 1] ?? 'stdout';
-      this.onFrame(stream, this.pending.subarray(HEADER_BYTES, HEADER_BYTES + size));
-      this.pending = this.pending.subarray(HEADER_BYTES + size);
+    const data = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    // Frames are read in place, by offset: a followed log brings one frame per line printed.
+    let at = 0;
+    while (data.length - at >= HEADER_BYTES) {
+      const size = data.readUInt32BE(at + 4);
+      const end = at + HEADER_BYTES + size;
+      if (data.length < end) break;
+      const stream = STREAMS[data[at] ?? 1] ?? 'stdout';
+      this.onFrame(stream, data.subarray(at + HEADER_BYTES, end));
+      at = end;
     }
+    this.pending = at === data.length ? EMPTY : data.subarray(at);
   }
 
   /** Bytes of an unfinished frame left when the stream ended (0 for a well-formed stream). */

@@ -17,7 +17,7 @@ import {
   type StageReport,
   type StepReport,
 } from './reports.js';
-import { KeyedLock } from './keyed-lock.js';
+import { KeyedLock } from '../trigger/keyed-lock.js';
 import { RecentRepos } from './recent-repos.js';
 import { settleBuild, type SettleDeps } from './settle.js';
 import { pagedQueue, type StageQueue } from './stage-queue.js';
@@ -49,7 +49,6 @@ export interface SchedulerDeps {
 export class StageScheduler {
   readonly #deps: SchedulerDeps;
   readonly #settle: SettleDeps;
-  readonly #settling = new KeyedLock<number>();
   readonly #now: () => number;
 
   constructor(deps: SchedulerDeps) {
@@ -60,15 +59,8 @@ export class StageScheduler {
       ...deps,
       store: { repos: new RecentRepos(repos, { now: this.#now }), builds, stages },
       now: this.#now,
+      settling: new KeyedLock(),
     };
-  }
-
-  /**
-   * Settles the build; settlings of one build on this server run one after another (stages of a
-   * build that change at the same time would otherwise race for the build's optimistic lock).
-   */
-  #settleBuild(buildId: number, options: { stageChanged: boolean }): Promise<void> {
-    return this.#settling.run(buildId, () => settleBuild(this.#settle, buildId, options));
   }
 
   /**
@@ -103,7 +95,7 @@ export class StageScheduler {
     if (isStageReplay(stored, report)) {
       // Finish what the first request may not have (the server stopped half-way): all idempotent.
       if (isDone(stored.status)) await closeSteps(this.#finish(), stored.id, endOfRunning(stored), ENDED);
-      await this.#settleBuild(stored.buildId, { stageChanged: false });
+      await settleBuild(this.#settle, stored.buildId, { stageChanged: false });
       return this.#withSteps(stored);
     }
     if (stored.version !== report.version) throw new StaleVersionError(`stage ${stored.id}`, report.version);
@@ -113,7 +105,7 @@ export class StageScheduler {
     if (report.status === 'running') return this.#start(stored, report);
     if (isDone(report.status)) {
       const stage = await finishStage(this.#finish(), stored, report);
-      await this.#settleBuild(stage.buildId, { stageChanged: true });
+      await settleBuild(this.#settle, stage.buildId, { stageChanged: true });
       return stage;
     }
     throw new InvalidInputError(
@@ -162,7 +154,7 @@ export class StageScheduler {
       throw error;
     }
     await closeSteps(this.#finish(), stageId, 'error', message);
-    await this.#settleBuild(stage.buildId, { stageChanged: true });
+    await settleBuild(this.#settle, stage.buildId, { stageChanged: true });
     return true;
   }
 
@@ -177,7 +169,7 @@ export class StageScheduler {
       for (const stage of await this.#deps.store.stages.list(build.id)) {
         if (isDone(stage.status)) await closeSteps(this.#finish(), stage.id, endOfRunning(stage), ENDED);
       }
-      await this.#settleBuild(build.id, { stageChanged: false });
+      await settleBuild(this.#settle, build.id, { stageChanged: false });
       builds++;
     }
     return builds;
@@ -209,7 +201,7 @@ export class StageScheduler {
       stopped: 0,
       heartbeat: now,
     });
-    await this.#settleBuild(stage.buildId, { stageChanged: true });
+    await settleBuild(this.#settle, stage.buildId, { stageChanged: true });
     if (steps === undefined) return this.#withSteps(stage);
     return { ...stage, steps: steps.sort((a, b) => a.number - b.number) };
   }

@@ -5,6 +5,7 @@ import type { BuildListener, QueueSignal } from '../../core/events.js';
 import type { RepoStore } from '../../core/repo.js';
 import type { Stage, StageStore } from '../../core/stage.js';
 import { isDone } from '../../core/status.js';
+import type { KeyedLock } from '../trigger/keyed-lock.js';
 import type { BuildWatches } from './build-watches.js';
 import { notifyListener } from './notify.js';
 import { buildHasStarted, dependentChanges, finalBuildStatus } from './transitions.js';
@@ -21,6 +22,12 @@ export interface SettleDeps {
   watches: BuildWatches;
   logger: Logger;
   now: () => number;
+  /**
+   * When given, the database part of settling (dependents, build status) runs one build at a time
+   * on this server: stages of a build that change together would otherwise race for the build's
+   * optimistic lock, and the losers read and write again. The listener is told outside of it.
+   */
+  settling?: KeyedLock;
 }
 
 /** Optimistic writes that keep losing are given up after this many tries (someone else settles). */
@@ -40,9 +47,13 @@ export async function settleBuild(
   buildId: number,
   { stageChanged }: { stageChanged: boolean },
 ): Promise<void> {
-  const dependents = await settleDependents(deps, buildId);
+  const settle = async () => {
+    const dependents = await settleDependents(deps, buildId);
+    return { dependents, status: await settleStatus(deps, buildId, dependents.stages) };
+  };
+  const { dependents, status } = await (deps.settling?.run(String(buildId), settle) ?? settle());
   if (dependents.queued) deps.queue.wake();
-  const { build, stages, changed } = await settleStatus(deps, buildId, dependents.stages);
+  const { build, stages, changed } = status;
   deps.watches.notify(buildId);
   if (build === undefined || !(stageChanged || dependents.changed || changed)) return;
   const repo = await deps.store.repos.find(build.repoId);

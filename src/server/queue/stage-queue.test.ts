@@ -193,6 +193,22 @@ describe('StageQueue', () => {
     expect(await queue.request(FILTER, signal())).toBeUndefined();
   });
 
+  it('offers a released stage (its answer never reached the runner) to the next request at once', async () => {
+    const store = new MemoryQueue();
+    store.add(stage(1));
+    const queue = new StageQueue({
+      store: { queue: store },
+      longPoll: 300,
+      offerTtl: 60_000,
+      recheck: 60_000,
+    });
+    expect((await queue.request(FILTER, signal()))?.id).toBe(1);
+    const next = queue.request(FILTER, signal());
+    await tick();
+    queue.release(1);
+    expect((await next)?.id).toBe(1);
+  });
+
   it('finds stages queued without a wake-up at the next re-check', async () => {
     const store = new MemoryQueue();
     const queue = new StageQueue({ store: { queue: store }, recheck: 50, longPoll: 2_000 });
