@@ -88,7 +88,7 @@ export class StageQueue implements QueueSignal {
   /** Stages taken since the scan under way began: its reads may still show them queued. */
   readonly #taken = new Set<number>();
   /** Waiting requests, longest-waiting first. */
-  #waiters: Waiter[] = [];
+  readonly #waiters: Waiter[] = [];
   #scheduled = false;
   #scanning = false;
   #again = false;
