@@ -1,3 +1,4 @@
+import { newStage } from '../../src/store/cases/fixtures.case.js';
 /*
  * Benchmark support for the runner protocol: svc's real fastify app with registerRpcRoutes on a
  * real store, listening on loopback, and the data benchmarks queue (repositories, builds, stages).
@@ -117,32 +118,7 @@ export function benchBuild(repo: Repo): NewBuild {
 
 /** A queued linux/amd64 docker stage without steps (runners create the steps when they start it). */
 export function benchStage(number: number, type = 'docker'): NewStageWithSteps {
-  return {
-    stage: {
-      number,
-      name: `pipeline-${number}`,
-      kind: 'pipeline',
-      type,
-      status: 'pending',
-      error: '',
-      errIgnore: false,
-      exitCode: 0,
-      machine: '',
-      os: 'linux',
-      arch: 'amd64',
-      variant: '',
-      kernel: '',
-      limit: 0,
-      started: 0,
-      stopped: 0,
-      heartbeat: 0,
-      onSuccess: true,
-      onFailure: false,
-      dependsOn: [],
-      labels: {},
-    },
-    steps: [],
-  };
+  return newStage(number, 0, { name: `pipeline-${number}`, type });
 }
 
 /**

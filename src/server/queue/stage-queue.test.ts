@@ -2,40 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { QueuedStage, QueueStore } from '../../core/queue.js';
 import type { Stage } from '../../core/stage.js';
 import type { WireFilter } from '../../runner/client/wire/index.js';
+import { storedStage } from '../../store/cases/fixtures.case.js';
 import { StageQueue, type QueuePage } from './stage-queue.js';
 
-function stage(id: number, fields: Partial<Stage> = {}): Stage {
-  return {
-    id,
-    repoId: 1,
-    buildId: 1,
-    number: id,
-    name: `p${id}`,
-    kind: 'pipeline',
-    type: 'docker',
-    status: 'pending',
-    error: '',
-    errIgnore: false,
-    exitCode: 0,
-    machine: '',
-    os: 'linux',
-    arch: 'amd64',
-    variant: '',
-    kernel: '',
-    limit: 0,
-    started: 0,
-    stopped: 0,
-    heartbeat: 0,
-    created: 0,
-    updated: 0,
-    version: 1,
-    onSuccess: true,
-    onFailure: false,
-    dependsOn: [],
-    labels: {},
-    ...fields,
-  };
-}
+const stage = (id: number, fields: Partial<Stage> = {}): Stage =>
+  storedStage(id, { name: `p${id}`, ...fields });
 
 const FILTER: WireFilter = {
   kind: 'pipeline',

@@ -1,41 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Stage } from '../../core/stage.js';
 import type { Status } from '../../core/status.js';
+import { storedStage } from '../../store/cases/fixtures.case.js';
 import { buildHasStarted, dependentChanges, finalBuildStatus } from './transitions.js';
 
 let id = 0;
 function stage(name: string, status: Status, fields: Partial<Stage> = {}): Stage {
   id++;
-  return {
-    id,
-    repoId: 1,
-    buildId: 1,
-    number: id,
-    name,
-    kind: 'pipeline',
-    type: 'docker',
-    status,
-    error: '',
-    errIgnore: false,
-    exitCode: 0,
-    machine: '',
-    os: 'linux',
-    arch: 'amd64',
-    variant: '',
-    kernel: '',
-    limit: 0,
-    started: 0,
-    stopped: 0,
-    heartbeat: 0,
-    created: 0,
-    updated: 0,
-    version: 1,
-    onSuccess: true,
-    onFailure: false,
-    dependsOn: [],
-    labels: {},
-    ...fields,
-  };
+  return storedStage(id, { name, status, ...fields });
 }
 
 const waiting = (name: string, dependsOn: string[], fields: Partial<Stage> = {}) =>

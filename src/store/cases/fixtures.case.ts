@@ -4,6 +4,7 @@ import type { NewBuild, NewStageWithSteps } from '../../core/build.js';
 import type { NewCron } from '../../core/cron.js';
 import type { NewRepo } from '../../core/repo.js';
 import type { RunnerRegistration } from '../../core/runner.js';
+import type { Stage } from '../../core/stage.js';
 import type { NewSecret, SecretScope } from '../../core/secret.js';
 import type { Store } from '../../core/store.js';
 import type { NewUser } from '../../core/user.js';
@@ -202,5 +203,19 @@ export function runnerRegistration(overrides: Partial<RunnerRegistration> = {}):
     version: '0.1.0',
     lastSeen: Date.now(),
     ...overrides,
+  };
+}
+
+/** A stage as the store returns it (id, version, times), for tests that need records without a database. */
+export function storedStage(id: number, fields: Partial<Stage> = {}): Stage {
+  return {
+    ...newStage(id, 0).stage,
+    id,
+    repoId: 1,
+    buildId: 1,
+    created: 0,
+    updated: 0,
+    version: 1,
+    ...fields,
   };
 }
