@@ -10,6 +10,7 @@ import type { Authenticator } from '../../auth/authenticator.js';
 import { findBuild, findStep } from '../lookup.js';
 import { parseInput, StepParams } from '../params.js';
 import type { RepoAccess } from '../repo-access.js';
+import { SentPositions } from './sent-positions.js';
 
 /** What following a step's log needs. */
 export interface StreamLogDeps {
@@ -26,6 +27,8 @@ export interface StreamLogDeps {
 
 /** Proxies drop connections that stay silent; a comment line every so often keeps them open. */
 const KEEPALIVE_MS = 25_000;
+/** Events are joined into writes of about this size: a whole stored log is not one string. */
+const WRITE_CHARS = 1 << 20;
 
 /**
  * GET /api/repos/{owner}/{name}/builds/{number}/logs/{stage}/{step}/stream (and Drone's path
@@ -61,15 +64,22 @@ export function streamLogRoute(app: FastifyInstance, deps: StreamLogDeps): void 
       'x-accel-buffering': 'no',
     });
     open.add(response);
-    const sent = new Set<number>();
+    const sent = new SentPositions();
     let ended = false;
     const write = (lines: readonly LogLine[]): void => {
       if (ended) return;
+      // One socket write per batch (up to WRITE_CHARS): a write per line made a flooding step's
+      // viewer cost the server more than storing the lines did.
+      let events = '';
       for (const { pos, out, time } of lines) {
-        if (sent.has(pos)) continue;
-        sent.add(pos);
-        response.write(`data: ${JSON.stringify({ pos, out, time })}\n\n`);
+        if (!sent.add(pos)) continue;
+        events += `data: ${JSON.stringify({ pos, out, time })}\n\n`;
+        if (events.length >= WRITE_CHARS) {
+          response.write(events);
+          events = '';
+        }
       }
+      if (events !== '') response.write(events);
     };
     // Live lines wait while the stored ones are read, so that the viewer gets them in order.
     let held: LogLine[] | undefined = [];
