@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type Docker from 'dockerode';
 import { call } from '../../test/api/client.js';
-import { dockerClient } from '../../src/engines/docker/client.js';
+import { dockerClient, type DockerClient } from '../../src/engines/docker/client.js';
 import type { Benchmark } from '../lib/benchmark.js';
 import { followContainer } from '../lib/docker-follow.js';
 import {
@@ -196,7 +195,7 @@ async function svcRun(system: SvcSystem, number: number, work: Workload): Promis
 }
 
 /** The same container, followed through Docker's logs API by a bare client. */
-async function followRun(docker: Docker, work: Workload): Promise<FollowRun> {
+async function followRun(docker: DockerClient, work: Workload): Promise<FollowRun> {
   const latencies: number[] = [];
   const run = await followContainer(
     docker,

@@ -1,4 +1,4 @@
-import type Docker from 'dockerode';
+import type { DockerClient } from '../../src/engines/docker/index.js';
 
 const EMPTY = Buffer.alloc(0);
 const MARK = Buffer.from(' t=');
@@ -18,14 +18,14 @@ export interface FollowRun {
  * gets the whole lines of each frame that hold a sample (` t=`), with the wall-clock time they arrived. The container is removed after.
  */
 export async function followContainer(
-  docker: Docker,
+  docker: DockerClient,
   image: string,
   command: string,
   onText: (text: string, arrived: number) => void,
   clock: () => number,
 ): Promise<FollowRun> {
   const started = performance.now();
-  const container = await docker.createContainer({
+  const { Id: container } = await docker.createContainer({
     Image: image,
     Cmd: ['sh', '-c', command],
     Tty: false,
@@ -33,8 +33,8 @@ export async function followContainer(
     AttachStderr: true,
   });
   try {
-    await container.start();
-    const stream = await container.logs({ follow: true, stdout: true, stderr: true });
+    await docker.startContainer(container);
+    const stream = await docker.containerLogs(container, { follow: true });
     let lines = 0;
     let pending: Buffer = Buffer.alloc(0);
     // The part of a line a frame ended in: a frame is one write of the container, cut anywhere.
@@ -70,9 +70,9 @@ export async function followContainer(
       stream.on('close', resolve);
       stream.on('error', reject);
     });
-    await Promise.all([container.wait(), read]);
+    await Promise.all([docker.waitContainer(container), read]);
     return { ms: performance.now() - started, lines };
   } finally {
-    await container.remove({ force: true });
+    await docker.removeContainer(container, { force: true });
   }
 }

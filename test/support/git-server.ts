@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type Docker from 'dockerode';
+import type { DockerClient } from '../../src/engines/docker/index.js';
 
 /**
  * A real git server for tests: bare repositories on the host, served over git's dumb HTTP protocol by
@@ -47,7 +47,7 @@ function switchTo(path: string, branch: string): void {
 
 /** Starts the server container; `labels` mark it (and its network) for the test's leftover checks. */
 export async function startGitServer(
-  docker: Docker,
+  docker: DockerClient,
   labels: Record<string, string> = {},
 ): Promise<GitServer> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-git-server-'));
@@ -55,14 +55,14 @@ export async function startGitServer(
   mkdirSync(www);
   const network = `svc-test-git-${randomUUID().slice(0, 8)}`;
   await docker.createNetwork({ Name: network, Labels: labels });
-  const container = await docker.createContainer({
+  const { Id: container } = await docker.createContainer({
     Image: 'local/busybox',
     Cmd: ['httpd', '-f', '-p', '80', '-h', '/www'],
     Labels: labels,
     HostConfig: { Binds: [`${www}:/www:ro`], NetworkMode: network },
     NetworkingConfig: { EndpointsConfig: { [network]: { Aliases: ['git-server'] } } },
   });
-  await container.start();
+  await docker.startContainer(container);
 
   const work = (repo: string): string => {
     const path = join(dir, 'work', repo);
@@ -100,8 +100,8 @@ export async function startGitServer(
       publish(repo, `refs/tags/${name}`);
     },
     async close() {
-      await container.remove({ force: true });
-      await docker.getNetwork(network).remove();
+      await docker.removeContainer(container, { force: true });
+      await docker.removeNetwork(network);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,6 +1,6 @@
-import type Docker from 'dockerode';
+import type { DockerClient } from './api/client.js';
+import { statusOf } from './api/errors.js';
 import { LABEL_RUN } from './resources.js';
-import { statusOf } from './pull.js';
 
 /** How many resources a cleanup removed. */
 export interface Removed {
@@ -18,7 +18,7 @@ export type LabelFilter = { label: string[] };
  * Resources that are already gone, or going, are not errors. Everything that can be removed is;
  * then the first real failure is thrown.
  */
-export async function removeMatching(docker: Docker, filter: LabelFilter): Promise<Removed> {
+export async function removeMatching(docker: DockerClient, filter: LabelFilter): Promise<Removed> {
   const failures: unknown[] = [];
   const attempt = async (remove: () => Promise<unknown>): Promise<number> => {
     try {
@@ -31,38 +31,32 @@ export async function removeMatching(docker: Docker, filter: LabelFilter): Promi
     }
   };
   const sum = (counts: number[]): number => counts.reduce((a, b) => a + b, 0);
-  const filters = JSON.stringify(filter);
 
-  const containers = await docker.listContainers({ all: true, filters });
+  const containers = await docker.listContainers(filter);
   const removedContainers = sum(
     await Promise.all(
-      containers.map((c) => attempt(() => docker.getContainer(c.Id).remove({ force: true, v: true }))),
+      containers.map((c) => attempt(() => docker.removeContainer(c.Id, { force: true, volumes: true }))),
     ),
   );
-  const networks = await docker.listNetworks({ filters });
+  const networks = await docker.listNetworks(filter);
   const removedNetworks = sum(
-    await Promise.all(networks.map((n) => attempt(() => docker.getNetwork(n.Id).remove()))),
+    await Promise.all(networks.map((n) => attempt(() => docker.removeNetwork(n.Id)))),
   );
-  const { Volumes: volumes } = await docker.listVolumes({ filters });
+  const volumes = await docker.listVolumes(filter);
   const removedVolumes = sum(
-    await Promise.all((volumes ?? []).map((v) => attempt(() => docker.getVolume(v.Name).remove()))),
+    await Promise.all(volumes.map((v) => attempt(() => docker.removeVolume(v.Name)))),
   );
   if (failures.length > 0) throw failures[0];
   return { containers: removedContainers, networks: removedNetworks, volumes: removedVolumes };
 }
 
 /** The run ids found on resources that match `filter`. */
-export async function runsMatching(docker: Docker, filter: LabelFilter): Promise<Set<string>> {
-  const filters = JSON.stringify(filter);
+export async function runsMatching(docker: DockerClient, filter: LabelFilter): Promise<Set<string>> {
   const [containers, networks, volumes] = await Promise.all([
-    docker.listContainers({ all: true, filters }),
-    docker.listNetworks({ filters }),
-    docker.listVolumes({ filters }),
+    docker.listContainers(filter),
+    docker.listNetworks(filter),
+    docker.listVolumes(filter),
   ]);
-  const labels = [
-    ...containers.map((c) => c.Labels),
-    ...networks.map((n) => n.Labels ?? {}),
-    ...(volumes.Volumes ?? []).map((v) => (v.Labels as Record<string, string> | null) ?? {}),
-  ];
+  const labels = [...containers, ...networks, ...volumes].map((r) => r.Labels ?? {});
   return new Set(labels.flatMap((l) => (l[LABEL_RUN] === undefined ? [] : [l[LABEL_RUN]])));
 }

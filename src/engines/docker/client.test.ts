@@ -1,39 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { dockerClient } from './client.js';
 
-/** The connection settings dockerode's modem ended up with. */
-function modemOf(host: string | undefined, tlsVerify?: boolean): Record<string, unknown> {
-  const {
-    socketPath,
-    host: hostname,
-    port,
-    protocol,
-  } = dockerClient({ host, tlsVerify }).modem as unknown as Record<string, unknown>;
-  return { socketPath, host: hostname, port, protocol };
-}
-
 describe('dockerClient', () => {
   it('talks to a unix socket, the default one when no host is given', () => {
-    expect(modemOf('unix:///tmp/x/docker.sock')).toMatchObject({
+    expect(dockerClient({ host: 'unix:///tmp/x/docker.sock' }).endpoint).toEqual({
       socketPath: '/tmp/x/docker.sock',
-      host: undefined,
     });
-    expect(modemOf(undefined)).toMatchObject({ socketPath: '/var/run/docker.sock', host: undefined });
-    expect(modemOf('')).toMatchObject({ socketPath: '/var/run/docker.sock' });
+    expect(dockerClient({ host: undefined }).endpoint).toEqual({ socketPath: '/var/run/docker.sock' });
+    expect(dockerClient({ host: '' }).endpoint).toEqual({ socketPath: '/var/run/docker.sock' });
   });
 
   it('talks TCP, with TLS when asked or on port 2376', () => {
-    expect(modemOf('tcp://docker.test:2375')).toMatchObject({
+    expect(dockerClient({ host: 'tcp://docker.test:2375' }).endpoint).toEqual({
       host: 'docker.test',
-      port: '2375',
-      protocol: 'http',
+      port: 2375,
+      tls: false,
     });
-    expect(modemOf('docker.test:2376')).toMatchObject({
+    expect(dockerClient({ host: 'docker.test:2376' }).endpoint).toEqual({
       host: 'docker.test',
-      port: '2376',
-      protocol: 'https',
+      port: 2376,
+      tls: true,
     });
-    expect(modemOf('tcp://docker.test', true)).toMatchObject({ port: '2376', protocol: 'https' });
+    expect(dockerClient({ host: 'tcp://docker.test', tlsVerify: true }).endpoint).toMatchObject({
+      port: 2376,
+      tls: true,
+    });
+    expect(dockerClient({ host: 'tcp://[::1]:2375' }).endpoint).toMatchObject({ host: '::1' });
   });
 
   it('refuses a host it cannot use', () => {

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Docker from 'dockerode';
 import { InvalidInputError } from '../../core/errors.js';
+import { DockerClient } from './api/client.js';
+
+export { DockerClient };
 
 /** Where the Docker engine is, as the docker command takes it (its DOCKER_* variables). */
 export interface DockerConnection {
@@ -16,14 +18,14 @@ export interface DockerConnection {
 const DEFAULT_SOCKET = '/var/run/docker.sock';
 
 /**
- * A dockerode client for `connection`. Every option is set explicitly, because dockerode would
- * otherwise fill gaps from process.env: the composition root decides, not the library.
+ * A Docker Engine API client for `connection`. Nothing is read from process.env here: the
+ * composition root decides.
  */
-export function dockerClient(connection: DockerConnection = {}): Docker {
+export function dockerClient(connection: DockerConnection = {}): DockerClient {
   const host = connection.host ?? '';
   if (host === '' || host.startsWith('unix://')) {
     const socketPath = host.slice('unix://'.length) || DEFAULT_SOCKET;
-    return new Docker({ socketPath, host: undefined, port: undefined, protocol: 'http' });
+    return new DockerClient({ socketPath });
   }
   let url: URL;
   try {
@@ -46,11 +48,7 @@ export function dockerClient(connection: DockerConnection = {}): Docker {
           key: readFileSync(join(connection.certPath, 'key.pem')),
         }
       : {};
-  return new Docker({
-    socketPath: undefined,
-    host: url.hostname,
-    port,
-    protocol: tls ? 'https' : 'http',
-    ...certs,
-  });
+  // URL keeps an IPv6 host in brackets; a socket connection wants the bare address.
+  const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return new DockerClient({ host: hostname, port: Number(port), tls, ...certs });
 }

@@ -1,4 +1,4 @@
-import type { ContainerCreateOptions, HostConfig, MountSettings } from 'dockerode';
+import type { ContainerCreateOptions, DeviceMapping, HostConfig, Mount } from './api/types.js';
 import type { ExecSpec, ExecStep } from '../../core/engine.js';
 import { InvalidInputError } from '../../core/errors.js';
 import {
@@ -11,8 +11,6 @@ import {
   tempVolume,
   workspaceVolume,
 } from './resources.js';
-
-type Device = NonNullable<HostConfig['Devices']>[number];
 
 /**
  * The Docker container of a step: the step's image, command, environment (secrets included) and
@@ -67,9 +65,9 @@ export function containerConfig(spec: ExecSpec, step: ExecStep, owner: string): 
  * Mounts of a step: the workspace, then its own volumes. Host paths are binds, which create a
  * missing host directory as `docker run -v` does; temp volumes are Docker volumes or tmpfs.
  */
-function volumesOf(spec: ExecSpec, step: ExecStep): { mounts: MountSettings[]; binds: string[] } {
+function volumesOf(spec: ExecSpec, step: ExecStep): { mounts: Mount[]; binds: string[] } {
   const { base, hostPath } = spec.workspace;
-  const mounts: MountSettings[] = [
+  const mounts: Mount[] = [
     hostPath === undefined
       ? { Type: 'volume', Source: workspaceVolume(spec), Target: base }
       : { Type: 'bind', Source: hostPath, Target: base },
@@ -93,7 +91,7 @@ function volumesOf(spec: ExecSpec, step: ExecStep): { mounts: MountSettings[]; b
 }
 
 /** `/dev/x`, `/dev/x:/dev/y` or `/dev/x:/dev/y:rw`, as `docker run --device` takes them. */
-function device(spec: string): Device {
+function device(spec: string): DeviceMapping {
   const [host = spec, container = host, permissions = 'rwm'] = spec.split(':');
   return { PathOnHost: host, PathInContainer: container, CgroupPermissions: permissions };
 }

@@ -1,5 +1,5 @@
-import type Docker from 'dockerode';
 import type { Engine, ExecSpec, ExecStep, OutputSink, StepExit } from '../../core/engine.js';
+import type { DockerClient } from './api/client.js';
 import { removeMatching, runsMatching, type Removed } from './cleanup.js';
 import { containerConfig } from './container-config.js';
 import { followLogs, type LogFollower } from './logs.js';
@@ -17,7 +17,7 @@ import {
 /** What the composition root hands the Docker engine; nothing is read from the environment. */
 export interface DockerEngineOptions {
   /** A client for the Docker Engine API (see `dockerClient`, which honours DOCKER_HOST). */
-  docker: Docker;
+  docker: DockerClient;
   /**
    * Who owns the resources, as the label `io.svc.owner` (the runner's name): `removeLeftovers`
    * only ever touches resources of the same owner.
@@ -41,7 +41,7 @@ export interface Leftovers extends Removed {
  * `removeLeftovers` find it.
  */
 export class DockerEngine implements Engine {
-  private readonly docker: Docker;
+  private readonly docker: DockerClient;
   private readonly owner: string;
   private readonly streamPull: boolean;
   /** Runs set up and not yet destroyed, with the log streams of their detached steps. */
@@ -60,12 +60,7 @@ export class DockerEngine implements Engine {
     this.removals.set(spec.runId, new Set());
     const labels = runLabels(spec, this.owner);
     if (usesStageNetwork(spec)) {
-      await this.docker.createNetwork({
-        Name: networkName(spec),
-        Driver: 'bridge',
-        Labels: labels,
-        abortSignal: signal,
-      });
+      await this.docker.createNetwork({ Name: networkName(spec), Driver: 'bridge', Labels: labels }, signal);
     }
     const volumes = [
       ...(spec.workspace.hostPath === undefined ? [workspaceVolume(spec)] : []),
@@ -73,9 +68,7 @@ export class DockerEngine implements Engine {
         v.kind === 'temp' && v.medium === 'disk' ? [tempVolume(spec, v.name)] : [],
       ),
     ];
-    await Promise.all(
-      volumes.map((Name) => this.docker.createVolume({ Name, Labels: labels, abortSignal: signal })),
-    );
+    await Promise.all(volumes.map((Name) => this.docker.createVolume({ Name, Labels: labels }, signal)));
   }
 
   async run(spec: ExecSpec, step: ExecStep, output: OutputSink, signal?: AbortSignal): Promise<StepExit> {
@@ -83,17 +76,15 @@ export class DockerEngine implements Engine {
     abort.throwIfAborted();
     await ensureImage(this.docker, step, output, this.streamPull, abort);
     abort.throwIfAborted();
-    const container = await this.docker.createContainer(containerConfig(spec, step, this.owner));
+    const { Id: container } = await this.docker.createContainer(containerConfig(spec, step, this.owner));
     if (!step.networkMode) {
       for (const network of step.networks) {
-        await this.docker
-          .getNetwork(network)
-          .connect({ Container: container.id, EndpointConfig: { Aliases: [step.name] } });
+        await this.docker.connectNetwork(network, container, { Aliases: [step.name] });
       }
     }
     abort.throwIfAborted();
-    await container.start();
-    const logs = await followLogs(container, output);
+    await this.docker.startContainer(container, abort);
+    const logs = await followLogs(this.docker, container, output);
     if (step.detach) {
       // Runs on in the background; destroy removes it and so ends its log stream.
       this.active.get(spec.runId)?.add(logs);
@@ -102,7 +93,9 @@ export class DockerEngine implements Engine {
     const exit = await this.waitFor(container, logs, abort);
     // As `docker run --rm` does; not awaited, so that the next step starts meanwhile. `destroy`
     // waits for these removals, and removes whatever one of them failed to.
-    const removal = container.remove({ force: true, v: true }).catch(() => undefined);
+    const removal = this.docker
+      .removeContainer(container, { force: true, volumes: true })
+      .catch(() => undefined);
     this.removals.get(spec.runId)?.add(removal);
     return exit;
   }
@@ -143,15 +136,11 @@ export class DockerEngine implements Engine {
   }
 
   /** Waits for the container to exit and its output to be read; a cancel kills it at once. */
-  private async waitFor(
-    container: Docker.Container,
-    logs: LogFollower,
-    signal: AbortSignal,
-  ): Promise<StepExit> {
+  private async waitFor(container: string, logs: LogFollower, signal: AbortSignal): Promise<StepExit> {
     let onAbort: (() => void) | undefined;
     const aborted = new Promise<never>((_, reject) => {
       onAbort = () => {
-        container.kill().catch(() => undefined);
+        this.docker.killContainer(container).catch(() => undefined);
         logs.close();
         reject(abortError(signal));
       };
@@ -161,8 +150,11 @@ export class DockerEngine implements Engine {
     // Only the race below listens; an abort after it settled must not be an unhandled rejection.
     aborted.catch(() => undefined);
     try {
-      await Promise.race([Promise.all([container.wait(), logs.done]), aborted]);
-      const info = await container.inspect();
+      // Both: the stream can end a moment before Docker records the exit, and the exit can come
+      // before the last output has been read.
+      const exited = this.docker.waitContainer(container);
+      await Promise.race([Promise.all([exited, logs.done]), aborted]);
+      const info = await this.docker.inspectContainer(container);
       return { exitCode: info.State.ExitCode, oomKilled: info.State.OOMKilled };
     } finally {
       if (onAbort) signal.removeEventListener('abort', onAbort);

@@ -1,4 +1,5 @@
 /** The Docker execution backend: docs/runner-core.md. */
-export { dockerClient, type DockerConnection } from './client.js';
+export { dockerClient, DockerClient, type DockerConnection } from './client.js';
+export { DockerApiError } from './api/errors.js';
 export { DockerEngine, type DockerEngineOptions, type Leftovers } from './engine.js';
 export { LABEL_OWNER, LABEL_RUN, LABEL_STEP } from './resources.js';

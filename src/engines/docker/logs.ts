@@ -1,6 +1,6 @@
-import type Docker from 'dockerode';
 import type { OutputSink } from '../../core/engine.js';
 import { LineSplitter } from '../lines.js';
+import type { DockerClient } from './api/client.js';
 import { Demuxer } from './demux.js';
 
 /** A container's output being followed; `done` resolves when the stream ends (the container stopped). */
@@ -15,14 +15,12 @@ export interface LogFollower {
  * endpoint (rather than attach) replays what was printed before the call, so no early line is
  * lost however late the stream is opened.
  */
-export async function followLogs(container: Docker.Container, output: OutputSink): Promise<LogFollower> {
-  const stream = (await container.logs({
-    follow: true,
-    stdout: true,
-    stderr: true,
-  })) as NodeJS.ReadableStream & {
-    destroy(): void;
-  };
+export async function followLogs(
+  docker: DockerClient,
+  container: string,
+  output: OutputSink,
+): Promise<LogFollower> {
+  const stream = await docker.containerLogs(container, { follow: true });
   const stdout = new LineSplitter(output);
   const stderr = new LineSplitter(output);
   const demuxer = new Demuxer((kind, payload) => (kind === 'stderr' ? stderr : stdout).write(payload));

@@ -1,14 +1,7 @@
-import type Docker from 'dockerode';
 import type { ExecStep, OutputSink } from '../../core/engine.js';
 import { SvcError } from '../../core/errors.js';
-
-/** One event of Docker's pull progress stream. */
-interface PullEvent {
-  id?: string;
-  status?: string;
-  progress?: string;
-  error?: string;
-}
+import type { DockerClient } from './api/client.js';
+import { statusOf } from './api/errors.js';
 
 /**
  * Makes the step's image present according to its pull policy:
@@ -17,7 +10,7 @@ interface PullEvent {
  * (no registry reachable must not stop a build whose image is already present).
  */
 export async function ensureImage(
-  docker: Docker,
+  docker: DockerClient,
   step: ExecStep,
   output: OutputSink,
   streamProgress: boolean,
@@ -57,9 +50,9 @@ export function isLatest(image: string): boolean {
   return colon < 0 || name.slice(colon + 1) === 'latest';
 }
 
-async function imagePresent(docker: Docker, image: string): Promise<boolean> {
+async function imagePresent(docker: DockerClient, image: string): Promise<boolean> {
   try {
-    await docker.getImage(image).inspect();
+    await docker.inspectImage(image);
     return true;
   } catch (err) {
     if (statusOf(err) === 404) return false;
@@ -68,7 +61,7 @@ async function imagePresent(docker: Docker, image: string): Promise<boolean> {
 }
 
 async function pull(
-  docker: Docker,
+  docker: DockerClient,
   step: ExecStep,
   output: OutputSink,
   streamProgress: boolean,
@@ -81,33 +74,19 @@ async function pull(
   };
   if (streamProgress) output(`svc: pulling ${step.image}`);
   try {
-    const stream = await docker.pull(step.image, { authconfig: auth, abortSignal: signal });
     const lastStatus = new Map<string, string>();
-    await new Promise<void>((resolve, reject) => {
-      docker.modem.followProgress(
-        stream,
-        (err: Error | null) => (err ? reject(err) : resolve()),
-        (event: PullEvent) => {
-          if (event.error !== undefined) return;
-          if (!streamProgress || event.status === undefined) return;
-          // One line per layer and state, not one per progress tick.
-          const key = event.id ?? '';
-          if (lastStatus.get(key) === event.status) return;
-          lastStatus.set(key, event.status);
-          output(key ? `${key}: ${event.status}` : event.status);
-        },
-      );
-    });
+    for await (const event of docker.pullImage(step.image, { auth, signal })) {
+      if (!streamProgress || event.status === undefined) continue;
+      // One line per layer and state, not one per progress tick.
+      const key = event.id ?? '';
+      if (lastStatus.get(key) === event.status) continue;
+      lastStatus.set(key, event.status);
+      output(key ? `${key}: ${event.status}` : event.status);
+    }
   } catch (err) {
     signal.throwIfAborted();
     throw new SvcError('INTERNAL', `pulling image "${step.image}" failed: ${(err as Error).message}`, {
       cause: err,
     });
   }
-}
-
-/** The HTTP status of a Docker API error, if it has one. */
-export function statusOf(err: unknown): number | undefined {
-  const status = (err as { statusCode?: unknown } | null)?.statusCode;
-  return typeof status === 'number' ? status : undefined;
 }

@@ -1,11 +1,11 @@
-import type Docker from 'dockerode';
 import { inCi, service } from '../../../test/support/services.js';
+import type { DockerClient } from './api/client.js';
 import { dockerClient } from './client.js';
 import type { LabelFilter } from './cleanup.js';
 
 /** The Docker engine for a test suite, or `skip` when it (or an image it needs) is missing outside CI. */
 export interface DockerForTests {
-  docker: Docker | undefined;
+  docker: DockerClient | undefined;
   skip: boolean;
 }
 
@@ -21,7 +21,7 @@ export async function dockerForTests(images: string[]): Promise<DockerForTests> 
   const missing: string[] = [];
   for (const image of images) {
     try {
-      await docker.getImage(image).inspect();
+      await docker.inspectImage(image);
     } catch {
       missing.push(image);
     }
@@ -35,14 +35,13 @@ export async function dockerForTests(images: string[]): Promise<DockerForTests> 
 
 /** Counts the containers, networks and volumes matching `filter` (0 after a clean destroy). */
 export async function countMatching(
-  docker: Docker,
+  docker: DockerClient,
   filter: LabelFilter,
 ): Promise<{ containers: number; networks: number; volumes: number }> {
-  const filters = JSON.stringify(filter);
   const [containers, networks, volumes] = await Promise.all([
-    docker.listContainers({ all: true, filters }),
-    docker.listNetworks({ filters }),
-    docker.listVolumes({ filters }),
+    docker.listContainers(filter),
+    docker.listNetworks(filter),
+    docker.listVolumes(filter),
   ]);
-  return { containers: containers.length, networks: networks.length, volumes: volumes.Volumes?.length ?? 0 };
+  return { containers: containers.length, networks: networks.length, volumes: volumes.length };
 }

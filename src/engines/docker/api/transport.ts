@@ -1,0 +1,146 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { Duplex } from 'node:stream';
+import { apiError } from './errors.js';
+
+/**
+ * The API version every path is prefixed with: 1.41 (Docker 20.10) is the lowest with everything
+ * svc uses (`wait?condition=next-exit`, tmpfs mounts, 101 on attach). Pinning it keeps newer engines
+ * answering in the shapes of ./types.ts.
+ */
+export const API_VERSION = 'v1.41';
+
+/** Where requests go: a unix socket, or a host and port over plain HTTP or TLS. */
+export type Endpoint =
+  | { socketPath: string }
+  | { host: string; port: number; tls: boolean; ca?: Buffer; cert?: Buffer; key?: Buffer };
+
+/** A request: query values that are undefined are left out; `body` is sent as JSON. */
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal | undefined;
+}
+
+/** HTTP to one Docker engine over keep-alive connections (a step makes ~6 calls in a row). */
+export class Transport {
+  private readonly agent: http.Agent;
+  private readonly base: http.RequestOptions;
+  private readonly request: typeof http.request;
+
+  constructor(readonly endpoint: Endpoint) {
+    if ('socketPath' in endpoint) {
+      this.agent = new http.Agent({ keepAlive: true });
+      this.base = { socketPath: endpoint.socketPath };
+      this.request = http.request;
+    } else {
+      const { host, port, tls, ca, cert, key } = endpoint;
+      this.agent = tls
+        ? new https.Agent({ keepAlive: true, ca, cert, key })
+        : new http.Agent({ keepAlive: true });
+      this.base = { host, port };
+      this.request = tls ? https.request : http.request;
+    }
+  }
+
+  /** Sends a request; resolves with the response once its status is below 400, else rejects with Docker's error. */
+  send(method: string, path: string, options: RequestOptions = {}): Promise<http.IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const request = this.open(method, path, options);
+      request.once('response', (response) => {
+        const status = response.statusCode ?? 0;
+        if (status < 400) return resolve(response);
+        text(response).then((body) => reject(apiError(status, body, `${method} ${path}`)), reject);
+      });
+      request.once('error', reject);
+      request.end(options.body === undefined ? undefined : JSON.stringify(options.body));
+    });
+  }
+
+  /**
+   * Sends a request Docker answers by hijacking the connection (attach): resolves with the raw
+   * socket after `101 Switching Protocols`, with any bytes read past the response put back.
+   */
+  upgrade(method: string, path: string, options: RequestOptions = {}): Promise<Duplex> {
+    return new Promise((resolve, reject) => {
+      const request = this.open(method, path, {
+        ...options,
+        headers: { ...options.headers, Connection: 'Upgrade', Upgrade: 'tcp' },
+      });
+      request.once('upgrade', (_response, socket, head) => {
+        if (head.length > 0) socket.unshift(head);
+        resolve(socket);
+      });
+      // Any ordinary response means Docker refused to hijack (an error, or a proxy in between).
+      request.once('response', (response) => {
+        const status = response.statusCode ?? 0;
+        text(response).then((body) => reject(apiError(status, body, `${method} ${path}`)), reject);
+      });
+      request.once('error', reject);
+      request.end();
+    });
+  }
+
+  /** Sends a request and reads its JSON answer. */
+  async json<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    return this.read(
+      options.signal,
+      async () => JSON.parse(await text(await this.send(method, path, options))) as T,
+    );
+  }
+
+  /** Sends a request whose answer has no body worth reading (204, or a status line). */
+  async empty(method: string, path: string, options: RequestOptions = {}): Promise<void> {
+    await this.read(options.signal, async () => void (await text(await this.send(method, path, options))));
+  }
+
+  /** Closes the idle keep-alive connections. */
+  close(): void {
+    this.agent.destroy();
+  }
+
+  /**
+   * Runs a read; an abort can also land while the body streams in (a wait's headers come at once),
+   * where Node reports a reset connection: either way the caller sees the abort's reason.
+   */
+  private async read<T>(signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      signal?.throwIfAborted();
+      throw err;
+    }
+  }
+
+  private open(method: string, path: string, options: RequestOptions): http.ClientRequest {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    return this.request({
+      ...this.base,
+      agent: this.agent,
+      method,
+      path: `/${API_VERSION}${path}${queryString(options.query)}`,
+      headers,
+      signal: options.signal,
+    });
+  }
+}
+
+function queryString(query: RequestOptions['query']): string {
+  if (query === undefined) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined)
+      params.set(key, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/** Reads a whole response body as UTF-8. */
+async function text(response: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
