@@ -4,12 +4,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ExecSpec, ExecStep } from '../../core/engine.js';
 import { StageExecutor, type ExecuteOptions } from '../../runner/executor.js';
 import { MemoryReporter } from '../../runner/memory-reporter.js';
 import type { StageResult, StepResult } from '../../runner/reporter.js';
 import { execSpec, execStep } from '../../runner/testing/spec.js';
+import { Demuxer } from './demux.js';
 import { DockerEngine } from './engine.js';
 import { LABEL_OWNER } from './resources.js';
 import { countMatching, dockerForTests } from './testing.case.js';
@@ -276,6 +277,31 @@ describe.skipIf(skip)('DockerEngine (real Docker engine)', () => {
     ]);
     expect(lines.filter((l) => l === 'err-line')).toHaveLength(1);
     expect(reporter.logLines('print').map((l) => l.pos)).toEqual(lines.map((_, i) => i));
+  });
+
+  it("streams a detached step's output until destroy, and leaves it in Docker's log too", async () => {
+    if (!docker) return;
+    const engine = new DockerEngine({ docker, owner });
+    const spec = execSpec([
+      sh('server', 'echo early; sleep 0.3; echo later >&2; exec sleep 300', { detach: true }),
+    ]);
+    await engine.setup(spec);
+    const lines: string[] = [];
+    try {
+      expect(await engine.run(spec, spec.steps[0]!, (line) => lines.push(line))).toEqual({
+        exitCode: 0,
+        oomKilled: false,
+      });
+      await vi.waitFor(() => expect(lines).toEqual(['early', 'later']), { timeout: 5_000 });
+      // Output is read through attach; the container's log driver still gets every line.
+      const [container] = await docker.listContainers({ label: [`io.svc.run=${spec.runId}`] });
+      const logged: string[] = [];
+      const demuxer = new Demuxer((_, payload) => logged.push(payload.toString()));
+      for await (const chunk of await docker.containerLogs(container!.Id)) demuxer.write(chunk as Buffer);
+      expect(logged.join('')).toBe('early\nlater\n');
+    } finally {
+      await engine.destroy(spec);
+    }
   });
 
   it('applies pull policies: never refuses a missing image, default keeps a present image when the pull fails', async () => {

@@ -2,7 +2,7 @@ import type { Engine, ExecSpec, ExecStep, OutputSink, StepExit } from '../../cor
 import type { DockerClient } from './api/client.js';
 import { removeMatching, runsMatching, type Removed } from './cleanup.js';
 import { containerConfig } from './container-config.js';
-import { followLogs, type LogFollower } from './logs.js';
+import { attachOutput, type LogFollower } from './logs.js';
 import { ensureImage } from './pull.js';
 import {
   LABEL_OWNER,
@@ -83,8 +83,13 @@ export class DockerEngine implements Engine {
       }
     }
     abort.throwIfAborted();
-    await this.docker.startContainer(container, abort);
-    const logs = await followLogs(this.docker, container, output);
+    const logs = await attachOutput(this.docker, container, output);
+    try {
+      await this.docker.startContainer(container, abort);
+    } catch (err) {
+      logs.close();
+      throw err;
+    }
     if (step.detach) {
       // Runs on in the background; destroy removes it and so ends its log stream.
       this.active.get(spec.runId)?.add(logs);

@@ -1,30 +1,38 @@
+import type { Duplex } from 'node:stream';
 import type { OutputSink } from '../../core/engine.js';
 import { LineSplitter } from '../lines.js';
 import type { DockerClient } from './api/client.js';
 import { Demuxer } from './demux.js';
 
-/** A container's output being followed; `done` resolves when the stream ends (the container stopped). */
+/** A container's output being read; `done` resolves when the stream ends (the container stopped). */
 export interface LogFollower {
   done: Promise<void>;
-  /** Stops following (the container is going away anyway). */
+  /** Stops reading (the container is going away anyway). */
   close(): void;
 }
 
 /**
- * Follows a container's stdout and stderr from its start, line by line into `output`. The logs
- * endpoint (rather than attach) replays what was printed before the call, so no early line is
- * lost however late the stream is opened.
+ * Attaches to a container that has not started yet and passes its stdout and stderr, line by line,
+ * into `output`. Attaching before `start` loses no early line; and reading the attach stream rather
+ * than following the logs lets svc pace the container instead of trailing a growing log file
+ * (1M lines: 7.1 s instead of 12.3 s, docs/performance.md). The log driver still gets every line.
  */
-export async function followLogs(
+export async function attachOutput(
   docker: DockerClient,
   container: string,
   output: OutputSink,
+  signal?: AbortSignal,
 ): Promise<LogFollower> {
-  const stream = await docker.containerLogs(container, { follow: true });
+  const stream = await docker.attachContainer(container, signal);
+  return { done: readFrames(stream, output), close: () => stream.destroy() };
+}
+
+/** Reads the multiplexed stream to its end; a broken stream is reported, never thrown. */
+function readFrames(stream: Duplex, output: OutputSink): Promise<void> {
   const stdout = new LineSplitter(output);
   const stderr = new LineSplitter(output);
   const demuxer = new Demuxer((kind, payload) => (kind === 'stderr' ? stderr : stdout).write(payload));
-  const done = new Promise<void>((resolve) => {
+  return new Promise<void>((resolve) => {
     let ended = false;
     const end = (): void => {
       if (ended) return;
@@ -42,5 +50,4 @@ export async function followLogs(
       end();
     });
   });
-  return { done, close: () => stream.destroy() };
 }
