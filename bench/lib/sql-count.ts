@@ -26,8 +26,14 @@ function counting<T extends object>(prototype: T, method: keyof T): void {
 export function countStatements(): void {
   if (installed) return;
   installed = true;
-  // Kysely prepares every SQLite statement it runs; pg and mysql2 get one query call each.
-  counting(Database.prototype, 'prepare');
+  // SQLite statements are prepared once and run many times (src/store/dialects/sqlite-statements.ts):
+  // count the runs. pg and mysql2 get one query call each.
+  const memory = new Database(':memory:');
+  const statement = Object.getPrototypeOf(memory.prepare('select 1')) as object;
+  memory.close();
+  for (const run of ['run', 'all', 'get', 'iterate'] as const) {
+    counting(statement as Record<typeof run, unknown>, run);
+  }
   counting(pg.Client.prototype, 'query');
   counting(mysql.Connection.prototype, 'query');
 }

@@ -29,7 +29,7 @@ describe('SQLite file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-connect-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('creates missing parent folders, uses WAL, foreign keys and a busy timeout', async () => {
+  it('creates missing parent folders, uses WAL (synchronous NORMAL), foreign keys and a busy timeout', async () => {
     const path = join(dir, 'nested', 'deeper', 'svc.sqlite');
     const { db } = await connect({ driver: 'embedded_sql', path }, quiet);
     try {
@@ -38,6 +38,8 @@ describe('SQLite file', () => {
           (await sql.raw<Record<string, unknown>>(`pragma ${name}`).execute(db)).rows[0] ?? {},
         )[0];
       expect(await pragma('journal_mode')).toBe('wal');
+      // NORMAL (1) from the first open of a new file, not only once it already is a WAL file.
+      expect(await pragma('synchronous')).toBe(1);
       expect(await pragma('foreign_keys')).toBe(1);
       expect(await pragma('busy_timeout')).toBeGreaterThan(0);
     } finally {
