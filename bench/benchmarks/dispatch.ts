@@ -1,8 +1,9 @@
 /*
  * dispatch: how fast svc's runner protocol hands queued stages to runners, on each database.
- * In this one process: svc's real fastify server with registerRpcRoutes on a real store (a fresh
- * database each), listening on loopback, and 100 simulated runners (svc's poller and RPC client,
- * HTTP on loopback) that accept what they are offered and report it running, then successful.
+ * In this process: svc's real fastify server with registerRpcRoutes on a real store (a fresh
+ * database each), listening on loopback. In one other process, as runners are in a deployment:
+ * 100 simulated runners (svc's poller and RPC client, HTTP on loopback) that accept what they are
+ * offered and report it running, then successful.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Repo } from '../../src/core/repo.js';
@@ -23,7 +24,8 @@ import {
   startRpcServer,
   type RpcServer,
 } from '../lib/rpc-server.js';
-import { RunnerFleet } from '../lib/runner-fleet.js';
+import type { Fleet } from '../lib/runner-fleet.js';
+import { RunnerProcess } from '../lib/runner-process.js';
 import { countStatements, statementsSent } from '../lib/sql-count.js';
 import { median, percentile, round } from '../lib/stats.js';
 
@@ -78,12 +80,14 @@ interface Throughput {
   acceptedMs: number;
   doneMs: number;
   statements: number;
+  /** CPU time of this process (the server) per stage done, milliseconds. */
+  serverCpu: number;
   cut: boolean;
   failures: string;
 }
 
 /** What went wrong for the runners, for the notes ('' when nothing). */
-function failures(fleet: RunnerFleet): string {
+function failures(fleet: Fleet): string {
   if (fleet.failures === 0) return '';
   return `; runners' requests failed ${fleet.failures} time(s), e.g. ${fleet.errors.join(' | ')}`;
 }
@@ -96,12 +100,14 @@ async function svcThroughput(
   repos: readonly Repo[],
 ): Promise<Throughput> {
   await queueBuilds(store, repos, BUILDS, STAGES_PER_BUILD);
-  const fleet = new RunnerFleet(server.url, RPC_SECRET, RUNNERS);
+  const fleet = new RunnerProcess(server.url, RPC_SECRET, RUNNERS);
   const statements = statementsSent();
+  const cpu = process.cpuUsage();
   const started = performance.now();
   fleet.start();
   const finished = await until(() => fleet.done >= STAGES, RUN_LIMIT_MS);
   const elapsed = performance.now() - started;
+  const { user, system } = process.cpuUsage(cpu);
   const sent = statementsSent() - statements;
   const last = fleet.last();
   await fleet.stop();
@@ -115,6 +121,7 @@ async function svcThroughput(
     acceptedMs: last.accepted - started,
     doneMs: elapsed,
     statements: sent / Math.max(1, fleet.done),
+    serverCpu: (user + system) / 1000 / Math.max(1, fleet.done),
     cut: !finished,
     failures: failures(fleet),
   };
@@ -149,7 +156,7 @@ interface Latency {
  */
 async function latency(store: Store, direct: Connection, server: RpcServer, repo: Repo): Promise<Latency> {
   const waiting = () => server.queue.waiting;
-  const fleet = new RunnerFleet(server.url, RPC_SECRET, RUNNERS);
+  const fleet = new RunnerProcess(server.url, RPC_SECRET, RUNNERS);
   fleet.start();
   const samples: Latency = { svc: [], baseline: [], statements: 0, failures: '' };
   let statements = 0;
@@ -203,7 +210,7 @@ async function measure(dialect: TestDialect, skipped: string): Promise<BenchResu
     const svc = await svcThroughput(store, direct.db, server, repos);
     const baseline = await baselineThroughput(store, direct, repos);
     process.stderr.write(
-      `dispatch: ${dialect.name}: ${round(svc.rate, 1)} stages/s (${svc.stages} done${svc.cut ? ', cut' : ''}, ${round(svc.statements, 1)} statements each), baseline ${round(baseline, 1)} claims/s; latency…\n`,
+      `dispatch: ${dialect.name}: ${round(svc.rate, 1)} stages/s (${svc.stages} done${svc.cut ? ', cut' : ''}, ${round(svc.statements, 1)} statements each, server CPU ${round(svc.serverCpu, 2)} ms each), baseline ${round(baseline, 1)} claims/s; latency…\n`,
     );
     const lat = await latency(store, direct, server, repos[0]!);
     process.stderr.write(
@@ -227,11 +234,11 @@ async function measure(dialect: TestDialect, skipped: string): Promise<BenchResu
         p50: round(svc.rate, 1),
         p99: round(svc.rate, 1),
         notes:
-          `${STAGES} stages (${BUILDS} builds × ${STAGES_PER_BUILD} parallel stages, ${REPOS} repos) queued up front, ${RUNNERS} runners (svc poller + RPC client over loopback HTTP, one process) doing request → accept → running → success; ` +
+          `${STAGES} stages (${BUILDS} builds × ${STAGES_PER_BUILD} parallel stages, ${REPOS} repos) queued up front, ${RUNNERS} runners (svc poller + RPC client over loopback HTTP, all in one process apart from the server's) doing request → accept → running → success; ` +
           (svc.cut
             ? `stages/s = stages done / time run; `
             : `stages/s = stages done / time until all done (all accepted after ${round(svc.acceptedMs / 1000, 2)} s, all done after ${round(svc.doneMs / 1000, 2)} s); `) +
-          `${round(svc.statements, 1)} SQL statements per stage; ` +
+          `${round(svc.statements, 1)} SQL statements and ${round(svc.serverCpu, 2)} ms of server CPU per stage; ` +
           `baseline: the same number of one-statement claims of the oldest queued stage in a tight loop on the database (no HTTP); ratio = baseline / svc (higher = slower); one run each, svc then baseline` +
           cut +
           svc.failures +

@@ -6,30 +6,45 @@
 import pino from 'pino';
 import { isConflict, RpcClient, toSeconds, type WireStage } from '../../src/runner/client/index.js';
 import { Poller } from '../../src/runner/poller/index.js';
+import { FleetProgress, type Milestone } from './fleet-progress.js';
 
-/** Where each stage got to, in performance.now() milliseconds. */
-interface Progress {
-  /** The request's answer (the stage offered) reached the runner. */
-  offered?: number;
-  accepted?: number;
-  done?: number;
+/** What the dispatch benchmark reads of its runners, wherever they run. */
+export interface Fleet {
+  /** Stages accepted and finished. */
+  readonly accepted: number;
+  readonly done: number;
+  /** Requests that failed other than by losing an accept (409), and the first messages. */
+  readonly failures: number;
+  readonly errors: readonly string[];
+  start(): void;
+  /** Stops polling and waits for the stages under way. */
+  stop(): Promise<void>;
+  /** When the stage's accept was answered, in this process's performance.now() milliseconds. */
+  whenAccepted(stageId: number): Promise<number>;
+  /** When the stage's success was answered. */
+  whenDone(stageId: number): Promise<number>;
+  /** The latest accept and the latest success answered so far. */
+  last(): { accepted: number; done: number };
 }
 
-/** `count` runners polling `url`; `start` them, `stop` them (waits for the stages under way). */
-export class RunnerFleet {
+/** Hears every milestone as it happens (`at` in performance.now() milliseconds). */
+export type MilestoneListener = (stageId: number, what: Milestone, at: number) => void;
+
+/** `count` runners polling `url` in this process; `start` them, `stop` them. */
+export class RunnerFleet implements Fleet {
   readonly #pollers: Poller[];
-  readonly #progress = new Map<number, Progress>();
-  readonly #waiting = new Map<number, { what: keyof Progress; resolve: (at: number) => void }[]>();
-  /** Stages this fleet accepted and finished. */
+  readonly #progress = new FleetProgress();
+  readonly #onMilestone: MilestoneListener | undefined;
   accepted = 0;
   done = 0;
-  /** Accepts lost to another runner (409); requests that failed otherwise, and the first messages. */
+  /** Accepts lost to another runner (409), and the first messages. */
   conflicts = 0;
   failures = 0;
   readonly conflictMessages: string[] = [];
   readonly errors: string[] = [];
 
-  constructor(url: string, secret: string, count: number) {
+  constructor(url: string, secret: string, count: number, onMilestone?: MilestoneListener) {
+    this.#onMilestone = onMilestone;
     const logger = pino({ level: 'silent' });
     this.#pollers = Array.from({ length: count }, (_, i) => {
       const machine = `bench-runner-${i + 1}`;
@@ -66,53 +81,22 @@ export class RunnerFleet {
     await Promise.all(this.#pollers.map((poller) => poller.stop({ grace: 10_000, report: 2_000 })));
   }
 
-  /** When the stage was offered to a runner (resolves at once when it already was). */
-  whenOffered(stageId: number): Promise<number> {
-    return this.#when(stageId, 'offered');
-  }
-
-  /** When the stage's accept was answered (resolves at once when it already was). */
   whenAccepted(stageId: number): Promise<number> {
-    return this.#when(stageId, 'accepted');
+    return this.#progress.when(stageId, 'accepted');
   }
 
-  /** When the stage's success was answered. */
   whenDone(stageId: number): Promise<number> {
-    return this.#when(stageId, 'done');
+    return this.#progress.when(stageId, 'done');
   }
 
-  /** The latest accept and the latest success answered so far. */
   last(): { accepted: number; done: number } {
-    let accepted = 0;
-    let done = 0;
-    for (const progress of this.#progress.values()) {
-      accepted = Math.max(accepted, progress.accepted ?? 0);
-      done = Math.max(done, progress.done ?? 0);
-    }
-    return { accepted, done };
+    return this.#progress.last();
   }
 
-  #when(stageId: number, what: keyof Progress): Promise<number> {
-    const at = this.#progress.get(stageId)?.[what];
-    if (at !== undefined) return Promise.resolve(at);
-    return new Promise((resolve) => {
-      const list = this.#waiting.get(stageId) ?? [];
-      list.push({ what, resolve });
-      this.#waiting.set(stageId, list);
-    });
-  }
-
-  #mark(stageId: number, what: keyof Progress): void {
+  #mark(stageId: number, what: Milestone): void {
     const at = performance.now();
-    const progress = this.#progress.get(stageId) ?? {};
-    progress[what] = at;
-    this.#progress.set(stageId, progress);
-    const list = this.#waiting.get(stageId);
-    if (list === undefined) return;
-    const left = list.filter((waiter) => waiter.what !== what);
-    for (const waiter of list) if (waiter.what === what) waiter.resolve(at);
-    if (left.length === 0) this.#waiting.delete(stageId);
-    else this.#waiting.set(stageId, left);
+    this.#progress.mark(stageId, what, at);
+    this.#onMilestone?.(stageId, what, at);
   }
 
   async #run(client: RpcClient, machine: string, offered: WireStage): Promise<void> {
