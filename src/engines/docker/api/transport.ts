@@ -1,7 +1,14 @@
-import http from 'node:http';
-import https from 'node:https';
+import type * as Http from 'node:http';
+import type * as Https from 'node:https';
+import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import { apiError } from './errors.js';
+
+// Loaded with require, not import: an ESM import of node:http reads all its exports, whose lazy
+// getters (WebSocket, …) load Node's bundled undici and zlib — ~20 ms of every `svc exec`.
+const require = createRequire(import.meta.url);
+const http = require('node:http') as typeof Http;
+const https = require('node:https') as typeof Https;
 
 /**
  * The API version every path is prefixed with: 1.41 (Docker 20.10) is the lowest with everything
@@ -25,8 +32,8 @@ export interface RequestOptions {
 
 /** HTTP to one Docker engine over keep-alive connections (a step makes ~6 calls in a row). */
 export class Transport {
-  private readonly agent: http.Agent;
-  private readonly base: http.RequestOptions;
+  private readonly agent: Http.Agent;
+  private readonly base: Http.RequestOptions;
   private readonly request: typeof http.request;
 
   constructor(readonly endpoint: Endpoint) {
@@ -45,7 +52,7 @@ export class Transport {
   }
 
   /** Sends a request; resolves with the response once its status is below 400, else rejects with Docker's error. */
-  send(method: string, path: string, options: RequestOptions = {}): Promise<http.IncomingMessage> {
+  send(method: string, path: string, options: RequestOptions = {}): Promise<Http.IncomingMessage> {
     return new Promise((resolve, reject) => {
       const request = this.open(method, path, options);
       request.once('response', (response) => {
@@ -113,7 +120,7 @@ export class Transport {
     }
   }
 
-  private open(method: string, path: string, options: RequestOptions): http.ClientRequest {
+  private open(method: string, path: string, options: RequestOptions): Http.ClientRequest {
     const headers: Record<string, string> = { ...options.headers };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     return this.request({
@@ -139,7 +146,7 @@ function queryString(query: RequestOptions['query']): string {
 }
 
 /** Reads a whole response body as UTF-8. */
-async function text(response: http.IncomingMessage): Promise<string> {
+async function text(response: Http.IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of response) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
