@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RpcClient } from './client.js';
 import { isConflict, isRetriable, RpcError } from './errors.js';
-import { fetchTransport, insecureHttpsTransport, type HttpRequest, type HttpResponse } from './transport.js';
+import { httpTransport, insecureHttpsTransport, type HttpRequest, type HttpResponse } from './transport.js';
 
 /** A transport that records requests and answers from a script. */
 function scripted(answer: (request: HttpRequest) => HttpResponse | Error) {
@@ -141,12 +142,77 @@ describe('HTTPS transports', () => {
     const url = `https://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/rpc/v2/ping`;
     const request = { method: 'POST', url, headers: {}, timeout: 5_000 };
     try {
-      await expect(fetchTransport(request)).rejects.toThrow();
+      await expect(httpTransport()(request)).rejects.toThrow(/self-signed/);
       const insecure = insecureHttpsTransport();
       expect((await insecure(request)).status).toBe(204);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe('HTTP transport', () => {
+  /** A loopback server answering with `handler`; counts the connections it accepted. */
+  async function serve(handler: Parameters<typeof createHttpServer>[1]) {
+    const server = createHttpServer(handler);
+    let connections = 0;
+    server.on('connection', () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    return {
+      url: `http://127.0.0.1:${port}/rpc/v2/ping`,
+      connections: () => connections,
+      close: async () => {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  it('answers status, lower-case headers and body, and keeps the connection for the next request', async () => {
+    const server = await serve((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () =>
+        response.writeHead(201, { 'X-Echo': request.headers['x-svc-token'] ?? '' }).end(`got ${body}`),
+      );
+    });
+    const send = httpTransport();
+    try {
+      for (const n of [1, 2, 3]) {
+        const answer = await send({
+          method: 'POST',
+          url: server.url,
+          headers: { 'X-SVC-Token': 'secret' },
+          body: `{"n":${n}}`,
+          timeout: 5_000,
+        });
+        expect(answer).toMatchObject({
+          status: 201,
+          headers: { 'x-echo': 'secret' },
+          body: `got {"n":${n}}`,
+        });
+      }
+      expect(server.connections()).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('gives up after the timeout, and when the signal aborts', async () => {
+    const server = await serve(() => undefined);
+    const send = httpTransport();
+    try {
+      const request = { method: 'POST', url: server.url, headers: {}, timeout: 100 };
+      await expect(send(request)).rejects.toThrow(/no answer within 100 ms/);
+      const controller = new AbortController();
+      const aborted = send({ ...request, timeout: 5_000, signal: controller.signal });
+      setTimeout(() => controller.abort(), 20);
+      await expect(aborted).rejects.toThrow(/abort/i);
+    } finally {
+      await server.close();
     }
   });
 });

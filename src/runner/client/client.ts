@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { LogLine } from '../../core/log.js';
 import { dumpingTransport, type DumpSink } from './dump.js';
 import { RpcError } from './errors.js';
-import { fetchTransport, insecureHttpsTransport, type HttpTransport } from './transport.js';
+import { httpTransport, type HttpTransport } from './transport.js';
 import {
   linesJson,
   wireDetails,
@@ -54,11 +54,7 @@ export class RpcClient {
   constructor(options: RpcClientOptions) {
     this.#endpoint = options.endpoint.replace(/\/+$/, '');
     this.#secret = options.secret;
-    const base =
-      options.transport ??
-      (options.skipVerify === true && this.#endpoint.startsWith('https:')
-        ? insecureHttpsTransport()
-        : fetchTransport);
+    const base = options.transport ?? httpTransport({ verify: options.skipVerify !== true });
     this.#transport = options.dump ? dumpingTransport(base, options.dump.sink, options.dump.bodies) : base;
     this.#timeout = options.timeouts?.request ?? 60_000;
     this.#longPoll = options.timeouts?.longPoll ?? 60_000;

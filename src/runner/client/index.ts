@@ -3,7 +3,7 @@ export { RpcClient, type RpcClientOptions } from './client.js';
 export { isConflict, isRetriable, RpcError } from './errors.js';
 export { dumpingTransport, type DumpSink } from './dump.js';
 export {
-  fetchTransport,
+  httpTransport,
   insecureHttpsTransport,
   type HttpRequest,
   type HttpResponse,

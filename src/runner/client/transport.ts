@@ -1,4 +1,5 @@
-import { request as httpsRequest, Agent } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /** One HTTP request of the protocol. */
 export interface HttpRequest {
@@ -24,55 +25,58 @@ export interface HttpResponse {
  */
 export type HttpTransport = (request: HttpRequest) => Promise<HttpResponse>;
 
-/** Node's fetch: plain HTTP, and HTTPS with certificate verification. */
-export const fetchTransport: HttpTransport = async (request) => {
-  const timeout = AbortSignal.timeout(request.timeout);
-  const response = await fetch(request.url, {
-    method: request.method,
-    headers: request.headers,
-    body: request.body,
-    redirect: 'manual',
-    signal: request.signal === undefined ? timeout : AbortSignal.any([request.signal, timeout]),
-  });
-  return {
-    status: response.status,
-    headers: Object.fromEntries(response.headers),
-    body: await response.text(),
-  };
-};
-
 /**
- * HTTPS WITHOUT certificate verification (SVC_RPC_SKIP_VERIFY): Node's fetch cannot be told to
- * skip it per request, node:https can. Unsafe by design; the runner logs a warning when it is on.
+ * node:http and node:https over kept-alive connections: plain HTTP, and HTTPS with certificate
+ * verification unless `verify` is false (SVC_RPC_SKIP_VERIFY; unsafe by design, the runner logs a
+ * warning when it is on). Not fetch: fetch costs a runner three times the CPU per request
+ * (measured: ~285 µs against ~95 µs on loopback), which is what a busy runner spends on the protocol.
+ * Redirects are not followed (the protocol has none). `timeout` bounds the whole exchange.
  */
-export function insecureHttpsTransport(): HttpTransport {
-  const agent = new Agent({ keepAlive: true, rejectUnauthorized: false });
+export function httpTransport({ verify = true }: { verify?: boolean } = {}): HttpTransport {
+  const agents = {
+    http: new HttpAgent({ keepAlive: true }),
+    https: new HttpsAgent({ keepAlive: true, rejectUnauthorized: verify }),
+  };
   return (request) =>
     new Promise((resolve, reject) => {
-      const req = httpsRequest(
+      const https = request.url.startsWith('https:');
+      const send = https ? httpsRequest : httpRequest;
+      const req = send(
         request.url,
         {
           method: request.method,
           headers: request.headers,
-          agent,
-          timeout: request.timeout,
+          agent: https ? agents.https : agents.http,
           signal: request.signal,
         },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('error', reject);
-          res.on('end', () => {
-            const headers: Record<string, string> = {};
-            for (const [name, value] of Object.entries(res.headers)) {
-              if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-            }
-            resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') });
-          });
-        },
+        (res) => void readWhole(res).then(resolve, reject),
       );
-      req.on('timeout', () => req.destroy(new Error(`no answer within ${request.timeout} ms`)));
+      const timer = setTimeout(
+        () => req.destroy(new Error(`no answer within ${request.timeout} ms`)),
+        request.timeout,
+      );
+      req.once('close', () => clearTimeout(timer));
       req.on('error', reject);
       req.end(request.body);
     });
+}
+
+/** HTTPS WITHOUT certificate verification (SVC_RPC_SKIP_VERIFY): see httpTransport. */
+export function insecureHttpsTransport(): HttpTransport {
+  return httpTransport({ verify: false });
+}
+
+function readWhole(res: IncomingMessage): Promise<HttpResponse> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.on('error', reject);
+    res.on('end', () => {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(res.headers)) {
+        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') });
+    });
+  });
 }
