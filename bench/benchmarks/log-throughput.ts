@@ -194,7 +194,7 @@ async function svcRun(system: SvcSystem, number: number, work: Workload): Promis
   };
 }
 
-/** The same container, followed through Docker's logs API by a bare client. */
+/** The same container, read through Docker's attach API by a bare client. */
 async function followRun(docker: DockerClient, work: Workload): Promise<FollowRun> {
   const latencies: number[] = [];
   const run = await followContainer(
@@ -225,8 +225,8 @@ function describeRun(kind: string, run: SvcRun): string {
  * container with its output sent to /dev/null; live-tail latency p99; lines lost (must be 0)."
  * svc runs as users run it: `svc server` and `svc runner docker` processes (the built command), the
  * build queued by a push webhook from the GitHub double. Each round runs, interleaved: svc, the
- * baseline (`docker run --rm` with the output to /dev/null), the same container followed through
- * Docker's logs API by a bare client (Docker's own log path: the share of the time that is Docker's,
+ * baseline (`docker run --rm` with the output to /dev/null), the same container read through
+ * Docker's attach API by a bare client (Docker's own output path: the share of the time that is Docker's,
  * and the baseline of the tail latency); then svc and the bare follower on a step printing at a
  * steady 1,000 lines a second (the tail latency of a step that does not flood).
  */
@@ -305,14 +305,14 @@ async function measure(): Promise<BenchResult[]> {
     },
     {
       ...common,
-      metric: `${what}: queue to success vs Docker's own log path`,
+      metric: `${what}: queue to success vs Docker's own output path`,
       svc: round(svcMedian, 1),
       baseline: round(followMedian, 1),
       ratio: round(svcMedian / followMedian),
       unit: 'ms',
       p50: round(svcMedian, 1),
       p99: p99(svcMs),
-      notes: `baseline: the same container (default json-file log driver) created, started and followed through GET /containers/{id}/logs?follow=1 by a bare client counting lines — what svc's Docker engine does, without svc: the part of svc's time that is Docker's`,
+      notes: `baseline: the same container (default json-file log driver) created, attached to (POST /containers/{id}/attach, before start) and started by a bare client counting lines — what svc's Docker engine does, without svc: the part of svc's time that is Docker's`,
     },
     {
       ...common,
@@ -323,7 +323,7 @@ async function measure(): Promise<BenchResult[]> {
       unit: 'ms',
       p50: round(percentile(tail, 0.5), 1),
       p99: p99(tail),
-      notes: `every ${Math.floor(LINES / 100).toLocaleString('en')}th line carries its print time (busybox adjtimex: µs wall clock; the container shares the host's clock) and is timed on arrival at a viewer of /api/repos/…/logs/{stage}/{step}/stream subscribed as soon as the step exists (samples printed before it subscribed are left out); ${tail.length} samples over ${RUNS} runs; baseline: the same samples at the bare Docker logs follower (Docker's own latency, p50 ${round(percentile(followTail, 0.5), 1)} ms)`,
+      notes: `every ${Math.floor(LINES / 100).toLocaleString('en')}th line carries its print time (busybox adjtimex: µs wall clock; the container shares the host's clock) and is timed on arrival at a viewer of /api/repos/…/logs/{stage}/{step}/stream subscribed as soon as the step exists (samples printed before it subscribed are left out); ${tail.length} samples over ${RUNS} runs; baseline: the same samples at the bare Docker attach reader (Docker's own latency, p50 ${round(percentile(followTail, 0.5), 1)} ms)`,
     },
     {
       ...common,
@@ -334,7 +334,7 @@ async function measure(): Promise<BenchResult[]> {
       unit: 'ms',
       p50: round(percentile(steadyTail, 0.5), 1),
       p99: p99(steadyTail),
-      notes: `a step printing 50 lines every 50 ms, the last of each 50 carrying its print time; ${steadyTail.length} samples over ${RUNS} runs; baseline: the bare Docker logs follower (p50 ${round(percentile(steadyFollowTail, 0.5), 1)} ms); svc queue to success ${round(median(steady.map((r) => r.ms)), 0)} ms (median)`,
+      notes: `a step printing 50 lines every 50 ms, the last of each 50 carrying its print time; ${steadyTail.length} samples over ${RUNS} runs; baseline: the bare Docker attach reader (p50 ${round(percentile(steadyFollowTail, 0.5), 1)} ms); svc queue to success ${round(median(steady.map((r) => r.ms)), 0)} ms (median)`,
     },
     {
       ...common,

@@ -12,9 +12,9 @@ export interface FollowRun {
 }
 
 /**
- * Docker's own log path without svc: creates a container running `sh -c command` as svc's Docker
- * engine does (default log driver, no TTY), starts it, follows `GET /containers/{id}/logs?follow`
- * as svc does, and only counts newlines (the multiplexed frames are undone in place). `onText`
+ * Docker's own output path without svc: creates a container running `sh -c command` as svc's
+ * Docker engine does (default log driver, no TTY), attaches to it before starting it, as svc does,
+ * and only counts newlines (the multiplexed frames are undone in place). `onText`
  * gets the whole lines of each frame that hold a sample (` t=`), with the wall-clock time they arrived. The container is removed after.
  */
 export async function followContainer(
@@ -33,8 +33,8 @@ export async function followContainer(
     AttachStderr: true,
   });
   try {
+    const stream = await docker.attachContainer(container);
     await docker.startContainer(container);
-    const stream = await docker.containerLogs(container, { follow: true });
     let lines = 0;
     let pending: Buffer = Buffer.alloc(0);
     // The part of a line a frame ended in: a frame is one write of the container, cut anywhere.
