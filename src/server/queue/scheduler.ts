@@ -64,11 +64,19 @@ export class StageScheduler {
   }
 
   /**
-   * A runner takes a queued stage: the first one wins (optimistic lock), the others get a
-   * ConflictError. Accepting again by the same runner is answered with the stage.
+   * A runner takes a queued stage: the first one wins (a conditional write, or the optimistic lock
+   * for a stage with a concurrency limit), the others get a ConflictError. Accepting again by the
+   * same runner is answered with the stage.
    */
   async accept(stageId: number, machine: string): Promise<StageWithSteps> {
     if (machine === '') throw new InvalidInputError('accepting a stage needs the runner name (?machine=)');
+    // The common case in one statement: a queued stage without a limit. A taken stage has no steps yet.
+    const queued = await this.#deps.store.queue.take(stageId, machine, this.#now());
+    if (queued !== undefined) {
+      this.#deps.queue.taken(stageId);
+      return { ...queued, steps: [] };
+    }
+    // Not taken that way: read it to know why (gone, taken, already this runner's, or limited).
     const stage = await this.#find(stageId);
     if (stage.machine === machine && (stage.status === 'pending' || stage.status === 'running')) {
       return this.#withSteps(stage);

@@ -20,7 +20,7 @@ const FILTER: WireFilter = {
 };
 
 /** A queue in memory that pages like SqlQueueStore (or not, with `paging: false`) and counts reads. */
-class MemoryQueue implements QueueStore {
+class MemoryQueue implements Pick<QueueStore, 'listQueued' | 'beat' | 'listStale'> {
   stages: Stage[] = [];
   reads: (QueuePage | undefined)[] = [];
   failure: Error | undefined;
@@ -123,7 +123,7 @@ describe('StageQueue', () => {
     let release: () => void = () => undefined;
     const store = new MemoryQueue();
     store.add(stage(1), stage(2));
-    const slow: QueueStore = {
+    const slow: Pick<QueueStore, 'listQueued' | 'beat' | 'listStale'> = {
       ...store,
       listQueued: async (page?: QueuePage) => {
         const rows = await store.listQueued(page);

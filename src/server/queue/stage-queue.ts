@@ -5,7 +5,7 @@ import { matchesFilter, type WireFilter } from '../../runner/client/wire/index.j
 
 /** What the queue needs and how long it waits. */
 export interface StageQueueOptions {
-  store: { queue: QueueStore };
+  store: { queue: Pick<QueueStore, 'listQueued'> };
   /** How long a runner's request waits for a stage before it is answered "nothing" (Drone: 30 s). */
   longPoll?: number;
   /**
@@ -39,7 +39,9 @@ export interface QueuePage {
 }
 
 /** The store's listQueued, called with a page (see QueuePage). */
-export function pagedQueue(store: QueueStore): (page?: QueuePage) => Promise<QueuedStage[]> {
+export function pagedQueue(
+  store: Pick<QueueStore, 'listQueued'>,
+): (page?: QueuePage) => Promise<QueuedStage[]> {
   return store.listQueued.bind(store);
 }
 

@@ -4,7 +4,7 @@ import type { StageScheduler } from './scheduler.js';
 
 /** What the watchdog needs and how strict it is. */
 export interface HeartbeatWatchdogOptions {
-  store: { queue: QueueStore };
+  store: { queue: Pick<QueueStore, 'listStale'> };
   scheduler: Pick<StageScheduler, 'fail'>;
   logger: Logger;
   /** A taken stage without a heartbeat for this long has lost its runner (default 90 s). */

@@ -53,6 +53,24 @@ export function buildsContract(open: OpenFreshStore): void {
       expect((await store().repos.find(repo.id))?.counter).toBe(10);
     });
 
+    it('answers finds asked for at the same time (read together), each with its own object', async () => {
+      const repo = await store().repos.create(newRepo());
+      const a = await store().builds.create(newBuild(repo.id, { params: { A: '1' } }), [newStage(1, 0)]);
+      const b = await store().builds.create(newBuild(repo.id), [newStage(1, 0)]);
+      const [foundA, foundB, again, missing] = await Promise.all([
+        store().builds.find(a.build.id),
+        store().builds.find(b.build.id),
+        store().builds.find(a.build.id),
+        store().builds.find(999_999),
+      ]);
+      expect(foundA).toEqual(a.build);
+      expect(foundB).toEqual(b.build);
+      expect(again).toEqual(a.build);
+      expect(again).not.toBe(foundA);
+      expect(again?.params).not.toBe(foundA?.params);
+      expect(missing).toBeUndefined();
+    });
+
     it('lists a repository’s builds newest first, a page at a time', async () => {
       const repo = await store().repos.create(newRepo());
       for (let i = 0; i < 5; i++) await store().builds.create(newBuild(repo.id), []);

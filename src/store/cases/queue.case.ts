@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { StaleVersionError } from '../../core/errors.js';
 import { newBuild, newRepo, newStage, useStore, type OpenFreshStore } from './fixtures.case.js';
 
-/** QueueStore: queued stages with their filter facts, heartbeats without versions, stale stages. */
+/** QueueStore: queued stages with their filter facts, takes, heartbeats without versions, stale stages. */
 export function queueContract(open: OpenFreshStore): void {
   describe('queue', () => {
     const store = useStore(open);
@@ -39,6 +40,50 @@ export function queueContract(open: OpenFreshStore): void {
       await store().stages.update({ ...stage, machine: 'runner-1' });
       const queued = await store().queue.listQueued();
       expect(queued.some((q) => q.stage.id === stage.id)).toBe(false);
+    });
+
+    it('takes a queued stage for a runner in one write: one of two takes wins, then it is no longer queued', async () => {
+      const repo = await store().repos.create(newRepo());
+      const { stages } = await store().builds.create(newBuild(repo.id), [newStage(1, 0)]);
+      const stage = stages[0];
+      if (stage === undefined) throw new Error('no stage');
+      const [a, b] = await Promise.all([
+        store().queue.take(stage.id, 'runner-a', 7_000),
+        store().queue.take(stage.id, 'runner-b', 7_000),
+      ]);
+      const won = a ?? b;
+      expect([a, b].filter((taken) => taken !== undefined)).toHaveLength(1);
+      expect(won).toMatchObject({
+        ...stage,
+        updated: expect.any(Number) as number,
+        machine: a ? 'runner-a' : 'runner-b',
+        heartbeat: 7_000,
+        version: 2,
+      });
+      expect(won?.updated).toBeGreaterThanOrEqual(stage.updated);
+      expect(await store().stages.find(stage.id)).toEqual(won);
+      expect((await store().queue.listQueued()).some((q) => q.stage.id === stage.id)).toBe(false);
+      // Taken already, also by the same runner: nothing changes.
+      expect(await store().queue.take(stage.id, won?.machine ?? '', 8_000)).toBeUndefined();
+      expect(await store().stages.find(stage.id)).toEqual(won);
+      // A stale writer of the version before the take loses.
+      await expect(store().stages.update({ ...stage, machine: 'runner-c' })).rejects.toThrow(
+        StaleVersionError,
+      );
+    });
+
+    it('takes only pending stages without a concurrency limit, and nothing that does not exist', async () => {
+      const repo = await store().repos.create(newRepo());
+      const { stages } = await store().builds.create(newBuild(repo.id), [
+        newStage(1, 0, { limit: 1 }),
+        newStage(2, 0, { status: 'waiting_on_dependencies' }),
+        newStage(3, 0, { status: 'killed' }),
+      ]);
+      for (const stage of stages) {
+        expect(await store().queue.take(stage.id, 'runner-a', 7_000)).toBeUndefined();
+        expect(await store().stages.find(stage.id)).toEqual(stage);
+      }
+      expect(await store().queue.take(999_999, 'runner-a', 7_000)).toBeUndefined();
     });
 
     it('records heartbeats of taken stages without changing their version, and lists stale ones', async () => {

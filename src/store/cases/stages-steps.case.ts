@@ -106,6 +106,28 @@ export function stagesStepsContract(open: OpenFreshStore): void {
       expect(await store().steps.findNumber(stageId, 9)).toBeUndefined();
     });
 
+    it('answers lists asked for at the same time (read together), each with its own objects', async () => {
+      const a = await buildWithStages(store(), 2);
+      const b = await buildWithStages(store(), 1);
+      const ids = [...a.stages, ...b.stages].map((s) => s.id);
+      const alone = await Promise.all(ids.map(async (id) => store().steps.list(id)));
+      const [together, again, none] = await Promise.all([
+        Promise.all(ids.map((id) => store().steps.list(id))),
+        store().steps.list(ids[0] ?? 0),
+        store().steps.list(999_999),
+      ]);
+      expect(together).toEqual(alone);
+      expect(together.map((steps) => steps.map((s) => s.number))).toEqual([
+        [1, 2],
+        [1, 2],
+        [1, 2],
+      ]);
+      expect(again).toEqual(together[0]);
+      expect(again).not.toBe(together[0]);
+      expect(again[0]).not.toBe(together[0]?.[0]);
+      expect(none).toEqual([]);
+    });
+
     it('creates a step later, refusing a number the stage already has or a stage that does not exist', async () => {
       const { stages } = await buildWithStages(store(), 1);
       const stageId = stages[0]?.id ?? 0;

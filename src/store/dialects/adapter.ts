@@ -30,7 +30,10 @@ export interface DialectAdapter {
   readonly product: string;
   /** Where the database is, for messages: a file, or `host:port/database`. */
   readonly target: string;
-  /** INSERT … RETURNING works (otherwise the driver reports the inserted id). */
+  /**
+   * INSERT … RETURNING and UPDATE … RETURNING work (otherwise the driver reports the inserted id,
+   * and an updated row is read after the update).
+   */
   readonly supportsReturning: boolean;
   /** Largest value one statement may carry in a blob column; longer logs are stored in parts. */
   readonly maxBlobBytes: number;

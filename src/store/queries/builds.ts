@@ -6,6 +6,7 @@ import { isDone, STATUSES, type Status } from '../../core/status.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
 import type { BuildRow, Tables } from '../tables.js';
 import { inTransaction } from '../transaction.js';
+import { ReadBatch } from './read-batch.js';
 import { bool, changed, checkVersioned, flag, insertId, parseMap, toJson, write } from './rows.js';
 import { stageColumns } from './stages.js';
 import { insertStep } from './steps.js';
@@ -90,14 +91,22 @@ export class SqlBuildStore implements BuildStore {
   readonly #db: Kysely<Tables>;
   readonly #adapter: DialectAdapter;
 
+  /**
+   * Finds asked for at the same time are read with one query: every stage report settles its
+   * build, which reads it.
+   */
+  readonly #byId = new ReadBatch<number, Build>(async (ids) => {
+    const rows = await this.#db.selectFrom('builds').selectAll().where('id', 'in', ids).execute();
+    return new Map(rows.map((row) => [Number(row.id), toBuild(row)]));
+  });
+
   constructor({ db, adapter }: Connection) {
     this.#db = db;
     this.#adapter = adapter;
   }
 
-  async find(id: number): Promise<Build | undefined> {
-    const row = await this.#db.selectFrom('builds').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && toBuild(row);
+  find(id: number): Promise<Build | undefined> {
+    return this.#byId.get(id);
   }
 
   async findNumber(repoId: number, number: number): Promise<Build | undefined> {

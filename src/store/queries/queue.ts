@@ -3,7 +3,7 @@ import type { BuildEvent } from '../../core/build.js';
 import type { QueuedStage, QueueStore } from '../../core/queue.js';
 import type { Stage } from '../../core/stage.js';
 import type { Status } from '../../core/status.js';
-import type { Connection } from '../dialects/adapter.js';
+import type { Connection, DialectAdapter } from '../dialects/adapter.js';
 import type { Tables } from '../tables.js';
 import { bool, changed } from './rows.js';
 import { toStage } from './stages.js';
@@ -19,9 +19,11 @@ function pipeline(repoId: number, name: string): string {
 /** The queue's reads and the runners' heartbeats, over the `stages` table. */
 export class SqlQueueStore implements QueueStore {
   readonly #db: Kysely<Tables>;
+  readonly #adapter: DialectAdapter;
 
-  constructor({ db }: Connection) {
+  constructor({ db, adapter }: Connection) {
     this.#db = db;
+    this.#adapter = adapter;
   }
 
   /**
@@ -72,6 +74,27 @@ export class SqlQueueStore implements QueueStore {
       .groupBy(['repo_id', 'name'])
       .execute();
     return new Map(rows.map((row) => [pipeline(Number(row.repo_id), row.name), Number(row.n)]));
+  }
+
+  /**
+   * One statement where UPDATE … RETURNING works (the accept of a runner, at the busiest); MySQL
+   * reads the stage after its update.
+   */
+  async take(stageId: number, machine: string, at: number): Promise<Stage | undefined> {
+    const update = this.#db
+      .updateTable('stages')
+      .set((eb) => ({ machine, heartbeat: at, updated: Date.now(), version: eb('version', '+', 1) }))
+      .where('id', '=', stageId)
+      .where('status', '=', 'pending')
+      .where('machine', '=', '')
+      .where('limit', '=', 0);
+    if (this.#adapter.supportsReturning) {
+      const row = await update.returningAll().executeTakeFirst();
+      return row && toStage(row);
+    }
+    if (changed(await update.executeTakeFirstOrThrow()) !== 1) return undefined;
+    const row = await this.#db.selectFrom('stages').selectAll().where('id', '=', stageId).executeTakeFirst();
+    return row && toStage(row);
   }
 
   async beat(stageId: number, at: number): Promise<boolean> {

@@ -4,6 +4,7 @@ import type { Status } from '../../core/status.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
 import type { StageRow, Tables } from '../tables.js';
 import { bool, changed, checkVersioned, flag, parseList, parseMap, toJson, write } from './rows.js';
+import { ReadBatch } from './read-batch.js';
 import { toStep } from './steps.js';
 
 /** A stage row as the domain type. */
@@ -64,43 +65,6 @@ export function stageColumns(stage: Omit<NewStage, 'repoId' | 'buildId'>) {
     depends_on: toJson(stage.dependsOn),
     labels: toJson(stage.labels),
   };
-}
-
-/**
- * Reads by key batched: keys asked for until the event loop's next check phase (setImmediate) are
- * read with one query. Every caller gets its own copy of what was read.
- */
-class ReadBatch<K, V> {
-  readonly #load: (keys: K[]) => Promise<Map<K, V>>;
-  #waiting = new Map<K, { resolve: (value: V | undefined) => void; reject: (error: unknown) => void }[]>();
-
-  constructor(load: (keys: K[]) => Promise<Map<K, V>>) {
-    this.#load = load;
-  }
-
-  get(key: K): Promise<V | undefined> {
-    return new Promise((resolve, reject) => {
-      if (this.#waiting.size === 0) setImmediate(() => void this.#flush());
-      const waiters = this.#waiting.get(key) ?? [];
-      waiters.push({ resolve, reject });
-      this.#waiting.set(key, waiters);
-    });
-  }
-
-  async #flush(): Promise<void> {
-    const waiting = this.#waiting;
-    this.#waiting = new Map();
-    try {
-      const found = await this.#load([...waiting.keys()]);
-      for (const [key, waiters] of waiting) {
-        const value = found.get(key);
-        // Callers may change what they get: the first gets what was read, the others copies.
-        waiters.forEach((waiter, i) => waiter.resolve(i === 0 ? value : structuredClone(value)));
-      }
-    } catch (error) {
-      for (const waiters of waiting.values()) for (const waiter of waiters) waiter.reject(error);
-    }
-  }
 }
 
 /** Stages in the `stages` table; they are created with their build (SqlBuildStore.create). */

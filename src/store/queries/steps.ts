@@ -3,6 +3,7 @@ import type { Status } from '../../core/status.js';
 import type { NewStep, Step, StepStore } from '../../core/step.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
 import type { StepRow, Tables } from '../tables.js';
+import { ReadBatch } from './read-batch.js';
 import { bool, changed, checkVersioned, flag, insertId, parseList, toJson, write } from './rows.js';
 
 /** A step row as the domain type. */
@@ -61,6 +62,21 @@ export class SqlStepStore implements StepStore {
   readonly #db: Kysely<Tables>;
   readonly #adapter: DialectAdapter;
 
+  /**
+   * Lists asked for at the same time (runners reporting their stages concurrently) are read with
+   * one query: every report of a stage reads its steps.
+   */
+  readonly #byStage = new ReadBatch<number, Step[]>(async (stageIds) => {
+    const rows = await this.#db
+      .selectFrom('steps')
+      .selectAll()
+      .where('stage_id', 'in', stageIds)
+      .orderBy('stage_id')
+      .orderBy('number')
+      .execute();
+    return Map.groupBy(rows.map(toStep), (step) => step.stageId);
+  });
+
   constructor({ db, adapter }: Connection) {
     this.#db = db;
     this.#adapter = adapter;
@@ -82,13 +98,7 @@ export class SqlStepStore implements StepStore {
   }
 
   async list(stageId: number): Promise<Step[]> {
-    const rows = await this.#db
-      .selectFrom('steps')
-      .selectAll()
-      .where('stage_id', '=', stageId)
-      .orderBy('number')
-      .execute();
-    return rows.map(toStep);
+    return (await this.#byStage.get(stageId)) ?? [];
   }
 
   create(step: NewStep): Promise<Step> {

@@ -1,0 +1,36 @@
+/**
+ * Reads by key batched: keys asked for until the event loop's next check phase (setImmediate) are
+ * read with one query. Every caller gets its own copy of what was read.
+ */
+export class ReadBatch<K, V> {
+  readonly #load: (keys: K[]) => Promise<Map<K, V>>;
+  #waiting = new Map<K, { resolve: (value: V | undefined) => void; reject: (error: unknown) => void }[]>();
+
+  constructor(load: (keys: K[]) => Promise<Map<K, V>>) {
+    this.#load = load;
+  }
+
+  get(key: K): Promise<V | undefined> {
+    return new Promise((resolve, reject) => {
+      if (this.#waiting.size === 0) setImmediate(() => void this.#flush());
+      const waiters = this.#waiting.get(key) ?? [];
+      waiters.push({ resolve, reject });
+      this.#waiting.set(key, waiters);
+    });
+  }
+
+  async #flush(): Promise<void> {
+    const waiting = this.#waiting;
+    this.#waiting = new Map();
+    try {
+      const found = await this.#load([...waiting.keys()]);
+      for (const [key, waiters] of waiting) {
+        const value = found.get(key);
+        // Callers may change what they get: the first gets what was read, the others copies.
+        waiters.forEach((waiter, i) => waiter.resolve(i === 0 ? value : structuredClone(value)));
+      }
+    } catch (error) {
+      for (const waiters of waiting.values()) for (const waiter of waiters) waiter.reject(error);
+    }
+  }
+}
