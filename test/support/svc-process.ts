@@ -31,9 +31,17 @@ export function startSvc(
   // Tests run the sources; benchmarks (SVC_RUN_BUILT=true) the built command, as users run it.
   const command =
     process.env.SVC_RUN_BUILT === 'true' ? [BUILT] : ['--import', pathToFileURL(TSX).href, MAIN];
+  // SVC_CHILD_NODE_OPTIONS reaches svc's processes only (not the test runner): to profile them
+  // (`--cpu-prof`) or try V8 flags in a benchmark.
+  const nodeOptions = process.env.SVC_CHILD_NODE_OPTIONS;
   return spawn(process.execPath, [...command, ...args], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+      ...options.env,
+    },
   });
 }
 
