@@ -207,6 +207,23 @@ describe('builds and logs API', () => {
     expect(h.liveLogs.watchedSteps).toBe(0);
   });
 
+  it('ends a live stream without reading the stored log when the viewer has every line up to its end', async () => {
+    // The stored log (from the test above) holds a line 3 that this end does not count: a viewer
+    // that read the stored log would show it.
+    const stream = openEvents(h, session, `/api/stream/octocat/app/3/2/1`);
+    await eventually(() => (stream.events.length > 0 ? true : undefined));
+    h.liveLogs.publish(running.id, [{ pos: 1, out: 'live one\n', time: 1 }]);
+    h.liveLogs.publish(running.id, [{ pos: 2, out: 'live two\n', time: 2 }]);
+    h.liveLogs.end(running.id, 2);
+    const events = await stream.done;
+    expect(events.map((e) => (e.event === 'end' ? 'end' : (e.data as { out: string }).out))).toEqual([
+      'stored before joining\n',
+      'live one\n',
+      'live two\n',
+      'end',
+    ]);
+  });
+
   it('refuses to stream a private step to anonymous callers', async () => {
     const answer = await fetch(`${h.url}/api/repos/octocat/app/builds/3/logs/1/1/stream`);
     expect(answer.status).toBe(401);

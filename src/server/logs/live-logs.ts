@@ -3,7 +3,7 @@ import type { LogLine } from '../../core/log.js';
 
 interface Subscriber {
   onLines: (lines: readonly LogLine[]) => void;
-  onEnd: () => void;
+  onEnd: (lastPos?: number) => void;
 }
 
 /**
@@ -26,19 +26,23 @@ export class InMemoryLiveLogs implements LiveLogs {
     }
   }
 
-  end(stepId: number): void {
+  end(stepId: number, lastPos?: number): void {
     const subscribers = this.#steps.get(stepId);
     this.#steps.delete(stepId);
     for (const subscriber of subscribers ?? []) {
       try {
-        subscriber.onEnd();
+        subscriber.onEnd(lastPos);
       } catch {
         // The log is over for everyone; one failing watcher does not keep the others from hearing it.
       }
     }
   }
 
-  subscribe(stepId: number, onLines: (lines: readonly LogLine[]) => void, onEnd: () => void): () => void {
+  subscribe(
+    stepId: number,
+    onLines: (lines: readonly LogLine[]) => void,
+    onEnd: (lastPos?: number) => void,
+  ): () => void {
     const subscriber: Subscriber = { onLines, onEnd };
     const subscribers = this.#steps.get(stepId) ?? new Set<Subscriber>();
     subscribers.add(subscriber);

@@ -39,4 +39,15 @@ describe('SentPositions', () => {
       }
     }
   });
+
+  it('tells whether every position up to a last one was sent', () => {
+    const sent = new SentPositions();
+    expect(sent.hasAllUpTo(-1)).toBe(true);
+    expect(sent.hasAllUpTo(0)).toBe(false);
+    for (const pos of [0, 1, 3]) sent.add(pos);
+    expect(sent.hasAllUpTo(1)).toBe(true);
+    expect(sent.hasAllUpTo(3)).toBe(false);
+    sent.add(2);
+    expect(sent.hasAllUpTo(3)).toBe(true);
+  });
 });

@@ -26,6 +26,11 @@ export class SentPositions {
     return true;
   }
 
+  /** True when every position from 0 to `last` was recorded (always for `last` −1). */
+  hasAllUpTo(last: number): boolean {
+    return last < 0 || (this.#starts[0] === 0 && (this.#ends[0] ?? 0) > last);
+  }
+
   /** How many separate ranges are held (for tests: in-order lines keep it at one). */
   get ranges(): number {
     return this.#starts.length;

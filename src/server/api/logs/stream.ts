@@ -101,9 +101,12 @@ export function streamLogRoute(app: FastifyInstance, deps: StreamLogDeps): void 
       clearInterval(keepalive);
       open.delete(response);
     };
-    const finish = async (): Promise<void> => {
+    const finish = async (lastPos?: number): Promise<void> => {
       if (ended) return;
-      const stored = await deps.logs.find(step.id);
+      // Read the stored log only for lines this viewer may lack: for a viewer who followed a
+      // million-line step live, it would mean parsing all of them again for nothing.
+      const complete = held === undefined && lastPos !== undefined && sent.hasAllUpTo(lastPos);
+      const stored = complete ? [] : await deps.logs.find(step.id);
       if (ended) return;
       release(stored ?? []);
       response.end('event: end\ndata: eof\n\n');
@@ -115,7 +118,7 @@ export function streamLogRoute(app: FastifyInstance, deps: StreamLogDeps): void 
       stop();
     };
     // Subscribe before looking at the step's status, so that no line falls between the two.
-    unsubscribe = deps.liveLogs.subscribe(step.id, send, () => void finish().catch(fail));
+    unsubscribe = deps.liveLogs.subscribe(step.id, send, (lastPos) => void finish(lastPos).catch(fail));
     request.raw.on('close', stop);
     try {
       if (await finishedNow(deps.steps, step)) await finish();

@@ -3,6 +3,7 @@ import type { LogLine } from '../../../core/log.js';
 import { plannedStep, takeAndStart } from '../../../../test/rpc/support/flow.js';
 import { useServers } from '../../../../test/rpc/support/fresh.js';
 import { json, queueBuild, type TestServer } from '../../../../test/rpc/support/harness.js';
+import { lastPos } from './log-upload.js';
 
 const lines = (from: number, count: number, text = 'line'): LogLine[] =>
   Array.from({ length: count }, (_, i) => ({
@@ -28,11 +29,11 @@ describe('rpc log upload after batches', () => {
   it('completes the log from the stored batches and the lines after them, then deletes the batches', async () => {
     const s = await server();
     const stepId = await runningStep(s);
-    let ended = false;
+    let ended: number | undefined | 'no' = 'no';
     s.liveLogs.subscribe(
       stepId,
       () => undefined,
-      () => (ended = true),
+      (lastPos) => (ended = lastPos),
     );
     await json(await batch(s, stepId, 0, lines(0, 3)));
     await json(await batch(s, stepId, 1, lines(3, 4)));
@@ -42,7 +43,8 @@ describe('rpc log upload after batches', () => {
     expect(response.status).toBe(204);
     expect(await s.store.logs.find(stepId)).toEqual(lines(0, 10));
     expect(await s.store.logBatches.list(stepId)).toEqual([]);
-    expect(ended).toBe(true);
+    // The end tells watchers where the stored log stops, so that those who saw it all need not read it.
+    expect(ended).toBe(9);
     // Live watchers got the lines of the batches, then those only the upload carried.
     const live = (s.liveLogs.published.get(stepId) ?? []).map((line) => line.pos);
     expect(live).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -96,5 +98,12 @@ describe('rpc log upload after batches', () => {
     const stored = await s.store.logs.find(stepId);
     expect(stored).toHaveLength(600_000);
     expect(stored?.at(-1)).toEqual(big.at(-1));
+  });
+
+  it('reads the last position of a stored batch without parsing it, whatever its lines hold', () => {
+    const batchJson = (got: LogLine[]) => Buffer.from(JSON.stringify(got));
+    expect(lastPos(batchJson(lines(0, 3)))).toBe(2);
+    expect(lastPos(batchJson([{ pos: 41, out: '{"pos":99}', time: 0 }]))).toBe(41);
+    expect(lastPos(batchJson([]))).toBe(-1);
   });
 });

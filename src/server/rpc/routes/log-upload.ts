@@ -58,21 +58,23 @@ export function logUploadRoute(app: FastifyInstance, deps: LogUploadDeps): void 
     const body = readUpload(request.body ?? []) ?? parseBody(wireUpload, request.body ?? [], 'the log');
     const step = await deps.store.steps.find(stepId);
     if (step === undefined) throw new NotFoundError(`step ${stepId}`);
+    let lastPos: number | undefined;
     if (Array.isArray(body)) await deps.store.logs.create(stepId, body);
-    else await storeAfterBatches(deps, stepId, body.batches, body.lines);
+    else lastPos = await storeAfterBatches(deps, stepId, body.batches, body.lines);
     await deps.store.logBatches.delete(stepId);
-    deps.liveLogs.end(stepId);
+    deps.liveLogs.end(stepId, lastPos);
     await deps.store.queue.beat(step.stageId, deps.now());
     return reply.code(204).send();
   });
 }
 
+/** Stores the log; returns the position of its last line (-1: none). */
 async function storeAfterBatches(
   deps: LogUploadDeps,
   stepId: number,
   batches: number,
   rest: readonly LogLine[],
-): Promise<void> {
+): Promise<number> {
   const { logs, logBatches } = deps.store;
   const missing = () =>
     new ConflictError(`step ${stepId} lacks some of log batches 0 to ${batches - 1}: upload every line`);
@@ -86,10 +88,23 @@ async function storeAfterBatches(
     stepId,
     rest.filter((line) => line.pos > published),
   );
+  const lastStored = stored.batches.at(-1);
+  return Math.max(lastStored === undefined ? -1 : lastPos(lastStored), rest.at(-1)?.pos ?? -1);
 }
 
-/** The position of the last line of a batch's JSON (-1 for none). */
-function lastPos(json: Buffer): number {
+const LAST_LINE = Buffer.from('{"pos":');
+
+/**
+ * The position of the last line of a batch's JSON (-1 for none). The store writes each line as
+ * `{"pos":N,…}`, and that text cannot occur inside a JSON string (its quotes would be escaped), so
+ * the last occurrence starts the last line: no need to parse a megabyte to read one number.
+ */
+export function lastPos(json: Buffer): number {
+  const at = json.lastIndexOf(LAST_LINE);
+  if (at >= 0) {
+    const digits = /^-?\d+/.exec(json.toString('latin1', at + LAST_LINE.length, at + LAST_LINE.length + 24));
+    if (digits) return Number(digits[0]);
+  }
   const lines = JSON.parse(json.toString('utf8')) as { pos?: unknown }[];
   const pos = lines.at(-1)?.pos;
   return typeof pos === 'number' ? pos : -1;
