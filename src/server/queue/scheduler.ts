@@ -17,7 +17,7 @@ import {
   type StageReport,
   type StepReport,
 } from './reports.js';
-import { KeyedLock } from '../trigger/keyed-lock.js';
+import { CoalescingLock } from './coalescing-lock.js';
 import { RecentRepos } from './recent-repos.js';
 import { settleBuild, type SettleDeps } from './settle.js';
 import { pagedQueue, type StageQueue } from './stage-queue.js';
@@ -59,7 +59,7 @@ export class StageScheduler {
       ...deps,
       store: { repos: new RecentRepos(repos, { now: this.#now }), builds, stages },
       now: this.#now,
-      settling: new KeyedLock(),
+      settling: new CoalescingLock(),
     };
   }
 

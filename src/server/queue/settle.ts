@@ -5,8 +5,8 @@ import type { BuildListener, QueueSignal } from '../../core/events.js';
 import type { RepoStore } from '../../core/repo.js';
 import type { Stage, StageStore } from '../../core/stage.js';
 import { isDone } from '../../core/status.js';
-import type { KeyedLock } from '../trigger/keyed-lock.js';
 import type { BuildWatches } from './build-watches.js';
+import type { CoalescingLock, SharedRun } from './coalescing-lock.js';
 import { notifyListener } from './notify.js';
 import { buildHasStarted, dependentChanges, finalBuildStatus } from './transitions.js';
 
@@ -25,9 +25,11 @@ export interface SettleDeps {
   /**
    * When given, the database part of settling (dependents, build status) runs one build at a time
    * on this server: stages of a build that change together would otherwise race for the build's
-   * optimistic lock, and the losers read and write again. The listener is told outside of it.
+   * optimistic lock, and the losers read and write again. Settlings of a build asked for while one
+   * waits for its turn are done by that one (it reads the build after their stage changes), and
+   * one of their callers tells the listener, outside of the lock.
    */
-  settling?: KeyedLock;
+  settling?: CoalescingLock;
 }
 
 /** Optimistic writes that keep losing are given up after this many tries (someone else settles). */
@@ -47,15 +49,21 @@ export async function settleBuild(
   buildId: number,
   { stageChanged }: { stageChanged: boolean },
 ): Promise<void> {
-  const settle = async () => {
+  const settle = async (stageChangedBefore: boolean) => {
     const dependents = await settleDependents(deps, buildId);
-    return { dependents, status: await settleStatus(deps, buildId, dependents.stages) };
+    const status = await settleStatus(deps, buildId, dependents.stages);
+    return { dependents, status, stageChanged: stageChangedBefore };
   };
-  const { dependents, status } = await (deps.settling?.run(String(buildId), settle) ?? settle());
+  const run: SharedRun<Awaited<ReturnType<typeof settle>>> = deps.settling
+    ? await deps.settling.run(String(buildId), stageChanged, settle)
+    : { value: await settle(stageChanged), claim: () => true };
+  // Of the callers whose settling one run did, one tells (the same build and stages for all).
+  if (!run.claim()) return;
+  const { dependents, status } = run.value;
   if (dependents.queued) deps.queue.wake();
   const { build, stages, changed } = status;
   deps.watches.notify(buildId);
-  if (build === undefined || !(stageChanged || dependents.changed || changed)) return;
+  if (build === undefined || !(run.value.stageChanged || dependents.changed || changed)) return;
   const repo = await deps.store.repos.find(build.repoId);
   if (repo === undefined) return;
   await notifyListener(
