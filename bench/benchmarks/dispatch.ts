@@ -82,6 +82,8 @@ interface Throughput {
   statements: number;
   /** CPU time of this process (the server) per stage done, milliseconds. */
   serverCpu: number;
+  /** CPU time of the runners' process per stage done, milliseconds. */
+  runnerCpu: number;
   cut: boolean;
   failures: string;
 }
@@ -122,6 +124,7 @@ async function svcThroughput(
     doneMs: elapsed,
     statements: sent / Math.max(1, fleet.done),
     serverCpu: (user + system) / 1000 / Math.max(1, fleet.done),
+    runnerCpu: fleet.cpu / Math.max(1, fleet.done),
     cut: !finished,
     failures: failures(fleet),
   };
@@ -210,7 +213,7 @@ async function measure(dialect: TestDialect, skipped: string): Promise<BenchResu
     const svc = await svcThroughput(store, direct.db, server, repos);
     const baseline = await baselineThroughput(store, direct, repos);
     process.stderr.write(
-      `dispatch: ${dialect.name}: ${round(svc.rate, 1)} stages/s (${svc.stages} done${svc.cut ? ', cut' : ''}, ${round(svc.statements, 1)} statements each, server CPU ${round(svc.serverCpu, 2)} ms each), baseline ${round(baseline, 1)} claims/s; latency…\n`,
+      `dispatch: ${dialect.name}: ${round(svc.rate, 1)} stages/s (${svc.stages} done${svc.cut ? ', cut' : ''}, ${round(svc.statements, 1)} statements each, server CPU ${round(svc.serverCpu, 2)} ms, runners' CPU ${round(svc.runnerCpu, 2)} ms each), baseline ${round(baseline, 1)} claims/s; latency…\n`,
     );
     const lat = await latency(store, direct, server, repos[0]!);
     process.stderr.write(
@@ -238,7 +241,7 @@ async function measure(dialect: TestDialect, skipped: string): Promise<BenchResu
           (svc.cut
             ? `stages/s = stages done / time run; `
             : `stages/s = stages done / time until all done (all accepted after ${round(svc.acceptedMs / 1000, 2)} s, all done after ${round(svc.doneMs / 1000, 2)} s); `) +
-          `${round(svc.statements, 1)} SQL statements and ${round(svc.serverCpu, 2)} ms of server CPU per stage; ` +
+          `${round(svc.statements, 1)} SQL statements, ${round(svc.serverCpu, 2)} ms of server CPU and ${round(svc.runnerCpu, 2)} ms of the runners' CPU per stage; ` +
           `baseline: the same number of one-statement claims of the oldest queued stage in a tight loop on the database (no HTTP); ratio = baseline / svc (higher = slower); one run each, svc then baseline` +
           cut +
           svc.failures +

@@ -12,7 +12,15 @@ export type FleetCommand = { type: 'start' } | { type: 'stop' };
 /** Runners → parent: milestones as [stage id, milestone, epoch ms]; the counters once stopped. */
 export type FleetReport =
   | { type: 'milestones'; milestones: [number, Milestone, number][] }
-  | { type: 'stopped'; accepted: number; done: number; failures: number; errors: string[] };
+  | {
+      type: 'stopped';
+      accepted: number;
+      done: number;
+      failures: number;
+      errors: string[];
+      /** CPU time this process used from `start` on, milliseconds. */
+      cpu: number;
+    };
 
 const [url, secret, count] = process.argv.slice(2);
 if (url === undefined || secret === undefined || count === undefined || process.send === undefined) {
@@ -21,6 +29,7 @@ if (url === undefined || secret === undefined || count === undefined || process.
 const send = (report: FleetReport): void => void process.send?.(report);
 
 let pending: [number, Milestone, number][] = [];
+let started: NodeJS.CpuUsage | undefined;
 const fleet = new RunnerFleet(url, secret, Number(count), (stageId, what, at) => {
   if (pending.length === 0) setImmediate(flush);
   pending.push([stageId, what, performance.timeOrigin + at]);
@@ -34,13 +43,15 @@ function flush(): void {
 process.on('message', (command: FleetCommand) => {
   switch (command.type) {
     case 'start':
+      started = process.cpuUsage();
       fleet.start();
       return;
     case 'stop':
       void fleet.stop().then(() => {
         if (pending.length > 0) flush();
         const { accepted, done, failures, errors } = fleet;
-        send({ type: 'stopped', accepted, done, failures, errors });
+        const { user, system } = process.cpuUsage(started);
+        send({ type: 'stopped', accepted, done, failures, errors, cpu: (user + system) / 1000 });
         process.disconnect();
       });
       return;

@@ -21,6 +21,8 @@ export class RunnerProcess implements Fleet {
   done = 0;
   failures = 0;
   errors: string[] = [];
+  /** CPU time the runners' process used in all, milliseconds (known once stopped). */
+  cpu = 0;
 
   constructor(url: string, secret: string, count: number) {
     // The same Node and loader flags as this process (tsx), so the runners run svc's sources too.
@@ -71,7 +73,7 @@ export class RunnerProcess implements Fleet {
         }
         return;
       case 'stopped':
-        ({ failures: this.failures, errors: this.errors } = report);
+        ({ failures: this.failures, errors: this.errors, cpu: this.cpu } = report);
         return;
     }
   }
