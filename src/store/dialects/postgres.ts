@@ -5,6 +5,7 @@ import type { Tables } from '../tables.js';
 import type { Connection, DialectAdapter } from './adapter.js';
 import { describeError, errorCode } from './errors.js';
 import { parsePostgresParams } from './postgres-params.js';
+import { StatementNames } from './postgres-statements.js';
 
 type PostgresDatasource = Extract<Datasource, { driver: 'sql_b' }>;
 
@@ -69,6 +70,9 @@ export function connectPostgres(source: PostgresDatasource, log: (msg: string) =
   });
   // An idle connection that breaks (server restart) is dropped by the pool; unhandled, the event would end the process.
   pool.on('error', (error) => log(`PostgreSQL ${target}: idle connection closed: ${describeError(error)}`));
+  // Every connection runs svc's queries as named statements: parsed and planned once each.
+  const statements = new StatementNames();
+  pool.on('connect', (client) => statements.use(client));
   return {
     db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) }),
     adapter: postgresAdapter(target),
