@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { Benchmark } from '../lib/benchmark.js';
 import type { BenchResult } from '../lib/result.js';
-import { settledMiB, startBareNode } from '../lib/memory.js';
+import { residentParts, settledMiB, startBareNode } from '../lib/memory.js';
 import { round } from '../lib/stats.js';
 import { startSvcSystem } from '../lib/svc-system.js';
 import { RPC_SECRET } from '../../test/e2e/system.js';
@@ -61,6 +61,15 @@ export const memory: Benchmark = {
       const idleServer = await settledMiB(serverPid);
       const idleRunner = await settledMiB(system.runner.child.pid ?? 0);
       const idleNode = await settledMiB(bare.child.pid ?? 0);
+      const parts = (pid: number): string => {
+        const { anon, file } = residentParts(pid);
+        return `anonymous ${round(anon, 1)} MiB, file-backed ${round(file, 1)} MiB`;
+      };
+      const split = {
+        server: parts(serverPid),
+        runner: parts(system.runner.child.pid ?? 0),
+        node: parts(bare.child.pid ?? 0),
+      };
 
       const holderPid = holder.child.pid ?? 0;
       const holderIdle = await settledMiB(holderPid);
@@ -76,13 +85,13 @@ export const memory: Benchmark = {
           'idle server RSS',
           idleServer,
           idleNode,
-          'svc server (SQLite, GitHub login configured, one runner connected) vs a bare Node 24 process',
+          `svc server (SQLite, GitHub login configured, one runner connected) vs a bare Node 24 process; svc: ${split.server}, bare: ${split.node}`,
         ),
         mib(
           'idle runner RSS',
           idleRunner,
           idleNode,
-          'svc runner docker, connected and long-polling vs a bare Node 24 process',
+          `svc runner docker, connected and long-polling vs a bare Node 24 process; svc: ${split.runner}, bare: ${split.node}`,
         ),
         mib(
           `RSS added by ${POLLERS} long-polling runners`,

@@ -9,6 +9,18 @@ export function residentMiB(pid: number): number {
   return kib / 1024;
 }
 
+/**
+ * Resident memory split as /proc shows it, in MiB: `anon` is the process's own (heap, stacks,
+ * malloc); `file` is mapped files — mostly the pages of the 120 MB node binary (and native
+ * addons) that ran, shared with every other Node process on the machine.
+ */
+export function residentParts(pid: number): { anon: number; file: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string): number =>
+    Number(new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, 'm').exec(status)?.[1]);
+  return { anon: kib('RssAnon') / 1024, file: kib('RssFile') / 1024 };
+}
+
 /** Samples resident memory `samples` times, `every` ms apart, and returns the median: RSS jitters. */
 export async function settledMiB(pid: number, samples = 5, every = 200): Promise<number> {
   const values: number[] = [];
