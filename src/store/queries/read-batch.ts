@@ -1,10 +1,14 @@
 /**
  * Reads by key batched: keys asked for until the event loop's next check phase (setImmediate) are
- * read with one query. Every caller gets its own copy of what was read.
+ * read with one query, and while that query runs, the keys asked for meanwhile wait for it to end
+ * and are then read together. So an idle server reads at once, and a busy one reads in as few
+ * queries as the database's pace allows (one at a time per batch), not one per request. Every
+ * caller gets its own copy of what was read.
  */
 export class ReadBatch<K, V> {
   readonly #load: (keys: K[]) => Promise<Map<K, V>>;
   #waiting = new Map<K, { resolve: (value: V | undefined) => void; reject: (error: unknown) => void }[]>();
+  #loading = false;
 
   constructor(load: (keys: K[]) => Promise<Map<K, V>>) {
     this.#load = load;
@@ -12,7 +16,7 @@ export class ReadBatch<K, V> {
 
   get(key: K): Promise<V | undefined> {
     return new Promise((resolve, reject) => {
-      if (this.#waiting.size === 0) setImmediate(() => void this.#flush());
+      if (this.#waiting.size === 0 && !this.#loading) setImmediate(() => void this.#flush());
       const waiters = this.#waiting.get(key) ?? [];
       waiters.push({ resolve, reject });
       this.#waiting.set(key, waiters);
@@ -22,6 +26,7 @@ export class ReadBatch<K, V> {
   async #flush(): Promise<void> {
     const waiting = this.#waiting;
     this.#waiting = new Map();
+    this.#loading = true;
     try {
       const found = await this.#load([...waiting.keys()]);
       for (const [key, waiters] of waiting) {
@@ -31,6 +36,10 @@ export class ReadBatch<K, V> {
       }
     } catch (error) {
       for (const waiters of waiting.values()) for (const waiter of waiters) waiter.reject(error);
+    } finally {
+      this.#loading = false;
+      // Keys asked for during the read: their turn now.
+      if (this.#waiting.size > 0) setImmediate(() => void this.#flush());
     }
   }
 }
