@@ -25,6 +25,11 @@ describe.skipIf(postgres?.skip ?? true)('PostgreSQL named statements', () => {
         await sql`alter table t add column b integer not null default 2`.execute(conn);
         expect(await read()).toEqual([{ a: 1, b: 2 }]);
         expect(await read()).toEqual([{ a: 1, b: 2 }]);
+        // The server forgets the statements (as behind a pooler that switched server connections):
+        // the query runs unnamed, and so do the later ones.
+        await sql`deallocate all`.execute(conn);
+        expect(await read()).toEqual([{ a: 1, b: 2 }]);
+        expect(await read()).toEqual([{ a: 1, b: 2 }]);
       });
     } finally {
       await db.destroy();
