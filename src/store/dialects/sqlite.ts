@@ -59,6 +59,25 @@ function sqliteAdapter(file: string): DialectAdapter {
 }
 
 /**
+ * Runs a pragma, again and again for up to BUSY_TIMEOUT_MS while another process holds the lock it
+ * needs: changing the journal mode gives up at once (SQLITE_BUSY) instead of waiting, which two
+ * processes opening a new file together run into.
+ */
+function waitingPragma(database: Database.Database, pragma: string): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      database.pragma(pragma);
+      return;
+    } catch (error) {
+      if (errorCode(error) !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+      // Opening is synchronous: sleep this thread a little.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
+}
+
+/**
  * Opens (and creates, with its folder) the SQLite file: WAL journal, foreign keys on, a busy
  * timeout, statements prepared once (CachedStatements).
  */
@@ -73,7 +92,7 @@ export function connectSqlite(path: string): Connection {
   }
   try {
     // The first statements read the file: this is where "file is not a database" shows.
-    database.pragma('journal_mode = WAL');
+    waitingPragma(database, 'journal_mode = WAL');
     // What better-sqlite3's build sets for WAL databases, but only when the file already was one:
     // a new file got FULL (a disk sync on every commit, ~0.1–0.4 ms here) until svc's next start.
     // With WAL, NORMAL loses no commit when svc stops or is killed and never corrupts the file;
