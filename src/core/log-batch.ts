@@ -8,10 +8,14 @@ import type { LogLine } from './log.js';
  *   already has a batch of that number (a runner retrying a batch whose acknowledgement it missed).
  *   NotFoundError when the step does not exist.
  * - `list` returns the lines of every batch of the step, in batch order, then line order.
+ * - `json` returns the batches as stored — each a JSON array of `{pos, out, time}` — without
+ *   reading them into lines: batches 0 … `count` − 1 in order (undefined unless every one of them
+ *   is stored) and, apart, those numbered `count` or more.
  * - `delete` removes the step's batches; none is not an error.
  */
 export interface LogBatchStore {
   append(stepId: number, batch: number, lines: readonly LogLine[]): Promise<boolean>;
   list(stepId: number): Promise<LogLine[]>;
+  json(stepId: number, count: number): Promise<{ batches: Buffer[]; later: Buffer[] } | undefined>;
   delete(stepId: number): Promise<void>;
 }

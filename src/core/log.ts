@@ -11,9 +11,13 @@ export interface LogLine {
  * Persistence of finished step logs (database, or an object store when configured).
  * - `find` returns undefined when the step has no stored log.
  * - `create` stores the whole log of a step; a second `create` for the same step replaces it.
+ * - `createJson` stores the log made of `arrays` — JSON arrays of lines as LogBatchStore.json
+ *   gives them — joined in order, then `rest`: what `create` with all their lines stores, without
+ *   reading a log of millions of lines into objects.
  */
 export interface LogStore {
   find(stepId: number): Promise<LogLine[] | undefined>;
   create(stepId: number, lines: readonly LogLine[]): Promise<void>;
+  createJson(stepId: number, arrays: readonly Buffer[], rest: readonly LogLine[]): Promise<void>;
   delete(stepId: number): Promise<void>;
 }

@@ -38,6 +38,22 @@ export function logBatchesContract(open: OpenFreshStore): void {
       expect(await store().logBatches.list(id)).toEqual(lines(0, 2));
     });
 
+    it('gives the stored JSON of batches 0 … count − 1 in order, later ones apart, and undefined for a gap', async () => {
+      const id = await stepId();
+      await store().logBatches.append(id, 2, lines(5, 1));
+      await store().logBatches.append(id, 0, lines(0, 2));
+      const parse = (arrays: Buffer[]) => arrays.map((a) => JSON.parse(a.toString('utf8')) as unknown);
+      expect(await store().logBatches.json(id, 2)).toBeUndefined();
+      await store().logBatches.append(id, 1, lines(2, 3));
+      const stored = await store().logBatches.json(id, 2);
+      expect(parse(stored?.batches ?? [])).toEqual([lines(0, 2), lines(2, 3)]);
+      expect(parse(stored?.later ?? [])).toEqual([lines(5, 1)]);
+      expect(await store().logBatches.json(id, 0)).toEqual({
+        batches: [],
+        later: stored?.batches.concat(stored.later),
+      });
+    });
+
     it('deletes a step’s batches, and lists nothing for a step without batches', async () => {
       const id = await stepId();
       await store().logBatches.append(id, 0, lines(0, 1));

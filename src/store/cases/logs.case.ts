@@ -61,6 +61,24 @@ export function logsContract(open: OpenFreshStore): void {
       expect(found).toEqual(big);
     });
 
+    it('stores a log made of JSON arrays of lines and the lines after them, as create would', async () => {
+      const [joined = 0, empty = 0] = await stepIds(2);
+      const all = lines(7, 5);
+      const json = (part: typeof all) => Buffer.from(JSON.stringify(part), 'utf8');
+      await store().logs.createJson(
+        joined,
+        [json(all.slice(0, 2)), json([]), json(all.slice(2, 4))],
+        all.slice(4),
+      );
+      expect(await store().logs.find(joined)).toEqual(all);
+      await store().logs.createJson(empty, [json([])], []);
+      expect(await store().logs.find(empty)).toEqual([]);
+      await expect(store().logs.createJson(joined, [Buffer.from('{}')], [])).rejects.toThrow(
+        /not a JSON array/,
+      );
+      expect(await store().logs.find(joined)).toEqual(all);
+    });
+
     it('says NotFoundError for a step that does not exist', async () => {
       await expect(store().logs.create(999_999, lines(1, 1))).rejects.toThrow(NotFoundError);
     });

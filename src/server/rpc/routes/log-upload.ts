@@ -15,28 +15,12 @@ import { idParam, parseBody } from '../parse.js';
  */
 export const UPLOAD_BODY_LIMIT = 500 * 1024 * 1024;
 
-/**
- * Completing a log from the JSON the store holds, without reading it into lines. The SQL stores
- * have it; a store without it has svc runners upload every line (the route answers 409).
- */
-export interface LogJsonStore {
-  /**
-   * The JSON arrays of batches 0 … count − 1, in order (undefined unless all are stored), and of
-   * those numbered count or more (stored, but their acknowledgement never reached the runner).
-   */
-  json(stepId: number, count: number): Promise<{ batches: Buffer[]; later: Buffer[] } | undefined>;
-}
-export interface LogJsonWriter {
-  /** Stores the log made of JSON arrays of lines, joined in order, then `rest`. */
-  createJson(stepId: number, arrays: readonly Buffer[], rest: readonly LogLine[]): Promise<void>;
-}
-
 /** What the log upload route needs. */
 export interface LogUploadDeps {
   store: {
     steps: Pick<StepStore, 'find'>;
-    logs: Pick<LogStore, 'create'> & Partial<LogJsonWriter>;
-    logBatches: Pick<LogBatchStore, 'delete'> & Partial<LogJsonStore>;
+    logs: Pick<LogStore, 'create' | 'createJson'>;
+    logBatches: Pick<LogBatchStore, 'delete' | 'json'>;
     queue: Pick<QueueStore, 'beat'>;
   };
   liveLogs: Pick<LiveLogs, 'publish' | 'end'>;
@@ -76,11 +60,12 @@ async function storeAfterBatches(
   rest: readonly LogLine[],
 ): Promise<number> {
   const { logs, logBatches } = deps.store;
-  const missing = () =>
-    new ConflictError(`step ${stepId} lacks some of log batches 0 to ${batches - 1}: upload every line`);
-  if (logs.createJson === undefined || logBatches.json === undefined) throw missing();
   const stored = await logBatches.json(stepId, batches);
-  if (stored === undefined) throw missing();
+  if (stored === undefined) {
+    throw new ConflictError(
+      `step ${stepId} lacks some of log batches 0 to ${batches - 1}: upload every line`,
+    );
+  }
   await logs.createJson(stepId, stored.batches, rest);
   // Lines no batch brought to live watchers get to them now, rather than from the stored log.
   const published = stored.later.reduce((last, json) => Math.max(last, lastPos(json)), -1);
