@@ -42,6 +42,18 @@ export interface Stage {
 
 export type NewStage = Omit<Stage, 'id' | 'created' | 'updated' | 'version'>;
 
+/** How a runner's final report ends a stage (StageStore.end). */
+export interface StageEnd {
+  status: Status;
+  error: string;
+  exitCode: number;
+  /** The start the runner reports; 0 keeps the stored one, or `at` when the stage never started. */
+  started: number;
+  stopped: number;
+  /** The time of the report: the stage's heartbeat (and its start when it has none). */
+  at: number;
+}
+
 export interface StageWithSteps extends Stage {
   steps: Step[];
 }
@@ -51,6 +63,11 @@ export interface StageWithSteps extends Stage {
  * - `update` is optimistic-locked: StaleVersionError when `stage.version` is not the stored version;
  *   this is how the first runner to accept a stage wins.
  * - `listStatus` returns every stage with the given status, oldest first.
+ * - `end(id, version, end)` writes a runner's final report in one conditional write, without
+ *   reading the stage first: only when the stored version is `version`, a runner took the stage
+ *   (`machine` set) and it is not done; version + 1. Returns the stage as written, undefined
+ *   when the condition does not hold (gone, stale, not taken, already done: the caller reads the
+ *   stage to say which). Of concurrent ends of a version, one wins.
  */
 export interface StageStore {
   find(id: number): Promise<Stage | undefined>;
@@ -59,4 +76,5 @@ export interface StageStore {
   listWithSteps(buildId: number): Promise<StageWithSteps[]>;
   listStatus(status: Status): Promise<Stage[]>;
   update(stage: Stage): Promise<Stage>;
+  end(id: number, version: number, end: StageEnd): Promise<Stage | undefined>;
 }

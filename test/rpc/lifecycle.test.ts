@@ -67,6 +67,31 @@ describe('rpc stage and step updates', () => {
     expect(late.status).toBe(409);
   });
 
+  it('answers a repeated final report with what is stored, and refuses final reports of a stage not taken or done', async () => {
+    const s = await server();
+    const { stages } = await queueBuild(s.store, [{ name: 'a' }, { name: 'b' }]);
+    const [a, b] = [stages[0]!, stages[1]!];
+    const unaccepted = await s.call('PUT', `/rpc/v2/stage/${a.id}`, {
+      id: a.id,
+      status: 'success',
+      version: 1,
+    });
+    expect(unaccepted.status).toBe(409);
+    expect(await unaccepted.json()).toMatchObject({ code: 'CONFLICT' });
+    const accepted = await json<WireStage>(await s.call('POST', `/rpc/v2/stage/${a.id}?machine=r1`));
+    const report = { ...accepted, status: 'failure', exit_code: 1, stopped: 200 };
+    const ended = await json<WireStage>(await s.call('PUT', `/rpc/v2/stage/${a.id}`, report));
+    expect(ended).toMatchObject({ status: 'failure', exit_code: 1, version: accepted.version + 1 });
+    const replay = await json<WireStage>(await s.call('PUT', `/rpc/v2/stage/${a.id}`, report));
+    expect(replay.version).toBe(ended.version);
+    const again = await s.call('PUT', `/rpc/v2/stage/${a.id}`, { ...ended, status: 'success' });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ code: 'CONFLICT' });
+    expect(await s.store.stages.find(a.id)).toMatchObject({ status: 'failure', version: ended.version });
+    // Another stage of the build, still queued, is untouched.
+    expect(await s.store.stages.find(b.id)).toMatchObject({ status: 'pending', machine: '' });
+  });
+
   it('refuses updates of a stage nobody accepted, and statuses a runner cannot set', async () => {
     const s = await server();
     const { stages } = await queueBuild(s.store, [{ name: 'build' }]);

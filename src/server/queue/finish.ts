@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { StaleVersionError } from '../../core/errors.js';
 import type { LiveLogs } from '../../core/live-logs.js';
-import type { Stage, StageWithSteps } from '../../core/stage.js';
+import type { Stage, StageEnd, StageWithSteps } from '../../core/stage.js';
 import { isDone, type Status } from '../../core/status.js';
 import type { Step } from '../../core/step.js';
 import type { Store } from '../../core/store.js';
@@ -18,28 +18,30 @@ export interface FinishDeps {
   now: () => number;
 }
 
-/**
- * Ends a stage with the runner's final report. The stage is written first, optimistic-locked on the
- * version the runner saw: that is the gate, and it also covers the stage's steps, which are then
- * brought to what the report says (created when the runner reports a step the server never saw).
- * Steps the report leaves unfinished are closed (closeSteps). Returns the stage and its steps as
- * they now are.
- */
-export async function finishStage(
-  deps: FinishDeps,
-  stored: Stage,
-  report: StageReport,
-): Promise<StageWithSteps> {
-  const now = deps.now();
-  const stage = await deps.store.stages.update({
-    ...stored,
+/** The write of a runner's final report on a stage (StageStore.end), at `now`. */
+export function stageEnd(report: StageReport, now: number): StageEnd {
+  return {
     status: report.status,
     error: clip(report.error),
     exitCode: report.exitCode,
-    started: report.started || stored.started || now,
+    started: report.started,
     stopped: report.stopped || now,
-    heartbeat: now,
-  });
+    at: now,
+  };
+}
+
+/**
+ * Brings the steps of a stage just ended with the runner's final report (`stage`, as written by
+ * StageStore.end, optimistic-locked on the version the runner saw: that is the gate, and it also
+ * covers the steps) to what the report says, created when the runner reports a step the server
+ * never saw. Steps the report leaves unfinished are closed (closeSteps). Returns the stage and its
+ * steps as they now are.
+ */
+export async function finishSteps(
+  deps: FinishDeps,
+  stage: Stage,
+  report: StageReport,
+): Promise<StageWithSteps> {
   const steps = await deps.store.steps.list(stage.id);
   // The steps as written here; undefined once a write lost to another one (then they are read again).
   let current: Step[] | undefined = [...steps];

@@ -7,7 +7,7 @@ import { isDone, type Status } from '../../core/status.js';
 import type { Step } from '../../core/step.js';
 import type { Store } from '../../core/store.js';
 import type { BuildWatches } from './build-watches.js';
-import { closeSteps, ENDED, finishStage, type FinishDeps } from './finish.js';
+import { closeSteps, ENDED, finishSteps, stageEnd, type FinishDeps } from './finish.js';
 import {
   clip,
   isStageReplay,
@@ -99,6 +99,15 @@ export class StageScheduler {
    * Drone's runners do) or a final status (with the steps' final state).
    */
   async report(report: StageReport): Promise<StageWithSteps> {
+    // A final report first tries its write without reading the stage (the common case, one statement).
+    if (isDone(report.status)) {
+      const ended = await this.#deps.store.stages.end(
+        report.id,
+        report.version,
+        stageEnd(report, this.#now()),
+      );
+      if (ended !== undefined) return this.#ended(ended, report);
+    }
     const stored = await this.#find(report.id);
     if (isStageReplay(stored, report)) {
       // Finish what the first request may not have (the server stopped half-way): all idempotent.
@@ -112,9 +121,14 @@ export class StageScheduler {
       throw new ConflictError(`stage ${stored.id} must be accepted before it is updated`);
     if (report.status === 'running') return this.#start(stored, report);
     if (isDone(report.status)) {
-      const stage = await finishStage(this.#finish(), stored, report);
-      await settleBuild(this.#settle, stage.buildId, { stageChanged: true });
-      return stage;
+      // The write above lost to another one that this read now shows fine: written again, or stale.
+      const ended = await this.#deps.store.stages.end(
+        stored.id,
+        report.version,
+        stageEnd(report, this.#now()),
+      );
+      if (ended === undefined) throw new StaleVersionError(`stage ${stored.id}`, report.version);
+      return this.#ended(ended, report);
     }
     throw new InvalidInputError(
       `a runner cannot set a stage to ${report.status}; expected running or a final status`,
@@ -181,6 +195,13 @@ export class StageScheduler {
       builds++;
     }
     return builds;
+  }
+
+  /** A stage just ended by its runner's report: its steps, then its build. */
+  async #ended(ended: Stage, report: StageReport): Promise<StageWithSteps> {
+    const stage = await finishSteps(this.#finish(), ended, report);
+    await settleBuild(this.#settle, stage.buildId, { stageChanged: true });
+    return stage;
   }
 
   async #start(stored: Stage, report: StageReport): Promise<StageWithSteps> {

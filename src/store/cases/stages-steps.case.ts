@@ -77,6 +77,51 @@ export function stagesStepsContract(open: OpenFreshStore): void {
       expect(won[0]?.version).toBe(2);
     });
 
+    it('ends a taken stage in one conditional write: one of two ends of a version wins', async () => {
+      const { stages } = await buildWithStages(store(), 1);
+      const queued = stages[0] ?? failure();
+      const end = { status: 'success' as const, error: '', exitCode: 0, started: 0, stopped: 2000, at: 3000 };
+      // Not taken by a runner yet: nothing written.
+      expect(await store().stages.end(queued.id, queued.version, end)).toBeUndefined();
+      const taken = await store().stages.update({ ...queued, machine: 'runner-a', started: 1000 });
+      const results = await Promise.all([
+        store().stages.end(taken.id, taken.version, end),
+        store().stages.end(taken.id, taken.version, { ...end, status: 'failure', exitCode: 1 }),
+      ]);
+      const won = results.filter((stage) => stage !== undefined);
+      expect(won).toHaveLength(1);
+      expect(won[0]).toMatchObject({
+        started: 1000,
+        stopped: 2000,
+        heartbeat: 3000,
+        version: taken.version + 1,
+      });
+      expect(await store().stages.find(taken.id)).toEqual(won[0]);
+      // Done: even its current version is refused; a stale version and a missing stage too.
+      expect(await store().stages.end(taken.id, taken.version + 1, end)).toBeUndefined();
+      expect(await store().stages.end(taken.id, taken.version, end)).toBeUndefined();
+      expect(await store().stages.end(999_999, 1, end)).toBeUndefined();
+    });
+
+    it('ends a stage that never started as started at the report, or at the start reported', async () => {
+      const { stages } = await buildWithStages(store(), 2);
+      const [a, b] = await Promise.all(
+        stages.map((stage) => store().stages.update({ ...stage, machine: 'runner-a' })),
+      );
+      const end = {
+        status: 'error' as const,
+        error: 'boom',
+        exitCode: 2,
+        started: 0,
+        stopped: 2000,
+        at: 3000,
+      };
+      const first = await store().stages.end(a?.id ?? 0, a?.version ?? 0, end);
+      expect(first).toMatchObject({ status: 'error', error: 'boom', exitCode: 2, started: 3000 });
+      const second = await store().stages.end(b?.id ?? 0, b?.version ?? 0, { ...end, started: 1500 });
+      expect(second).toMatchObject({ started: 1500, stopped: 2000, machine: 'runner-a' });
+    });
+
     it('round-trips labels and dependencies, and says NotFoundError for a deleted stage', async () => {
       const { build, stages } = await buildWithStages(store(), 1);
       const stage = stages[0] ?? failure();

@@ -1,11 +1,14 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { NewStage, Stage, StageStore, StageWithSteps } from '../../core/stage.js';
-import type { Status } from '../../core/status.js';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { NewStage, Stage, StageEnd, StageStore, StageWithSteps } from '../../core/stage.js';
+import { isDone, STATUSES, type Status } from '../../core/status.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
 import type { StageRow, Tables } from '../tables.js';
 import { bool, changed, checkVersioned, flag, parseList, parseMap, toJson, write } from './rows.js';
 import { ReadBatch } from './read-batch.js';
 import { toStep } from './steps.js';
+
+/** The statuses of a stage that is not done. */
+const OPEN: Status[] = STATUSES.filter((status) => !isDone(status));
 
 /** A stage row as the domain type. */
 export function toStage(row: Selectable<StageRow>): Stage {
@@ -154,5 +157,35 @@ export class SqlStageStore implements StageStore {
     );
     await checkVersioned(changed(result), `stage ${stage.id}`, stage.version, () => this.find(stage.id));
     return { ...stage, updated, version: stage.version + 1 };
+  }
+
+  /** One statement where UPDATE … RETURNING works; MySQL reads the stage after its update. */
+  async end(id: number, version: number, end: StageEnd): Promise<Stage | undefined> {
+    const update = this.#db
+      .updateTable('stages')
+      .set((eb) => ({
+        status: end.status,
+        error: end.error,
+        exit_code: end.exitCode,
+        // A reported start, else the stored one, else now (a bigint column: no parameter in the test).
+        started:
+          end.started !== 0
+            ? end.started
+            : sql<number>`case when started = 0 then ${end.at} else started end`,
+        stopped: end.stopped,
+        heartbeat: end.at,
+        updated: Date.now(),
+        version: eb('version', '+', 1),
+      }))
+      .where('id', '=', id)
+      .where('version', '=', version)
+      .where('status', 'in', OPEN)
+      .where('machine', '<>', '');
+    if (this.#adapter.supportsReturning) {
+      const row = await update.returningAll().executeTakeFirst();
+      return row && toStage(row);
+    }
+    if (changed(await update.executeTakeFirstOrThrow()) !== 1) return undefined;
+    return this.find(id);
   }
 }
