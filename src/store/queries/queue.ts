@@ -1,15 +1,24 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { BuildEvent } from '../../core/build.js';
 import type { QueuedStage, QueueStore } from '../../core/queue.js';
 import type { Stage } from '../../core/stage.js';
 import type { Status } from '../../core/status.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
-import type { Tables } from '../tables.js';
+import type { StageRow, Tables } from '../tables.js';
+import { Prepared } from './prepared.js';
 import { bool, changed } from './rows.js';
 import { toStage } from './stages.js';
 
 /** A stage a runner holds: accepted and not started yet, or running. */
 const TAKEN: Status[] = ['pending', 'running'];
+
+/** What the prepared accept takes. */
+interface TakeValues extends Record<string, unknown> {
+  id: number;
+  machine: string;
+  at: number;
+  updated: number;
+}
 
 /** A pipeline: its repository and name. */
 function pipeline(repoId: number, name: string): string {
@@ -21,9 +30,27 @@ export class SqlQueueStore implements QueueStore {
   readonly #db: Kysely<Tables>;
   readonly #adapter: DialectAdapter;
 
+  /** The accept of a runner, built and compiled once (see Prepared). */
+  readonly #take: Prepared<TakeValues, Selectable<StageRow>>;
+
   constructor({ db, adapter }: Connection) {
     this.#db = db;
     this.#adapter = adapter;
+    this.#take = new Prepared(db, (v: TakeValues) => {
+      const update = db
+        .updateTable('stages')
+        .set((eb) => ({
+          machine: v.machine,
+          heartbeat: v.at,
+          updated: v.updated,
+          version: eb('version', '+', 1),
+        }))
+        .where('id', '=', v.id)
+        .where('status', '=', 'pending')
+        .where('machine', '=', '')
+        .where('limit', '=', 0);
+      return adapter.supportsReturning ? update.returningAll() : update;
+    });
   }
 
   /**
@@ -81,18 +108,12 @@ export class SqlQueueStore implements QueueStore {
    * reads the stage after its update.
    */
   async take(stageId: number, machine: string, at: number): Promise<Stage | undefined> {
-    const update = this.#db
-      .updateTable('stages')
-      .set((eb) => ({ machine, heartbeat: at, updated: Date.now(), version: eb('version', '+', 1) }))
-      .where('id', '=', stageId)
-      .where('status', '=', 'pending')
-      .where('machine', '=', '')
-      .where('limit', '=', 0);
+    const result = await this.#take.execute({ id: stageId, machine, at, updated: Date.now() });
     if (this.#adapter.supportsReturning) {
-      const row = await update.returningAll().executeTakeFirst();
+      const row = result.rows[0];
       return row && toStage(row);
     }
-    if (changed(await update.executeTakeFirstOrThrow()) !== 1) return undefined;
+    if (Number(result.numAffectedRows ?? 0) !== 1) return undefined;
     const row = await this.#db.selectFrom('stages').selectAll().where('id', '=', stageId).executeTakeFirst();
     return row && toStage(row);
   }

@@ -3,7 +3,8 @@ import type { NewStage, Stage, StageEnd, StageStore, StageWithSteps } from '../.
 import { isDone, STATUSES, type Status } from '../../core/status.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
 import type { StageRow, Tables } from '../tables.js';
-import { bool, changed, checkVersioned, flag, parseList, parseMap, toJson, write } from './rows.js';
+import { bool, checkVersioned, flag, parseList, parseMap, toJson, write } from './rows.js';
+import { Prepared } from './prepared.js';
 import { ReadBatch } from './read-batch.js';
 import { toStep } from './steps.js';
 
@@ -70,6 +71,46 @@ export function stageColumns(stage: Omit<NewStage, 'repoId' | 'buildId'>) {
   };
 }
 
+type StageColumns = ReturnType<typeof stageColumns>;
+
+/** The names of stageColumns (complete: the type checks it), for the prepared update. */
+const STAGE_COLUMNS = Object.keys({
+  number: true,
+  name: true,
+  kind: true,
+  type: true,
+  status: true,
+  error: true,
+  err_ignore: true,
+  exit_code: true,
+  machine: true,
+  os: true,
+  arch: true,
+  variant: true,
+  kernel: true,
+  limit: true,
+  started: true,
+  stopped: true,
+  heartbeat: true,
+  on_success: true,
+  on_failure: true,
+  depends_on: true,
+  labels: true,
+} satisfies Record<keyof StageColumns, true>) as (keyof StageColumns)[];
+
+/** What the prepared writes of a runner's final report take (StageStore.end). */
+interface EndValues extends Record<string, unknown> {
+  id: number;
+  version: number;
+  status: Status;
+  error: string;
+  exitCode: number;
+  started: number;
+  stopped: number;
+  at: number;
+  updated: number;
+}
+
 /** Stages in the `stages` table; they are created with their build (SqlBuildStore.create). */
 export class SqlStageStore implements StageStore {
   readonly #db: Kysely<Tables>;
@@ -95,9 +136,55 @@ export class SqlStageStore implements StageStore {
     return Map.groupBy(rows.map(toStage), (stage) => stage.buildId);
   });
 
+  /** The runner protocol's writes of a stage, built and compiled once (see Prepared). */
+  readonly #update: Prepared<StageColumns & { id: number; version: number; updated: number }, unknown>;
+  /** The final report with the start it reports, and without one (the stored start is kept). */
+  readonly #end: Prepared<EndValues, Selectable<StageRow>>;
+  readonly #endKeepingStart: Prepared<EndValues, Selectable<StageRow>>;
+
   constructor({ db, adapter }: Connection) {
     this.#db = db;
     this.#adapter = adapter;
+    this.#update = new Prepared(db, (v) =>
+      db
+        .updateTable('stages')
+        .set({
+          ...Object.fromEntries(STAGE_COLUMNS.map((column) => [column, v[column]])),
+          updated: v.updated,
+          version: (eb) => eb('version', '+', 1),
+        })
+        .where('id', '=', v.id)
+        .where('version', '=', v.version),
+    );
+    this.#end = this.#prepareEnd((v) => v.started);
+    // A bigint column compared in the SQL, not a parameter: PostgreSQL would type that as int4.
+    this.#endKeepingStart = this.#prepareEnd(
+      (v) => sql<number>`case when started = 0 then ${v.at} else started end`,
+    );
+  }
+
+  #prepareEnd(started: (v: EndValues) => unknown): Prepared<EndValues, Selectable<StageRow>> {
+    const db = this.#db;
+    const returning = this.#adapter.supportsReturning;
+    return new Prepared(db, (v: EndValues) => {
+      const update = db
+        .updateTable('stages')
+        .set((eb) => ({
+          status: v.status,
+          error: v.error,
+          exit_code: v.exitCode,
+          started: started(v) as number,
+          stopped: v.stopped,
+          heartbeat: v.at,
+          updated: v.updated,
+          version: eb('version', '+', 1),
+        }))
+        .where('id', '=', v.id)
+        .where('version', '=', v.version)
+        .where('status', 'in', OPEN)
+        .where('machine', '<>', '');
+      return returning ? update.returningAll() : update;
+    });
   }
 
   find(id: number): Promise<Stage | undefined> {
@@ -146,46 +233,23 @@ export class SqlStageStore implements StageStore {
     const updated = Date.now();
     const result = await write(
       this.#adapter,
-      () =>
-        this.#db
-          .updateTable('stages')
-          .set({ ...stageColumns(stage), updated, version: stage.version + 1 })
-          .where('id', '=', stage.id)
-          .where('version', '=', stage.version)
-          .executeTakeFirstOrThrow(),
+      () => this.#update.execute({ ...stageColumns(stage), id: stage.id, version: stage.version, updated }),
       { conflict: `build ${stage.buildId} already has a stage number ${stage.number}` },
     );
-    await checkVersioned(changed(result), `stage ${stage.id}`, stage.version, () => this.find(stage.id));
+    await checkVersioned(Number(result.numAffectedRows ?? 0), `stage ${stage.id}`, stage.version, () =>
+      this.find(stage.id),
+    );
     return { ...stage, updated, version: stage.version + 1 };
   }
 
   /** One statement where UPDATE … RETURNING works; MySQL reads the stage after its update. */
   async end(id: number, version: number, end: StageEnd): Promise<Stage | undefined> {
-    const update = this.#db
-      .updateTable('stages')
-      .set((eb) => ({
-        status: end.status,
-        error: end.error,
-        exit_code: end.exitCode,
-        // A reported start, else the stored one, else now (a bigint column: no parameter in the test).
-        started:
-          end.started !== 0
-            ? end.started
-            : sql<number>`case when started = 0 then ${end.at} else started end`,
-        stopped: end.stopped,
-        heartbeat: end.at,
-        updated: Date.now(),
-        version: eb('version', '+', 1),
-      }))
-      .where('id', '=', id)
-      .where('version', '=', version)
-      .where('status', 'in', OPEN)
-      .where('machine', '<>', '');
+    const prepared = end.started !== 0 ? this.#end : this.#endKeepingStart;
+    const result = await prepared.execute({ ...end, id, version, updated: Date.now() });
     if (this.#adapter.supportsReturning) {
-      const row = await update.returningAll().executeTakeFirst();
+      const row = result.rows[0];
       return row && toStage(row);
     }
-    if (changed(await update.executeTakeFirstOrThrow()) !== 1) return undefined;
-    return this.find(id);
+    return Number(result.numAffectedRows ?? 0) === 1 ? this.find(id) : undefined;
   }
 }
