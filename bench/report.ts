@@ -16,9 +16,16 @@ interface Row extends BenchResult {
   date: string;
 }
 
-/** The latest result of each (benchmark, metric), in the order benchmarks first appeared. */
+/**
+ * The latest result of each (benchmark, metric), in the order benchmarks first appeared. A run writes
+ * its benchmark's lines one after another, so a metric missing from a benchmark's last block of lines
+ * is one it no longer measures (renamed or dropped), and is left out.
+ */
 export function latestResults(): Row[] {
   const latest = new Map<string, Row>();
+  /** Per benchmark, the metrics of its last block of consecutive lines. */
+  const lastBlock = new Map<string, Set<string>>();
+  let previous: string | undefined;
   for (const file of readdirSync(RESULTS_DIR)
     .filter((f) => f.endsWith('.jsonl'))
     .sort()) {
@@ -26,9 +33,12 @@ export function latestResults(): Row[] {
       if (line.trim() === '') continue;
       const result = JSON.parse(line) as BenchResult;
       latest.set(`${result.name}\u0000${result.metric}`, { ...result, date: file.replace(/\.jsonl$/, '') });
+      if (result.name !== previous) lastBlock.set(result.name, new Set());
+      lastBlock.get(result.name)?.add(result.metric);
+      previous = result.name;
     }
   }
-  return [...latest.values()];
+  return [...latest.values()].filter((row) => lastBlock.get(row.name)?.has(row.metric) === true);
 }
 
 const fmt = (value: number | null): string => (value === null ? '—' : String(value));
@@ -51,21 +61,32 @@ function table(rows: readonly Row[]): string {
 const escapeXml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+/** `text`, cut to `length` characters with an ellipsis when longer. */
+function shorten(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
+}
+
 /** A horizontal bar chart of svc/baseline ratios (1 = as fast as the baseline), target marks in red. */
 export function chart(rows: readonly Row[]): string {
-  const withRatio = rows.filter((r) => r.ratio !== null && Number.isFinite(r.ratio));
-  const max = Math.max(2, ...withRatio.map((r) => r.ratio ?? 0)) * 1.1;
-  const width = 900;
-  const left = 380;
+  const withRatio = rows.filter((r) => r.ratio !== null && Number.isFinite(r.ratio) && r.ratio > 0);
+  // A logarithmic axis: ratios run from ~1 (pipelines) to over 100 (a tail measured against Docker's
+  // sub-millisecond one), and a linear axis squeezes the first into slivers.
+  const max = Math.max(2, ...withRatio.map((r) => r.ratio ?? 0)) * 1.3;
+  const width = 1000;
+  const left = 480;
   const bar = 22;
   const height = 40 + withRatio.length * (bar + 8) + 30;
-  const x = (ratio: number): number => left + ((width - left - 20) * ratio) / max;
+  const x = (ratio: number): number =>
+    left + ((width - left - 60) * Math.log10(Math.max(ratio, 1))) / Math.log10(max);
+  const ticks = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000].filter((tick) => tick <= max);
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`,
     '<rect width="100%" height="100%" fill="white"/>',
-    `<text x="10" y="20" font-size="14" font-weight="bold">svc / baseline (lower is better; 1 = the baseline, red mark = target)</text>`,
-    `<line x1="${x(1)}" y1="30" x2="${x(1)}" y2="${height - 25}" stroke="#888" stroke-dasharray="4 3"/>`,
-    `<text x="${x(1) - 4}" y="${height - 10}">1×</text>`,
+    `<text x="10" y="20" font-size="14" font-weight="bold">svc / baseline (log scale, lower is better; 1 = the baseline, red mark = target)</text>`,
+    ...ticks.flatMap((tick) => [
+      `<line x1="${x(tick)}" y1="30" x2="${x(tick)}" y2="${height - 25}" stroke="#bbb" stroke-dasharray="4 3"/>`,
+      `<text x="${x(tick) - 4}" y="${height - 10}">${tick}×</text>`,
+    ]),
   ];
   withRatio.forEach((r, i) => {
     const y = 36 + i * (bar + 8);
@@ -74,7 +95,7 @@ export function chart(rows: readonly Row[]): string {
     const met = target?.met(r);
     const color = met === false ? '#d9534f' : '#4a90d9';
     parts.push(
-      `<text x="${left - 8}" y="${y + 15}" text-anchor="end">${escapeXml(`${r.name}: ${r.metric}`.slice(0, 60))}</text>`,
+      `<text x="${left - 8}" y="${y + 15}" text-anchor="end">${escapeXml(shorten(`${r.name}: ${r.metric}`, 70))}</text>`,
       `<rect x="${left}" y="${y}" width="${Math.max(1, x(ratio) - left)}" height="${bar}" fill="${color}"/>`,
       `<text x="${x(ratio) + 4}" y="${y + 15}">${ratio}×</text>`,
     );
