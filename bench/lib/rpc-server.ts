@@ -1,4 +1,3 @@
-import { newStage } from '../../src/store/cases/fixtures.case.js';
 /*
  * Benchmark support for the runner protocol: svc's real fastify app with registerRpcRoutes on a
  * real store, listening on loopback, and the data benchmarks queue (repositories, builds, stages).
@@ -14,6 +13,7 @@ import { InMemoryLiveLogs } from '../../src/server/logs/live-logs.js';
 import { BuildWatches } from '../../src/server/queue/build-watches.js';
 import { StageQueue } from '../../src/server/queue/stage-queue.js';
 import { registerRpcRoutes } from '../../src/server/rpc/index.js';
+import { newRepo, newStage } from '../../src/store/cases/fixtures.case.js';
 
 export const RPC_SECRET = 'bench-rpc-secret';
 
@@ -53,32 +53,7 @@ let sequence = 0;
 /** A public repository named `bench/repo-N`. */
 export function benchRepo(): NewRepo {
   sequence++;
-  const name = `repo-${sequence}`;
-  return {
-    uid: `bench-${sequence}`,
-    userId: 0,
-    namespace: 'bench',
-    name,
-    slug: `bench/${name}`,
-    scm: 'scmc',
-    cloneUrl: `https://git.example.com/bench/${name}.git`,
-    cloneUrlSsh: `git@git.example.com:bench/${name}.git`,
-    link: `https://git.example.com/bench/${name}`,
-    defaultBranch: 'main',
-    private: false,
-    visibility: 'public',
-    active: true,
-    configPath: '',
-    trusted: false,
-    protected: false,
-    ignoreForks: false,
-    ignorePullRequests: false,
-    cancelPulls: false,
-    cancelPush: false,
-    timeout: 60,
-    hookSecret: 'hook-secret',
-    synced: 0,
-  };
+  return newRepo({ namespace: 'bench', name: `repo-${sequence}`, uid: `bench-${sequence}` });
 }
 
 /** A push build of `repo`, as the trigger creates it (pending, with its pipeline file). */
