@@ -33,6 +33,8 @@ export type ExecVolume =
 export interface ExecMount {
   name: string;
   path: string;
+  /** Mounted read-only (`:ro` of a runner volume); read-write when absent. */
+  readOnly?: boolean;
 }
 
 /** One step (or service, or the clone step) ready to run. */

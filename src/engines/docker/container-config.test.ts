@@ -92,12 +92,16 @@ describe('containerConfig', () => {
     const step = execStep('s', {
       mounts: [
         { name: 'docker-sock', path: '/var/run/docker.sock' },
+        { name: 'docker-sock', path: '/run/docker.sock', readOnly: true },
         { name: 'cache', path: '/root/.cache' },
         { name: 'ram', path: '/ram' },
       ],
     });
     const host = containerConfig(spec, step, 'r').HostConfig;
-    expect(host?.Binds).toEqual(['/var/run/docker.sock:/var/run/docker.sock']);
+    expect(host?.Binds).toEqual([
+      '/var/run/docker.sock:/var/run/docker.sock',
+      '/var/run/docker.sock:/run/docker.sock:ro',
+    ]);
     expect(host?.Mounts).toEqual([
       { Type: 'volume', Source: 'svc-run-42-workspace', Target: '/drone' },
       { Type: 'volume', Source: 'svc-run-42-vol-cache', Target: '/root/.cache' },

@@ -80,7 +80,7 @@ function volumesOf(spec: ExecSpec, step: ExecStep): { mounts: Mount[]; binds: st
         `step "${step.name}" mounts volume "${mount.name}", which the stage does not define`,
       );
     }
-    if (volume.kind === 'host') binds.push(`${volume.path}:${mount.path}`);
+    if (volume.kind === 'host') binds.push(`${volume.path}:${mount.path}${mount.readOnly ? ':ro' : ''}`);
     else if (volume.medium === 'memory') {
       // Size 0 leaves Docker's default (half the host's memory); mode 1777 as for /tmp.
       const options = { SizeBytes: Math.max(0, volume.sizeLimit), Mode: 0o1777 };

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -222,6 +222,26 @@ describe.skipIf(skip)('DockerEngine (real Docker engine)', () => {
     expect(tmpfs).toMatch(/^tmpfs \/scratch tmpfs .*size=8192k/);
     // The disk volume and the workspace outlive a step; a memory volume is fresh in each.
     expect(reporter.lines('read')).toEqual(['cached', 'ws', '0']);
+  });
+
+  it('mounts a read-only host volume read-only', async () => {
+    await writeFile(join(hostDir, 'config.txt'), 'from-host\n');
+    const { result, reporter } = await execute(
+      execSpec(
+        [
+          sh(
+            'ro',
+            'cat /host/config.txt; if touch /host/new.txt 2>/dev/null; then echo writable; else echo refused; fi',
+            {
+              mounts: [{ name: 'host', path: '/host', readOnly: true }],
+            },
+          ),
+        ],
+        { volumes: [{ kind: 'host', name: 'host', path: hostDir }] },
+      ),
+    );
+    expect(result.status).toBe('success');
+    expect(reporter.lines('ro')).toEqual(['from-host', 'refused']);
   });
 
   it('applies the container settings of a step', async () => {

@@ -46,12 +46,6 @@ export async function compilePipeline(input: CompileInput): Promise<CompileResul
   const workspace = resolveWorkspace(pipeline, input.runner.workspaceBase);
   const { volumes: runnerVolumeList, problems } = runnerVolumes(input.runner.volumes);
   problems.forEach(warn);
-  for (const volume of runnerVolumeList) {
-    if (volume.readOnly)
-      warn(
-        `runner volume ${volume.host}:${volume.container}:ro is mounted read-write: read-only mounts are not supported yet`,
-      );
-  }
   const { environ, cloneEnviron } = runEnvironments(input, workspace, secretValues);
   const run: RunContext = {
     input,

@@ -72,17 +72,16 @@ steps:
       { kind: 'host', name: 'usb', path: '/dev/ttyUSB0' },
       { kind: 'host', name: '_runner_volume_0', path: '/etc/ssl/certs' },
     ]);
-    expect(step('a').mounts).toEqual([
+    expect(step('a').mounts).toStrictEqual([
       { name: 'cache', path: '/cache' },
       { name: 'sock', path: '/var/run/docker.sock' },
-      { name: '_runner_volume_0', path: '/etc/ssl/certs' },
+      { name: '_runner_volume_0', path: '/etc/ssl/certs', readOnly: true },
     ]);
     expect(step('clone').mounts.map((mount) => mount.name)).toEqual(['_runner_volume_0']);
     expect(step('a').devices).toEqual(['/dev/ttyUSB0:/dev/serial', '/dev/fuse:/dev/fuse']);
     expect(step('a').networks).toEqual(['ci-net']);
     expect(warnings).toEqual([
       'runner volume "not-a-volume" is not of the form /host/path:/container/path[:ro]; it is not mounted',
-      'runner volume /etc/ssl/certs:/etc/ssl/certs:ro is mounted read-write: read-only mounts are not supported yet',
     ]);
   });
 });

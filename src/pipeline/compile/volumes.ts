@@ -53,7 +53,11 @@ export function specVolumes(pipeline: Pipeline, runner: readonly RunnerVolume[])
 export function stepMounts(step: Step | undefined, runner: readonly RunnerVolume[]): ExecMount[] {
   return [
     ...(step?.volumes ?? []).map((mount) => ({ name: mount.name, path: mount.path })),
-    ...runner.map((volume) => ({ name: volume.name, path: volume.container })),
+    ...runner.map((volume) => ({
+      name: volume.name,
+      path: volume.container,
+      ...(volume.readOnly ? { readOnly: true } : {}),
+    })),
   ];
 }
 
