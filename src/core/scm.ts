@@ -114,6 +114,11 @@ export interface ScmProvider {
   exchangeCode(code: string, redirectUri: string): Promise<ScmToken>;
 
   currentUser(token: ScmToken): Promise<ScmAccount>;
+  /**
+   * The logins of the organizations the user belongs to, as far as the token may see them (GitHub
+   * lists private memberships only with the `read:org` scope): SVC_USER_FILTER admits their members.
+   */
+  organizations(token: ScmToken): Promise<string[]>;
   /** Every repository the user can see, with their permissions on it. */
   listRepos(token: ScmToken): Promise<ScmRepo[]>;
   findRepo(token: ScmToken, repo: ScmRepoRef): Promise<ScmRepo>;

@@ -14,7 +14,7 @@ export interface ScmTestDouble {
   provider(git?: Partial<GitAuthOptions>): ScmProvider;
   /** A provider whose server does not answer (a closed port). */
   unreachableProvider(): ScmProvider;
-  addUser(login: string, email: string): ScmToken;
+  addUser(login: string, email: string, orgs?: string[]): ScmToken;
   addRepo(repo: {
     owner: string;
     name: string;

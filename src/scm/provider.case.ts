@@ -73,6 +73,14 @@ export function providerContract(driver: ScmDoubleDriver): void {
       it('rejects a bad token with UNAUTHORIZED', async () => {
         await expectCode(scm.currentUser({ token: 'nope', refresh: '', expiry: 0 }), 'UNAUTHORIZED');
       });
+
+      it('lists the organizations of the current user, across pages', async () => {
+        const orgs = Array.from({ length: 45 }, (_, i) => `org-${String(i).padStart(2, '0')}`);
+        const member = double.addUser('member', 'member@example.com', ['Octo-Org', ...orgs]);
+        expect(await scm.organizations(member)).toEqual(['Octo-Org', ...orgs]);
+        expect(await scm.organizations(bob)).toEqual([]);
+        await expectCode(scm.organizations({ token: 'nope', refresh: '', expiry: 0 }), 'UNAUTHORIZED');
+      });
     });
 
     describe('repositories', () => {

@@ -113,7 +113,8 @@ describe('registration rules', () => {
     ]);
     for (const h of [closed, filtered]) {
       h.github.addUser({ login: 'octocat' });
-      h.github.addUser({ login: 'stranger' });
+      h.github.addUser({ login: 'stranger', orgs: ['other-org'] });
+      h.github.addUser({ login: 'colleague', orgs: ['other-org', 'The-Org'] });
     }
   });
   afterAll(async () => {
@@ -156,5 +157,10 @@ describe('registration rules', () => {
     expect(await filtered.store.users.findLogin('stranger')).toBeUndefined();
     await loginAs(filtered, 'octocat');
     expect(await filtered.store.users.findLogin('octocat')).toBeDefined();
+  });
+
+  it('lets members of an organization SVC_USER_FILTER names register', async () => {
+    await loginAs(filtered, 'colleague');
+    expect(await filtered.store.users.findLogin('colleague')).toBeDefined();
   });
 });

@@ -19,7 +19,7 @@ import { authorizeUrl, exchangeCode, type OAuthApp } from './oauth.js';
 import { githubEndpoints, type GitHubEndpoints, type GitHubOptions } from './options.js';
 import { parseHook } from './parse.js';
 import { filePath, repoPath } from './paths.js';
-import { branchSchema, contentSchema, emailSchema, repoSchema, userSchema } from './schemas.js';
+import { branchSchema, contentSchema, emailSchema, orgSchema, repoSchema, userSchema } from './schemas.js';
 
 /** GitHub and GitHub Enterprise Server behind svc's ScmProvider (settings SVC_SCMC_*). */
 export class GitHubProvider implements ScmProvider {
@@ -57,6 +57,11 @@ export class GitHubProvider implements ScmProvider {
     const user = await this.#client.json(token.token, 'GET', '/user', userSchema);
     const email = user.email || (await this.#primaryEmail(token));
     return { login: user.login, email, avatar: user.avatar_url ?? '' };
+  }
+
+  async organizations(token: ScmToken): Promise<string[]> {
+    const orgs = await this.#client.list(token.token, '/user/orgs', orgSchema);
+    return orgs.map((org) => org.login);
   }
 
   /**

@@ -12,6 +12,9 @@ export const userSchema = z.object({
   email: z.string().nullish(),
 });
 
+/** `GET /user/orgs` items (docs: rest/orgs/orgs#list-organizations-for-the-authenticated-user). */
+export const orgSchema = z.object({ login: z.string() });
+
 /** `GET /user/emails` items (docs: rest/users/emails). */
 export const emailSchema = z.object({
   email: z.string(),

@@ -7,9 +7,8 @@ import type { User, UserStore } from '../../core/user.js';
 export interface Admission {
   readonly registrationClosed: boolean;
   /**
-   * Logins (and, per the setting, organizations) allowed to register; empty allows everyone. The git
-   * provider contract cannot tell organization membership, so svc matches logins only: list the
-   * people, not their organizations.
+   * Logins and organizations whose members may register (SVC_USER_FILTER), matched without regard
+   * to case; empty allows everyone.
    */
   readonly userFilter: readonly string[];
 }
@@ -23,7 +22,8 @@ export class LoginRefused extends Error {}
 /**
  * Creates or updates the account of someone who just logged in at the provider: profile, provider
  * credentials and last login. New accounts get a random API token; registration rules apply to new
- * accounts only, so closing registration never locks out existing users.
+ * accounts only, so closing registration never locks out existing users. `organizations` gives the
+ * person's organizations at the provider; it is asked only when the filter does not name them.
  */
 export async function admitUser(
   users: Pick<UserStore, 'findLogin' | 'create' | 'update'>,
@@ -31,6 +31,7 @@ export async function admitUser(
   token: ScmToken,
   admission: Admission,
   now: number,
+  organizations: () => Promise<readonly string[]>,
 ): Promise<User> {
   const profile = {
     email: account.email,
@@ -47,8 +48,7 @@ export async function admitUser(
       `Registration is closed: ${account.login} has no account on this server. Ask an administrator to create it.`,
     );
   }
-  const allowed = admission.userFilter.map((name) => name.toLowerCase());
-  if (allowed.length > 0 && !allowed.includes(account.login.toLowerCase())) {
+  if (!(await passesFilter(admission.userFilter, account.login, organizations))) {
     throw new LoginRefused(USER_FILTER_MESSAGE);
   }
   try {
@@ -67,6 +67,18 @@ export async function admitUser(
     if (created === undefined) throw error;
     return users.update({ ...check(created), ...profile, updated: now });
   }
+}
+
+/** True when the filter is empty, names the login, or names one of the person's organizations. */
+async function passesFilter(
+  filter: readonly string[],
+  login: string,
+  organizations: () => Promise<readonly string[]>,
+): Promise<boolean> {
+  if (filter.length === 0) return true;
+  const allowed = new Set(filter.map((name) => name.toLowerCase()));
+  if (allowed.has(login.toLowerCase())) return true;
+  return (await organizations()).some((org) => allowed.has(org.toLowerCase()));
 }
 
 function check(user: User): User {

@@ -10,7 +10,8 @@ import { sameText, type SessionCookies } from './session-cookies.js';
 
 /** What the login flow needs. `provider` is undefined when no git provider is configured. */
 export interface LoginDeps {
-  readonly provider: Pick<ScmProvider, 'authorizeUrl' | 'exchangeCode' | 'currentUser'> | undefined;
+  readonly provider:
+    Pick<ScmProvider, 'authorizeUrl' | 'exchangeCode' | 'currentUser' | 'organizations'> | undefined;
   readonly users: Pick<UserStore, 'findLogin' | 'create' | 'update'>;
   readonly sessions: Pick<SessionCookies, 'startLogin' | 'loginState' | 'endLogin' | 'login'>;
   readonly admission: Admission;
@@ -71,7 +72,9 @@ export function loginRoute(app: FastifyInstance, deps: LoginDeps): void {
     try {
       const token = await provider.exchangeCode(code, redirectUri);
       const account = await provider.currentUser(token);
-      const user = await admitUser(deps.users, account, token, deps.admission, (deps.now ?? Date.now)());
+      const user = await admitUser(deps.users, account, token, deps.admission, (deps.now ?? Date.now)(), () =>
+        provider.organizations(token),
+      );
       request.log.info({ user: user.login }, 'login');
       void reply.header('set-cookie', [deps.sessions.endLogin(), ...deps.sessions.login(user)]);
       return reply.redirect('/');

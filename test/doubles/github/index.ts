@@ -76,7 +76,14 @@ export interface GitHubDouble {
   readonly clientId: string;
   readonly clientSecret: string;
   /** Adds an account; its token is generated unless given. `email` is the primary email. */
-  addUser(user: { login: string; email?: string; token?: string; publicEmail?: boolean }): {
+  addUser(user: {
+    login: string;
+    email?: string;
+    token?: string;
+    publicEmail?: boolean;
+    /** Organizations the user is a member of. */
+    orgs?: string[];
+  }): {
     login: string;
     token: string;
   };
@@ -188,6 +195,7 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
         login: user.login,
         publicEmail: user.publicEmail === true ? email : null,
         primaryEmail: email,
+        orgs: user.orgs ?? [],
       });
       const token = user.token ?? state.newToken(user.login);
       state.tokens.set(token, user.login);

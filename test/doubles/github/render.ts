@@ -45,7 +45,29 @@ export function privateUser(user: User, urls: Urls) {
 export function owner(state: GitHubState, login: string, urls: Urls) {
   const user = state.user(login);
   if (user !== undefined) return simpleUser(user, urls);
-  return { ...simpleUser({ id: 1, login, publicEmail: null, primaryEmail: '' }, urls), type: 'Organization' };
+  return {
+    ...simpleUser({ id: 1, login, publicEmail: null, primaryEmail: '', orgs: [] }, urls),
+    type: 'Organization',
+  };
+}
+
+/** An organization as `GET /user/orgs` lists it (docs: rest/orgs/orgs, "organization simple"). */
+export function organization(login: string, id: number, urls: Urls) {
+  const url = `${urls.api}/orgs/${login}`;
+  return {
+    login,
+    id,
+    node_id: Buffer.from(`012:Organization${id}`).toString('base64'),
+    url,
+    repos_url: `${url}/repos`,
+    events_url: `${url}/events`,
+    hooks_url: `${url}/hooks`,
+    issues_url: `${url}/issues`,
+    members_url: `${url}/members{/member}`,
+    public_members_url: `${url}/public_members{/member}`,
+    avatar_url: `${urls.web}/avatars/o/${id}?v=4`,
+    description: null,
+  };
 }
 
 /** A full repository (docs: rest/repos/repos#get-a-repository), with `permissions` when a user asks. */

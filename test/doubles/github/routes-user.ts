@@ -1,13 +1,16 @@
 import type { Env } from './env.js';
 import { error, paginate, type Context, type Reply, type Route } from './http.js';
-import { privateUser, repository } from './render.js';
+import { organization, privateUser, repository } from './render.js';
 
 /** Answers 401 like GitHub when a user endpoint is called without a token. */
 export function requireUser(ctx: Context): string | Reply {
   return ctx.login ?? error(401, 'Requires authentication');
 }
 
-/** The authenticated user's endpoints (docs: rest/users/users, rest/users/emails, rest/repos/repos). */
+/**
+ * The authenticated user's endpoints (docs: rest/users/users, rest/users/emails, rest/orgs/orgs,
+ * rest/repos/repos).
+ */
 export function userRoutes(env: Env): Route[] {
   const { state, urls } = env;
   return [
@@ -34,6 +37,18 @@ export function userRoutes(env: Env): Route[] {
           ? [{ email: user.primaryEmail, primary: true, verified: true, visibility: 'private' }]
           : [];
         return paginate(ctx, emails, urls.api);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/user/orgs',
+      handler(ctx) {
+        const login = requireUser(ctx);
+        if (typeof login !== 'string') return login;
+        const orgs = (state.user(login)?.orgs ?? []).map((org, index) =>
+          organization(org, 9_000 + index, urls),
+        );
+        return paginate(ctx, orgs, urls.api);
       },
     },
     {

@@ -8,6 +8,8 @@ export interface User {
   publicEmail: string | null;
   /** The primary email, listed by `GET /user/emails`. */
   primaryEmail: string;
+  /** Logins of the organizations the user is a member of, listed by `GET /user/orgs`. */
+  orgs: string[];
 }
 
 /** A commit: the whole tree it points at, path → content. */
