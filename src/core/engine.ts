@@ -10,8 +10,11 @@ export type PullPolicy = 'always' | 'if-not-exists' | 'never' | 'default';
 /** When a step runs, given how the steps before it ended. */
 export type RunPolicy = 'on-success' | 'on-failure' | 'always' | 'never';
 
-/** What a step's failure does to the stage: `fail` fails it, `ignore` (`failure: ignore`) does not. */
-export type ErrPolicy = 'fail' | 'ignore';
+/**
+ * What a step's failure does to the stage: `fail` fails it, `ignore` (`failure: ignore`) does not,
+ * `fast` (`failure: fast`) fails it and stops it at once: running steps are killed, the rest skipped.
+ */
+export type ErrPolicy = 'fail' | 'ignore' | 'fast';
 
 /** A secret value handed to a step as an environment variable; its value is masked in every output line. */
 export interface ExecSecret {

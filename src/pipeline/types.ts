@@ -65,8 +65,11 @@ export type SettingValue =
   | { readonly kind: 'value'; readonly value: JsonValue }
   | { readonly kind: 'secret'; readonly secret: string };
 
-/** What a step's failure does: `fail` fails the pipeline, `ignore` (`failure: ignore`) does not. */
-export type FailurePolicy = 'fail' | 'ignore';
+/**
+ * What a step's failure does: `fail` fails the pipeline, `ignore` (`failure: ignore`) does not,
+ * `fast` (`failure: fast`) fails it and stops the rest of the stage at once.
+ */
+export type FailurePolicy = 'fail' | 'ignore' | 'fast';
 
 /** Where a step mounts one of the pipeline's volumes. */
 export interface VolumeMount {

@@ -123,6 +123,37 @@ describe('StageExecutor: policies', () => {
     expect(result.status).toBe('success');
   });
 
+  it('stops the stage at once when a step with failure: fast fails, and ends it failed, not killed', async () => {
+    const started = Date.now();
+    const { result, step } = await run(
+      [
+        execStep('unit', { errPolicy: 'fast' }),
+        execStep('integration'),
+        execStep('package', { dependsOn: ['unit'] }),
+        execStep('notify', { dependsOn: ['unit'], runPolicy: 'on-failure' }),
+      ],
+      { steps: { unit: { delay: 20, exitCode: 1 }, integration: { delay: 10_000 } } },
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(statuses(result)).toEqual({
+      unit: 'failure',
+      integration: 'killed',
+      package: 'skipped',
+      notify: 'skipped',
+    });
+    expect(step('integration').error).toBe('step "unit" failed and has failure: fast');
+    expect(result).toMatchObject({ status: 'failure', error: '' });
+  });
+
+  it('lets the other steps run on when a step with failure: fast succeeds, or a plain step fails', async () => {
+    const { result } = await run(
+      [execStep('unit', { errPolicy: 'fast' }), execStep('lint'), execStep('integration')],
+      { steps: { lint: { delay: 10, exitCode: 1 }, integration: { delay: 60 } } },
+    );
+    expect(statuses(result)).toEqual({ unit: 'success', lint: 'failure', integration: 'success' });
+    expect(result.status).toBe('failure');
+  });
+
   it('ends the stage early as a success when a step exits 78', async () => {
     const { result, step, engine } = await run(
       [

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { RunPolicy } from '../core/engine.js';
 import { exitOutcome, skipReason, type StageSoFar } from './outcome.js';
 
-const fine: StageSoFar = { stopMessage: undefined, exitedEarlyBy: undefined, failed: false };
+const fine: StageSoFar = {
+  stopMessage: undefined,
+  stoppedByFailure: false,
+  exitedEarlyBy: undefined,
+  failed: false,
+};
 const failed: StageSoFar = { ...fine, failed: true };
 
 describe('skipReason', () => {

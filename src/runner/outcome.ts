@@ -14,8 +14,10 @@ export type StepOutcome = Pick<StepResult, 'status' | 'exitCode' | 'oomKilled' |
 
 /** What the stage so far means for the steps still to start. */
 export interface StageSoFar {
-  /** Set once the stage was cancelled or timed out: why. */
+  /** Set once the stage was cancelled, timed out or stopped by a `failure: fast` step: why. */
   stopMessage: string | undefined;
+  /** The stop came from a failed `failure: fast` step: the stage failed rather than was killed. */
+  stoppedByFailure: boolean;
   /** The step that exited 78, if one did. */
   exitedEarlyBy: string | undefined;
   /** A step failed that does not have `failure: ignore`. */
@@ -60,7 +62,7 @@ export function engineErrorOutcome(error: string): StepOutcome {
 /**
  * The stage's status: `error` for an invalid spec or failed setup, `killed` when cancelled or
  * timed out, `error` when a step the stage depends on hit an engine error, `failure` for any other
- * counted failure, else `success`.
+ * counted failure (a `failure: fast` step's included), else `success`.
  */
 export function stageOutcome(
   stageError: string,
@@ -68,7 +70,9 @@ export function stageOutcome(
   steps: readonly StepResult[],
 ): { status: Status; error: string } {
   if (stageError !== '') return { status: 'error', error: stageError };
-  if (stage.stopMessage !== undefined) return { status: 'killed', error: stage.stopMessage };
+  if (stage.stopMessage !== undefined && !stage.stoppedByFailure) {
+    return { status: 'killed', error: stage.stopMessage };
+  }
   if (!stage.failed) return { status: 'success', error: '' };
   const errored = steps.find((r) => r.status === 'error' && !r.errIgnore);
   if (errored) return { status: 'error', error: `step "${errored.name}": ${errored.error}` };

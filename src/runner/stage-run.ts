@@ -34,13 +34,19 @@ export interface StageRunOptions {
  *    its run policy says so given the stage so far (`skipReason`). Otherwise it runs.
  * 3. A failure counts against the stage unless the step has `failure: ignore`.
  * 4. Cancel and the stage timeout kill the running steps (status `killed`, exit 137) and skip the
- *    rest; a step's own timeout kills only that step, which then counts as failed.
+ *    rest; a step's own timeout kills only that step, which then counts as failed. A failed step
+ *    with `failure: fast` does the same as a cancel, but the stage then ends `failure`.
  * 5. Whatever happens, the engine destroys the run's resources before the stage is reported done.
  */
 export class StageRun {
   private readonly results = new Map<string, StepResult>();
   private readonly stop = new AbortController();
-  private readonly state: StageSoFar = { stopMessage: undefined, exitedEarlyBy: undefined, failed: false };
+  private readonly state: StageSoFar = {
+    stopMessage: undefined,
+    stoppedByFailure: false,
+    exitedEarlyBy: undefined,
+    failed: false,
+  };
   private readonly masker: Masker;
   /** Detached steps that started: they run (and log) until the engine destroys them. */
   private readonly detached: { step: ExecStep; closeOutput: () => void }[] = [];
@@ -186,7 +192,13 @@ export class StageRun {
     }
     open = false;
     Object.assign(result, outcome, { stopped: this.o.now() });
-    if (isFailed(result.status) && !result.errIgnore) this.state.failed = true;
+    if (isFailed(result.status) && !result.errIgnore) {
+      this.state.failed = true;
+      if (step.errPolicy === 'fast' && !this.stopped()) {
+        this.state.stoppedByFailure = true;
+        this.end(`step "${step.name}" failed and has failure: fast`);
+      }
+    }
     if (result.exitCode === EXIT_SKIP_REST && result.status === 'success')
       this.state.exitedEarlyBy ??= step.name;
     await this.report(() => this.o.reporter.stepFinished(step, { ...result }));

@@ -98,6 +98,17 @@ describe('compilePipeline: run and failure policies', () => {
     );
     expect([step('a').errPolicy, step('b').errPolicy]).toEqual(['ignore', 'fail']);
   });
+
+  it.each(['fast', 'fast-fail', 'fail-fast'])(
+    'reads failure: %s as the fail-fast policy, without a warning',
+    async (text) => {
+      const { step, warnings } = await compile(
+        `kind: pipeline\nsteps:\n- {name: a, image: x, failure: ${text}}\n`,
+      );
+      expect(step('a').errPolicy).toBe('fast');
+      expect(warnings).toEqual([]);
+    },
+  );
 });
 
 describe('compilePipeline: commands and plugins', () => {

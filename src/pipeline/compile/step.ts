@@ -52,7 +52,7 @@ export function compileStep(step: Step, service: boolean, number: number, run: R
     entrypoint: script?.entrypoint ?? [...step.entrypoint],
     command: script?.command ?? [...step.command],
     runPolicy: runPolicy(step, run.facts),
-    errPolicy: step.failure === 'ignore' ? 'ignore' : 'fail',
+    errPolicy: step.failure,
     detach,
     privileged: step.privileged || isPrivilegedPlugin(step, input.runner.privilegedImages),
     user: step.user,
