@@ -18,6 +18,15 @@ export interface GitServer {
   commit(repo: string, branch: string, files: Record<string, string>, message: string): string;
   /** Tags the head of `branch` and publishes the tag. */
   tag(repo: string, branch: string, name: string): void;
+  /**
+   * Commits a submodule at `path` of `repo`: `.gitmodules` names it `name` with `url`, the tree
+   * points it at commit `sha` (of another repository of the server). Returns the new commit's sha.
+   */
+  submodule(
+    repo: string,
+    branch: string,
+    sub: { name: string; path: string; url: string; sha: string },
+  ): string;
   close(): Promise<void>;
 }
 
@@ -91,6 +100,17 @@ export async function startGitServer(
       }
       git(path, 'add', '-A');
       git(path, 'commit', '-q', '--allow-empty', '-m', message);
+      publish(repo, branch);
+      return git(path, 'rev-parse', 'HEAD');
+    },
+    submodule(repo, branch, { name, path: subPath, url, sha }) {
+      const path = work(repo);
+      switchTo(path, branch);
+      git(path, 'config', '-f', '.gitmodules', `submodule.${name}.path`, subPath);
+      git(path, 'config', '-f', '.gitmodules', `submodule.${name}.url`, url);
+      git(path, 'update-index', '--add', '--cacheinfo', `160000,${sha},${subPath}`);
+      git(path, 'add', '.gitmodules');
+      git(path, 'commit', '-q', '-m', `submodule ${name}`);
       publish(repo, branch);
       return git(path, 'rev-parse', 'HEAD');
     },

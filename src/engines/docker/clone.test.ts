@@ -85,4 +85,62 @@ describe.skipIf(skip)('svc/git clone script (real Docker engine)', () => {
     expect(reporter.lines('check')).toEqual(['first version', 'first version', 'ref: refs/heads/main']);
     expect(reporter.allLines().join('\n')).not.toContain('netrc-pa55word');
   });
+
+  it('fetches submodules from the URLs PLUGIN_SUBMODULE_OVERRIDE gives instead of those in .gitmodules', async () => {
+    if (!docker || !server) return;
+    const lib = server.commit('lib', 'main', { 'lib.txt': 'from the library\n' }, 'library');
+    // .gitmodules points at a repository that does not exist: only the override makes the clone work.
+    const app = server.submodule('repo', 'main', {
+      name: 'lib',
+      path: 'vendor/lib',
+      url: 'http://git-server/moved-away.git',
+      sha: lib,
+    });
+    const spec = execSpec([
+      execStep('clone', {
+        image: 'svc/git',
+        pull: 'never',
+        networks: [network],
+        envs: {
+          DRONE_REMOTE_URL: 'http://git-server/repo.git',
+          DRONE_WORKSPACE: '/drone/src',
+          DRONE_COMMIT_SHA: app,
+          DRONE_COMMIT_BRANCH: 'main',
+          PLUGIN_RECURSIVE: 'true',
+          PLUGIN_SUBMODULE_OVERRIDE: ' {"lib": "http://git-server/lib.git", "other": "http://x/y.git"}\n',
+        },
+      }),
+      execStep('check', {
+        dependsOn: ['clone'],
+        pull: 'never',
+        entrypoint: ['/bin/sh', '-c'],
+        command: ['cat vendor/lib/lib.txt'],
+        workingDir: '/drone/src',
+      }),
+      execStep('bad-override', {
+        // Ignored, so that its failure does not skip `check`.
+        errPolicy: 'ignore',
+        image: 'svc/git',
+        pull: 'never',
+        networks: [network],
+        envs: {
+          DRONE_REMOTE_URL: 'http://git-server/repo.git',
+          DRONE_WORKSPACE: '/drone/bad',
+          DRONE_COMMIT_SHA: app,
+          DRONE_COMMIT_BRANCH: 'main',
+          PLUGIN_SUBMODULE_OVERRIDE: '["lib"]',
+        },
+      }),
+    ]);
+    const reporter = new MemoryReporter();
+    const engine = new DockerEngine({ docker, owner });
+    const result = await new StageExecutor({ engine }).execute(spec, { reporter });
+
+    expect(reporter.lines('clone')).toContain('+ git config submodule.lib.url http://git-server/lib.git');
+    expect(reporter.lines('check')).toEqual(['from the library']);
+    expect(reporter.lines('bad-override')).toContain(
+      'svc-clone: PLUGIN_SUBMODULE_OVERRIDE must be a JSON object of submodule names to URLs, got: ["lib"]',
+    );
+    expect(result.steps.find((s) => s.name === 'bad-override')?.status).toBe('failure');
+  });
 });
