@@ -1,6 +1,7 @@
 import type { Build } from './build.js';
 import type { Repo } from './repo.js';
 import type { Stage } from './stage.js';
+import type { User } from './user.js';
 
 /**
  * Told whenever a build or one of its stages changes status (created, queued, running, done).
@@ -8,7 +9,18 @@ import type { Stage } from './stage.js';
  * A listener that throws must not break the caller: callers log the error and go on.
  */
 export interface BuildListener {
-  buildUpdated(change: { repo: Repo; build: Build; stages: Stage[] }): Promise<void>;
+  /** `created` is true once, when the build was just created (queued or blocked). */
+  buildUpdated(change: { repo: Repo; build: Build; stages: Stage[]; created?: boolean }): Promise<void>;
+}
+
+/** A change of a user or a repository that global webhook receivers hear of (build changes: BuildListener). */
+export type SystemEvent =
+  | { kind: 'user'; action: 'created' | 'updated' | 'deleted'; user: User }
+  | { kind: 'repo'; action: 'enabled' | 'disabled' | 'updated'; repo: Repo };
+
+/** Told of user and repository changes; never throws and never makes the caller wait. */
+export interface SystemEvents {
+  emit(event: SystemEvent): void;
 }
 
 /**

@@ -1,8 +1,11 @@
 import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countMatching, dockerForTests } from '../../src/engines/docker/testing.case.js';
+import { verifyBody } from '../../src/plugins/http-signature.js';
 import { call, enable, loginAs, tokenOf } from '../api/client.js';
 import { startGitHubDouble, type GitHubDouble } from '../doubles/github/index.js';
 import { startGitServer, type GitServer } from '../support/git-server.js';
@@ -41,6 +44,40 @@ steps:
   commands: [ "echo shipping $DRONE_COMMIT_SHA", "seq 1 300" ]
 `;
 
+const WEBHOOK_SECRET = 'e2e-webhook-secret';
+
+/** A global webhook as the receiver got it: Drone's payload, and whether its signature verified. */
+interface Delivery {
+  kind: string | undefined;
+  event: string;
+  action: string;
+  build?: { number: number; status: string };
+  verified: boolean;
+}
+
+/** A webhook receiver on loopback that keeps every delivery. */
+async function startReceiver(): Promise<{ server: Server; url: string; deliveries: Delivery[] }> {
+  const deliveries: Delivery[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const headers = request.headers as Record<string, string | undefined>;
+      const payload = JSON.parse(body.toString('utf8')) as Omit<Delivery, 'kind' | 'verified'>;
+      deliveries.push({
+        ...payload,
+        kind: headers['x-drone-event'],
+        verified: verifyBody(headers, body, WEBHOOK_SECRET, new Date()) === undefined,
+      });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${port}/events`, deliveries };
+}
+
 interface ApiBuild {
   number: number;
   status: string;
@@ -63,7 +100,13 @@ describe.skipIf(docker.skip)(
     let runner: SvcProcess | undefined;
     let token = '';
     let hookUrl = '';
+    let receiver: Awaited<ReturnType<typeof startReceiver>>;
     const url = () => `http://127.0.0.1:${port}`;
+    const env = () => ({
+      ...serverEnv(port, dataDir, github),
+      SVC_WEBHOOK_ENDPOINT: receiver.url,
+      SVC_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    });
 
     /** Commits to the real git server and mirrors the commit, same sha, at the GitHub double. */
     function push(files: Record<string, string>, message: string): string {
@@ -106,7 +149,8 @@ describe.skipIf(docker.skip)(
       push({ 'README.md': 'hello from the repository\n' }, 'initial commit');
       port = await freePort();
       dataDir = mkdtempSync(join(tmpdir(), 'svc-e2e-data-'));
-      server = await startServer(serverEnv(port, dataDir, github));
+      receiver = await startReceiver();
+      server = await startServer(env());
       const session = await loginAs({ url: url() }, 'octocat');
       token = await tokenOf({ url: url() }, session);
       expect((await call({ url: url() }, '/api/user/repos', { token })).status).toBe(200);
@@ -122,6 +166,7 @@ describe.skipIf(docker.skip)(
       await server?.stop();
       await git?.close();
       await github?.close();
+      await new Promise((resolve) => receiver?.server.close(resolve));
       if (docker.docker) {
         expect(await countMatching(docker.docker, { label: [`io.svc.owner=${RUNNER}`] })).toEqual({
           containers: 0,
@@ -161,6 +206,22 @@ describe.skipIf(docker.skip)(
         'Build is passing',
       ]);
       expect(statuses.every((s) => s.context === 'continuous-integration/svc')).toBe(true);
+
+      // Global webhooks, signed: the login registered octocat, the repository was enabled, and
+      // build 1 was created, then updated up to its success.
+      const final = await waitFor('the webhook of the finished build', () =>
+        Promise.resolve(
+          receiver.deliveries.find((d) => d.build?.number === 1 && d.build.status === 'success'),
+        ),
+      );
+      expect(final).toMatchObject({ kind: 'build', event: 'build', action: 'updated' });
+      const seen = receiver.deliveries.map((d) => `${d.event}:${d.action}`);
+      expect(seen.slice(0, 2)).toEqual(['user:created', 'repo:enabled']);
+      expect(seen.filter((event) => event === 'build:created')).toHaveLength(1);
+      expect(
+        receiver.deliveries.find((d) => d.action === 'created' && d.event === 'build')?.build?.status,
+      ).toBe('pending');
+      expect(receiver.deliveries.every((d) => d.verified && d.kind === d.event)).toBe(true);
     });
 
     it('reports a failing step as a failed build', async () => {
@@ -194,7 +255,7 @@ describe.skipIf(docker.skip)(
       expect(queued.status).toBe('pending');
 
       await server?.kill();
-      server = await startServer(serverEnv(port, dataDir, github));
+      server = await startServer(env());
       runner = startRunner(port, RUNNER, [git.network]);
 
       const done = await finishedBuild(3);

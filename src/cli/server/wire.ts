@@ -8,7 +8,9 @@ import { registerApiRoutes } from '../../server/api/index.js';
 import { buildApp } from '../../server/app.js';
 import { Authenticator, registerAuthRoutes, scmTokenOf, SessionCookies } from '../../server/auth/index.js';
 import { hookRoute } from '../../server/hook/index.js';
+import { WebhookEvents } from '../../server/events/webhook-events.js';
 import { InMemoryLiveLogs } from '../../server/logs/index.js';
+import { WebhookSender } from '../../plugins/webhook-sender.js';
 import { BuildWatches, StageQueue } from '../../server/queue/index.js';
 import { registerRpcRoutes } from '../../server/rpc/index.js';
 import { CommitStatusReporter } from '../../server/status/index.js';
@@ -57,7 +59,8 @@ export function wireServer({
   const liveLogs = new InMemoryLiveLogs();
   const queue = new StageQueue({ store });
   const watches = new BuildWatches({ builds: store.builds });
-  const listener = buildListener(settings, store, provider, address, logger);
+  const webhooks = webhookEvents(settings, store, system, logger);
+  const listener = buildListener(settings, store, provider, address, logger, webhooks);
 
   registerWebRoutes(app, { version, settings, auth });
   registerAuthRoutes(app, {
@@ -69,6 +72,7 @@ export function wireServer({
       userFilter: settings.SVC_USER_FILTER ?? [],
     },
     server: address,
+    ...(webhooks === undefined ? {} : { events: webhooks }),
   });
   registerApiRoutes(app, {
     auth,
@@ -80,6 +84,7 @@ export function wireServer({
     address,
     repositoryFilter: settings.SVC_REPOSITORY_FILTER ?? [],
     logger,
+    ...(webhooks === undefined ? {} : { events: webhooks }),
   });
   if (provider !== undefined) {
     const trigger = new Trigger({ store, provider, queue, listener, system, logger });
@@ -103,28 +108,66 @@ export function wireServer({
   return app;
 }
 
-/** Commit statuses at the git provider (unless SVC_STATUS_DISABLED); a listener never breaks a build. */
+/** Global webhooks (SVC_WEBHOOK_*), when endpoints are set. */
+function webhookEvents(
+  settings: ServerSettings,
+  store: Store,
+  system: { proto: string; host: string; version: string },
+  logger: Logger,
+): WebhookEvents | undefined {
+  const endpoints = settings.SVC_WEBHOOK_ENDPOINT ?? [];
+  if (endpoints.length === 0) return undefined;
+  if (settings.SVC_WEBHOOK_SECRET == null) {
+    logger.warn(
+      'SVC_WEBHOOK_ENDPOINT is set without SVC_WEBHOOK_SECRET: webhook deliveries go unsigned, and receivers cannot tell them from forgeries',
+    );
+  }
+  const sender = new WebhookSender({
+    endpoints,
+    secret: settings.SVC_WEBHOOK_SECRET ?? undefined,
+    skipVerify: settings.SVC_WEBHOOK_SKIP_VERIFY,
+    logger,
+  });
+  return new WebhookEvents({
+    sink: sender,
+    selected: settings.SVC_WEBHOOK_EVENTS,
+    system,
+    users: store.users,
+  });
+}
+
+/**
+ * Commit statuses at the git provider (unless SVC_STATUS_DISABLED) and global webhooks; a listener
+ * never breaks a build.
+ */
 function buildListener(
   settings: ServerSettings,
   store: Store,
   provider: ScmProvider | undefined,
   address: { proto: 'http' | 'https'; host: string },
   logger: Logger,
+  webhooks: BuildListener | undefined,
 ): BuildListener {
-  if (provider === undefined) return { buildUpdated: () => Promise.resolve() };
-  const statuses = new CommitStatusReporter({
-    provider,
-    users: store.users,
-    status: { disabled: settings.SVC_STATUS_DISABLED, name: settings.SVC_STATUS_NAME },
-    address,
-    logger,
-  });
+  const listeners: { name: string; listener: BuildListener }[] = [];
+  if (provider !== undefined) {
+    const statuses = new CommitStatusReporter({
+      provider,
+      users: store.users,
+      status: { disabled: settings.SVC_STATUS_DISABLED, name: settings.SVC_STATUS_NAME },
+      address,
+      logger,
+    });
+    listeners.push({ name: 'reporting its status', listener: statuses });
+  }
+  if (webhooks !== undefined) listeners.push({ name: 'announcing it to webhooks', listener: webhooks });
   return {
     async buildUpdated(change) {
-      try {
-        await statuses.buildUpdated(change);
-      } catch (error) {
-        logger.warn({ err: error }, `build ${change.build.id}: reporting its status failed`);
+      for (const { name, listener } of listeners) {
+        try {
+          await listener.buildUpdated(change);
+        } catch (error) {
+          logger.warn({ err: error }, `build ${change.build.id}: ${name} failed`);
+        }
       }
     },
   };

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { SystemEvents } from '../../core/events.js';
 import type { LiveLogs } from '../../core/live-logs.js';
 import type { LogLine } from '../../core/log.js';
 import type { ScmProvider } from '../../core/scm.js';
@@ -38,6 +39,8 @@ export interface ApiDeps {
   /** SVC_REPOSITORY_FILTER. */
   readonly repositoryFilter: readonly string[];
   readonly logger: Logger;
+  /** Told of user and repository changes (global webhooks). */
+  readonly events?: SystemEvents;
 }
 
 /**
@@ -79,7 +82,14 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): void {
     userTokenRoute(api, { auth, users: store.users, sessions: deps.sessions });
     userReposRoute(api, { auth, repos: store.repos, perms: store.perms, builds: store.builds, sync });
     findRepoRoute(api, { auth, access });
-    enableRepoRoute(api, { auth, repos: store.repos, provider, sync, address: deps.address });
+    enableRepoRoute(api, {
+      auth,
+      repos: store.repos,
+      provider,
+      sync,
+      address: deps.address,
+      ...(deps.events === undefined ? {} : { events: deps.events }),
+    });
     listBuildsRoute(api, reads);
     findBuildRoute(api, reads);
     findLogRoute(api, reads);

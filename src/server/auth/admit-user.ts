@@ -22,7 +22,8 @@ export class LoginRefused extends Error {}
 /**
  * Creates or updates the account of someone who just logged in at the provider: profile, provider
  * credentials and last login. New accounts get a random API token; registration rules apply to new
- * accounts only, so closing registration never locks out existing users. `organizations` gives the
+ * accounts only, so closing registration never locks out existing users; `created` tells a new
+ * account from a returning one. `organizations` gives the
  * person's organizations at the provider; it is asked only when the filter does not name them.
  */
 export async function admitUser(
@@ -32,7 +33,7 @@ export async function admitUser(
   admission: Admission,
   now: number,
   organizations: () => Promise<readonly string[]>,
-): Promise<User> {
+): Promise<{ user: User; created: boolean }> {
   const profile = {
     email: account.email,
     avatar: account.avatar,
@@ -42,7 +43,9 @@ export async function admitUser(
     lastLogin: now,
   };
   const existing = await users.findLogin(account.login);
-  if (existing !== undefined) return users.update({ ...check(existing), ...profile, updated: now });
+  if (existing !== undefined) {
+    return { user: await users.update({ ...check(existing), ...profile, updated: now }), created: false };
+  }
   if (admission.registrationClosed) {
     throw new LoginRefused(
       `Registration is closed: ${account.login} has no account on this server. Ask an administrator to create it.`,
@@ -52,7 +55,7 @@ export async function admitUser(
     throw new LoginRefused(USER_FILTER_MESSAGE);
   }
   try {
-    return await users.create({
+    const user = await users.create({
       login: account.login,
       machine: false,
       admin: false,
@@ -60,12 +63,13 @@ export async function admitUser(
       token: randomBytes(16).toString('hex'),
       ...profile,
     });
+    return { user, created: true };
   } catch (error) {
     // Two logins of the same new person at once: the second one updates what the first created.
     if (!(error instanceof ConflictError)) throw error;
     const created = await users.findLogin(account.login);
     if (created === undefined) throw error;
-    return users.update({ ...check(created), ...profile, updated: now });
+    return { user: await users.update({ ...check(created), ...profile, updated: now }), created: false };
   }
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SvcError } from '../../core/errors.js';
+import type { SystemEvents } from '../../core/events.js';
 import type { ScmProvider } from '../../core/scm.js';
 import type { UserStore } from '../../core/user.js';
 import { publicUrl, type ServerAddress } from '../web/address.js';
@@ -17,6 +18,8 @@ export interface LoginDeps {
   readonly admission: Admission;
   readonly server: ServerAddress;
   readonly now?: () => number;
+  /** Told `user:created` when a login registers someone (global webhooks). */
+  readonly events?: SystemEvents;
 }
 
 const LoginQuery = z.object({
@@ -72,9 +75,15 @@ export function loginRoute(app: FastifyInstance, deps: LoginDeps): void {
     try {
       const token = await provider.exchangeCode(code, redirectUri);
       const account = await provider.currentUser(token);
-      const user = await admitUser(deps.users, account, token, deps.admission, (deps.now ?? Date.now)(), () =>
-        provider.organizations(token),
+      const { user, created } = await admitUser(
+        deps.users,
+        account,
+        token,
+        deps.admission,
+        (deps.now ?? Date.now)(),
+        () => provider.organizations(token),
       );
+      if (created) deps.events?.emit({ kind: 'user', action: 'created', user });
       request.log.info({ user: user.login }, 'login');
       void reply.header('set-cookie', [deps.sessions.endLogin(), ...deps.sessions.login(user)]);
       return reply.redirect('/');

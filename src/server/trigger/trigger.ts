@@ -141,7 +141,7 @@ export class Trigger {
 
   #announce(repo: Repo, build: Build, stages: Stage[]): void {
     if (stages.some((stage) => stage.status === 'pending')) this.#deps.queue.wake();
-    this.#deps.listener.buildUpdated({ repo, build, stages }).catch((error: unknown) => {
+    this.#deps.listener.buildUpdated({ repo, build, stages, created: true }).catch((error: unknown) => {
       this.#deps.logger.warn({ err: error, repo: repo.slug, build: build.number }, 'build listener failed');
     });
   }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ForbiddenError, SvcError } from '../../../core/errors.js';
+import type { SystemEvents } from '../../../core/events.js';
 import type { RepoStore } from '../../../core/repo.js';
 import type { ScmProvider } from '../../../core/scm.js';
 import type { Authenticator } from '../../auth/authenticator.js';
@@ -18,6 +19,8 @@ export interface EnableRepoDeps {
   readonly provider: Pick<ScmProvider, 'findRepo' | 'createHook'> | undefined;
   readonly sync: Pick<RepoSync, 'save'> | undefined;
   readonly address: HookAddress;
+  /** Told `repo:enabled` (global webhooks). */
+  readonly events?: SystemEvents;
 }
 
 /**
@@ -60,6 +63,7 @@ export function enableRepoRoute(app: FastifyInstance, deps: EnableRepoDeps): voi
       hookSecret,
     }));
     request.log.info({ repo: enabled.slug, user: user.login }, 'repository enabled');
+    deps.events?.emit({ kind: 'repo', action: 'enabled', repo: enabled });
     return repoJson(enabled, perm);
   });
 }
