@@ -41,6 +41,17 @@ export function signBody(body: Buffer | string, secret: string, now: Date): Sign
   };
 }
 
+/** The signing headers of a body, named in lower case as node:http sends them; none without a secret. */
+export function signatureHeaders(
+  body: string,
+  secret: string | undefined,
+  now: Date,
+): Record<string, string> {
+  if (secret === undefined) return {};
+  const { Date: date, Digest: digest, Signature: signature } = signBody(body, secret, now);
+  return { date, digest, signature };
+}
+
 /** Why a signed request was refused, or undefined when it verifies. */
 export type SignatureProblem =
   | 'missing signature'

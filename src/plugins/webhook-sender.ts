@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { createTransport, type Transport } from '../scm/transport.js';
-import { signBody } from './http-signature.js';
+import { signatureHeaders } from './http-signature.js';
 
 /** Where and how global webhooks go (SVC_WEBHOOK_*). */
 export interface WebhookSenderOptions {
@@ -39,11 +39,10 @@ export class WebhookSender {
   send(kind: string, payload: unknown): void {
     const body = JSON.stringify(payload);
     const now = (this.#options.now ?? (() => new Date()))();
-    const signed = this.#options.secret === undefined ? {} : signBody(body, this.#options.secret, now);
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'x-drone-event': kind,
-      ...Object.fromEntries(Object.entries(signed).map(([name, value]) => [name.toLowerCase(), value])),
+      ...signatureHeaders(body, this.#options.secret, now),
     };
     for (const url of this.#options.endpoints) {
       const delivery = this.#deliver(url, headers, body, kind);

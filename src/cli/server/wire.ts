@@ -8,14 +8,13 @@ import { registerApiRoutes } from '../../server/api/index.js';
 import { buildApp } from '../../server/app.js';
 import { Authenticator, registerAuthRoutes, scmTokenOf, SessionCookies } from '../../server/auth/index.js';
 import { hookRoute } from '../../server/hook/index.js';
-import { WebhookEvents } from '../../server/events/webhook-events.js';
 import { InMemoryLiveLogs } from '../../server/logs/index.js';
-import { WebhookSender } from '../../plugins/webhook-sender.js';
 import { BuildWatches, StageQueue } from '../../server/queue/index.js';
 import { registerRpcRoutes } from '../../server/rpc/index.js';
 import { CommitStatusReporter } from '../../server/status/index.js';
 import { Trigger } from '../../server/trigger/index.js';
 import { registerWebRoutes } from '../../server/web/index.js';
+import { pipelinePlugins, webhookEvents } from './plugins.js';
 
 /** What the server's parts are made of: settings, the opened store, the git provider (if any). */
 export interface ServerWiring {
@@ -87,7 +86,15 @@ export function wireServer({
     ...(webhooks === undefined ? {} : { events: webhooks }),
   });
   if (provider !== undefined) {
-    const trigger = new Trigger({ store, provider, queue, listener, system, logger });
+    const trigger = new Trigger({
+      store,
+      provider,
+      queue,
+      listener,
+      system,
+      logger,
+      ...pipelinePlugins(settings),
+    });
     hookRoute(app, { repos: store.repos, provider, trigger });
   }
   registerRpcRoutes(app, {
@@ -106,34 +113,6 @@ export function wireServer({
     },
   });
   return app;
-}
-
-/** Global webhooks (SVC_WEBHOOK_*), when endpoints are set. */
-function webhookEvents(
-  settings: ServerSettings,
-  store: Store,
-  system: { proto: string; host: string; version: string },
-  logger: Logger,
-): WebhookEvents | undefined {
-  const endpoints = settings.SVC_WEBHOOK_ENDPOINT ?? [];
-  if (endpoints.length === 0) return undefined;
-  if (settings.SVC_WEBHOOK_SECRET == null) {
-    logger.warn(
-      'SVC_WEBHOOK_ENDPOINT is set without SVC_WEBHOOK_SECRET: webhook deliveries go unsigned, and receivers cannot tell them from forgeries',
-    );
-  }
-  const sender = new WebhookSender({
-    endpoints,
-    secret: settings.SVC_WEBHOOK_SECRET ?? undefined,
-    skipVerify: settings.SVC_WEBHOOK_SKIP_VERIFY,
-    logger,
-  });
-  return new WebhookEvents({
-    sink: sender,
-    selected: settings.SVC_WEBHOOK_EVENTS,
-    system,
-    users: store.users,
-  });
 }
 
 /**

@@ -10,6 +10,9 @@ import { newBuild, newRepo, newUser } from '../../store/cases/fixtures.case.js';
 import { openStore } from '../../store/index.js';
 import { startGitHubDouble, type GitHubDouble } from '../../../test/doubles/github/index.js';
 import { testDialects, type TestDatabase } from '../../../test/support/databases.js';
+import { RemoteConvertPlugin, RemoteValidatePlugin } from '../../plugins/config-plugins.js';
+import { PluginClient } from '../../plugins/plugin-client.js';
+import { startTestPlugin, type TestPlugin } from '../../plugins/plugin-server.case.js';
 import { Trigger, type TriggerDeps } from './trigger.js';
 
 const FILE = `kind: pipeline
@@ -156,5 +159,93 @@ describe('Trigger', () => {
     const result = await new Trigger(deps).trigger(repo, hookFor(sha));
     if (result.kind !== 'created') throw new Error('no build');
     await expect.poll(() => announced.map((b) => b.id)).toContain(result.build.id);
+  });
+
+  describe('with conversion and validation plugins', () => {
+    const SECRET = 'plugin-secret';
+    const CONVERTED = FILE.replace('echo build', 'echo converted build');
+    let plugin: TestPlugin;
+    let verdict = { status: 204, body: '' };
+    const withPlugins = (validatePath = '/validate') =>
+      new Trigger({
+        ...deps,
+        convert: new RemoteConvertPlugin(
+          new PluginClient('conversion', {
+            endpoint: plugin.url('/convert'),
+            secret: SECRET,
+            skipVerify: false,
+          }),
+          undefined,
+        ),
+        validate: new RemoteValidatePlugin(
+          new PluginClient('validation', {
+            endpoint: plugin.url(validatePath),
+            secret: SECRET,
+            skipVerify: false,
+          }),
+        ),
+      });
+
+    beforeAll(async () => {
+      plugin = await startTestPlugin(SECRET, (call) =>
+        call.path === '/convert' ? { status: 200, body: JSON.stringify({ data: CONVERTED }) } : verdict,
+      );
+    });
+    afterAll(() => plugin.close());
+
+    it('builds the converted file, after the validation plugin saw the converted text', async () => {
+      verdict = { status: 204, body: '' };
+      const sha = github.commit('octocat/app', 'main', { '.drone.yml': FILE });
+      const result = await withPlugins().trigger(repo, hookFor(sha));
+      if (result.kind !== 'created') throw new Error(`no build: ${result.reason}`);
+      expect(result.build.status).toBe('pending');
+      expect(result.build.config).toContain('echo converted build');
+      const [convert, validate] = plugin.calls.slice(-2);
+      expect(convert?.body.config?.data).toBe(FILE);
+      expect(validate?.body.config?.data).toBe(CONVERTED);
+      expect(convert?.body.build?.after).toBe(sha);
+      expect(plugin.calls.every((call) => call.verified)).toBe(true);
+    });
+
+    it('blocks the build on 499, skips it on 498, and records a refusal or a plugin that is down as an error build', async () => {
+      const sha = github.commit('octocat/app', 'main', { '.drone.yml': FILE });
+      verdict = { status: 499, body: 'needs approval' };
+      const blocked = await withPlugins().trigger(repo, hookFor(sha));
+      expect(blocked).toMatchObject({ kind: 'created', build: { status: 'blocked' } });
+
+      verdict = { status: 498, body: '' };
+      const before = await store.builds.count();
+      expect(await withPlugins().trigger(repo, hookFor(sha))).toEqual({
+        kind: 'skipped',
+        reason: 'the validation plugin skips it',
+      });
+      expect(await store.builds.count()).toBe(before);
+
+      verdict = { status: 422, body: 'privileged steps are not allowed' };
+      expect(await withPlugins().trigger(repo, hookFor(sha))).toMatchObject({
+        kind: 'created',
+        build: {
+          status: 'error',
+          error: 'the validation plugin refused .drone.yml: privileged steps are not allowed',
+        },
+      });
+
+      const down = new Trigger({
+        ...deps,
+        validate: new RemoteValidatePlugin(
+          new PluginClient('validation', {
+            endpoint: 'http://127.0.0.1:1/',
+            secret: SECRET,
+            skipVerify: false,
+          }),
+        ),
+      });
+      const result = await down.trigger(repo, hookFor(sha));
+      if (result.kind !== 'created') throw new Error('no build');
+      expect(result.build.status).toBe('error');
+      expect(result.build.error).toMatch(
+        /^the validation plugin at http:\/\/127\.0\.0\.1:1\/ did not answer: /,
+      );
+    });
   });
 });

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Build, NewBuild } from '../../core/build.js';
 import { SvcError } from '../../core/errors.js';
 import type { BuildListener, QueueSignal } from '../../core/events.js';
+import type { ConvertPlugin, ValidatePlugin } from '../../core/plugins.js';
 import type { Repo } from '../../core/repo.js';
 import type { ScmHookBuild, ScmProvider } from '../../core/scm.js';
 import type { Stage } from '../../core/stage.js';
@@ -27,6 +28,10 @@ export interface TriggerDeps {
   readonly system: SystemFacts;
   readonly logger: Logger;
   readonly now?: () => number;
+  /** SVC_CONVERT_PLUGIN_*: rewrites the file before it is read. */
+  readonly convert?: ConvertPlugin;
+  /** SVC_VALIDATE_PLUGIN_*: may refuse, skip or block the build. */
+  readonly validate?: ValidatePlugin;
 }
 
 /** A build was created (possibly in state `error`), or the hook asks for none, and why. */
@@ -77,7 +82,10 @@ export class Trigger {
       );
     }
     const number = ((await this.#deps.store.repos.find(repo.id))?.counter ?? repo.counter) + 1;
-    const manifest = readManifest(file.text, this.#variables(repo, base, number), repo.trusted);
+    const checked = await this.#plugins(repo, base, number, file.path, file.text);
+    if (checked.kind === 'skipped') return checked;
+    if (checked.kind === 'error') return this.#createError(base, checked.error, file.text);
+    const manifest = readManifest(checked.text, this.#variables(repo, base, number), repo.trusted);
     if (!manifest.ok) return this.#createError(base, `${file.path}: ${manifest.error}`, manifest.text);
     const facts = matchFacts(repo, base, this.#deps.system.host);
     const selected = selectPipelines(manifest.pipelines, facts);
@@ -86,13 +94,55 @@ export class Trigger {
         `no pipeline's trigger matches this ${hook.event} (branch ${hook.target}, ref ${hook.ref})`,
       );
     }
-    const blocked = repo.protected;
+    const blocked = repo.protected || checked.blocked;
     const created = await this.#deps.store.builds.create(
       { ...base, status: blocked ? 'blocked' : 'pending', config: manifest.text },
       stagesOf(selected, blocked),
     );
-    const build = await this.#fixNumber(repo, created.build, file.text, number);
+    const build = await this.#fixNumber(repo, created.build, checked.text, number);
     return { kind: 'created', build, stages: created.stages };
+  }
+
+  /**
+   * The conversion and validation plugins, in that order, as Drone calls them: the text to read,
+   * whether to block the build, or why there is no build (skip) or an error build. A plugin that
+   * fails or does not answer makes an error build that says so, rather than no trace at all.
+   */
+  async #plugins(
+    repo: Repo,
+    base: NewBuild,
+    number: number,
+    path: string,
+    text: string,
+  ): Promise<
+    | { kind: 'ok'; text: string; blocked: boolean }
+    | { kind: 'error'; error: string }
+    | { kind: 'skipped'; reason: string }
+  > {
+    const { convert, validate } = this.#deps;
+    if (convert === undefined && validate === undefined) return { kind: 'ok', text, blocked: false };
+    const now = this.#now();
+    const build: Build = { ...base, id: 0, number, created: now, updated: now, version: 0 };
+    try {
+      const converted = (await convert?.convert({ repo, build, path, text })) ?? text;
+      const verdict = (await validate?.validate({ repo, build, path, text: converted })) ?? {
+        verdict: 'valid',
+      };
+      switch (verdict.verdict) {
+        case 'valid':
+          return { kind: 'ok', text: converted, blocked: false };
+        case 'block':
+          return { kind: 'ok', text: converted, blocked: true };
+        case 'skip':
+          return { kind: 'skipped', reason: verdict.reason };
+        case 'invalid':
+          return { kind: 'error', error: verdict.message };
+      }
+    } catch (error) {
+      if (!(error instanceof SvcError)) throw error;
+      this.#deps.logger.warn({ err: error, repo: repo.slug }, 'trigger: a pipeline plugin failed');
+      return { kind: 'error', error: error.message };
+    }
   }
 
   /** The file, or why it cannot be read when the provider refuses the owner's token. */

@@ -1,0 +1,33 @@
+import type { Build } from './build.js';
+import type { Repo } from './repo.js';
+
+/** A pipeline file on its way to becoming a build: what the convert and validate plugins see. */
+export interface PipelineFileRequest {
+  repo: Repo;
+  /** The build the file would become (not stored yet: `id` is 0). */
+  build: Build;
+  /** The file's path in the repository. */
+  path: string;
+  text: string;
+}
+
+/** Rewrites or generates pipeline files (SVC_CONVERT_PLUGIN_*), before they are parsed. */
+export interface ConvertPlugin {
+  /** The converted text, or undefined when the plugin leaves the file as it is. */
+  convert(request: PipelineFileRequest): Promise<string | undefined>;
+}
+
+/** What a validation plugin says of a pipeline file. */
+export type Validation =
+  | { verdict: 'valid' }
+  /** No build: the plugin asks to skip this change. */
+  | { verdict: 'skip'; reason: string }
+  /** A build that waits for approval (`blocked`) before it runs. */
+  | { verdict: 'block'; reason: string }
+  /** A build in state `error` saying why. */
+  | { verdict: 'invalid'; message: string };
+
+/** Custom checks of pipeline files (SVC_VALIDATE_PLUGIN_*), after conversion, before a build runs. */
+export interface ValidatePlugin {
+  validate(request: PipelineFileRequest): Promise<Validation>;
+}
