@@ -11,6 +11,7 @@ import { StageExecutor } from '../runner/index.js';
 import { Poller } from '../runner/poller/index.js';
 import { readEnvFile } from '../runner/remote/env-file.js';
 import { startRunnerListener } from '../runner/remote/listener.js';
+import type { SecretPlugin } from '../core/plugins.js';
 import { RemoteStageRunner, type PrepareSettings } from '../runner/remote/index.js';
 import type { CommandIO } from './io.js';
 import { parseListenAddress } from './listen-address.js';
@@ -35,7 +36,6 @@ const STOP_REPORT_MS = 60_000;
 const NOT_YET: readonly (keyof DockerRunnerSettings)[] = [
   'SVC_ENV_PLUGIN_ENDPOINT',
   'SVC_REGISTRY_PLUGIN_ENDPOINT',
-  'SVC_SECRET_PLUGIN_ENDPOINT',
   'SVC_CONTAINER_CONFIG',
   'SVC_UI_PASSWORD',
 ];
@@ -142,6 +142,7 @@ async function runDocker(
     secrets: settings.SVC_RUNNER_SECRETS ?? {},
     limits,
     labels: { 'io.svc.runner': name },
+    secretPlugin: await secretPlugin(settings),
   };
   const stages = new RemoteStageRunner({
     client,
@@ -260,4 +261,24 @@ function runnerLimits(settings: DockerRunnerSettings): RunnerLimits | undefined 
     trusted: settings.SVC_LIMIT_TRUSTED === true,
   };
   return limits.events.length === 0 && limits.repos.length === 0 && !limits.trusted ? undefined : limits;
+}
+
+/**
+ * The secret plugin of SVC_SECRET_PLUGIN_*, whose token signs the requests as Drone's runners sign
+ * them. Loaded only when set: its HTTP client would cost every runner start-up time and memory.
+ */
+async function secretPlugin(settings: DockerRunnerSettings): Promise<SecretPlugin | undefined> {
+  const endpoint = settings.SVC_SECRET_PLUGIN_ENDPOINT;
+  if (endpoint == null) return undefined;
+  const [{ PluginClient }, { RemoteSecretPlugin }] = await Promise.all([
+    import('../plugins/plugin-client.js'),
+    import('../plugins/secret-plugin.js'),
+  ]);
+  return new RemoteSecretPlugin(
+    new PluginClient('secret', {
+      endpoint,
+      secret: settings.SVC_SECRET_PLUGIN_TOKEN ?? undefined,
+      skipVerify: settings.SVC_SECRET_PLUGIN_SKIP_VERIFY === true,
+    }),
+  );
 }

@@ -31,3 +31,22 @@ export type Validation =
 export interface ValidatePlugin {
   validate(request: PipelineFileRequest): Promise<Validation>;
 }
+
+/** A secret a `kind: secret` document asks the secret plugin for (SVC_SECRET_PLUGIN_*). */
+export interface ExternalSecretRequest {
+  /** `get.path` and `get.name` of the document. */
+  path: string;
+  name: string;
+  /** The repository and build, as the runner protocol shapes them (Drone's JSON). */
+  repo: Readonly<Record<string, unknown>>;
+  build: Readonly<Record<string, unknown>>;
+}
+
+/** Finds secrets kept outside svc (a vault), for `kind: secret` documents. */
+export interface SecretPlugin {
+  /**
+   * The secret's value, and whether pull request builds may have it; undefined when the plugin has
+   * no such secret. Throws an SvcError naming the plugin when it fails or does not answer.
+   */
+  find(request: ExternalSecretRequest): Promise<{ data: string; pullRequest: boolean } | undefined>;
+}

@@ -96,7 +96,7 @@ export interface RunnerLimits {
 export interface RunnerSettings {
   /** Variables every step gets (SVC_RUNNER_ENVIRON); the pipeline file can override them. */
   readonly environ: Readonly<Record<string, string>>;
-  /** Host paths mounted in every step, each `host:container` (a trailing `:ro` cannot be honoured yet). */
+  /** Host paths mounted in every step, each `host:container[:ro]`. */
   readonly volumes: readonly string[];
   /** Networks every step joins besides the stage network. */
   readonly networks: readonly string[];

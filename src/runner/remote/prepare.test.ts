@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RUNNER_SETTINGS } from '../../pipeline/index.js';
 import { wireDetails, type WireDetails } from '../client/wire/index.js';
+import { PluginClient } from '../../plugins/plugin-client.js';
+import { startTestPlugin, type TestPlugin } from '../../plugins/plugin-server.case.js';
+import { RemoteSecretPlugin } from '../../plugins/secret-plugin.js';
 import { prepareStage, type PrepareSettings } from './prepare.js';
 
 const PIPELINE = `kind: pipeline
@@ -127,5 +130,74 @@ describe('prepareStage', () => {
     );
     expect((await prepareStage(details({ config: privileged }), SETTINGS, 1)).ok).toBe(false);
     expect((await prepareStage(details({ config: privileged, trusted: true }), SETTINGS, 1)).ok).toBe(true);
+  });
+
+  describe('with a secret plugin (kind: secret documents)', () => {
+    const TOKEN = 'plugin-token';
+    const EXTERNAL = `${PIPELINE.replace('B: { from_secret: from_runner }', 'B: { from_secret: vault_secret }')}---
+kind: secret
+name: vault_secret
+get:
+  path: secret/data/deploy
+  name: password
+`;
+    let plugin: TestPlugin;
+    const withPlugin = (path: string): PrepareSettings => ({
+      ...SETTINGS,
+      secretPlugin: new RemoteSecretPlugin(
+        new PluginClient('secret', { endpoint: plugin.url(path), secret: TOKEN, skipVerify: false }),
+      ),
+    });
+    const valueOf = (prepared: Awaited<ReturnType<typeof prepareStage>>, env: string) => {
+      if (!prepared.ok) throw new Error(prepared.error);
+      return prepared.spec.steps.find((s) => s.name === 'test')?.secrets.find((s) => s.env === env)?.data;
+    };
+
+    beforeAll(async () => {
+      plugin = await startTestPlugin(TOKEN, (call) => {
+        if (call.path === '/missing') return { status: 404 };
+        if (call.path === '/broken') return { status: 500, body: 'vault sealed' };
+        return {
+          status: 200,
+          body: JSON.stringify({ name: 'password', data: 'from-vault', pull_request: call.path === '/pr' }),
+        };
+      });
+    });
+    afterAll(() => plugin.close());
+
+    it('asks the plugin for the document’s path and name, signed with the token, and masks the value', async () => {
+      const prepared = await prepareStage(details({ config: EXTERNAL }), withPlugin('/'), 1_000);
+      expect(valueOf(prepared, 'B')).toBe('from-vault');
+      const step = prepared.ok ? prepared.spec.steps.find((s) => s.name === 'test') : undefined;
+      expect(step?.secrets.find((s) => s.env === 'B')?.mask).toBe(true);
+      const call = plugin.calls.at(-1);
+      expect(call?.verified).toBe(true);
+      expect(call?.headers['content-type']).toBe('application/vnd.drone.secret.v1+json');
+      expect(call?.body).toMatchObject({
+        path: 'secret/data/deploy',
+        name: 'password',
+        repo: { slug: 'acme/site' },
+        build: { number: 4 },
+      });
+    });
+
+    it('gives pull requests only the secrets the plugin marks for them', async () => {
+      const pr = details({ config: EXTERNAL, event: 'pull_request' });
+      expect(valueOf(await prepareStage(pr, withPlugin('/'), 1_000), 'B')).toBeUndefined();
+      expect(valueOf(await prepareStage(pr, withPlugin('/pr'), 1_000), 'B')).toBe('from-vault');
+    });
+
+    it('finds nothing without a plugin or on 404, and fails the stage when the plugin fails', async () => {
+      expect(
+        valueOf(await prepareStage(details({ config: EXTERNAL }), SETTINGS, 1_000), 'B'),
+      ).toBeUndefined();
+      expect(
+        valueOf(await prepareStage(details({ config: EXTERNAL }), withPlugin('/missing'), 1_000), 'B'),
+      ).toBeUndefined();
+      expect(await prepareStage(details({ config: EXTERNAL }), withPlugin('/broken'), 1_000)).toEqual({
+        ok: false,
+        error: 'the secret plugin refused secret secret/data/deploy password: 500 vault sealed',
+      });
+    });
   });
 });

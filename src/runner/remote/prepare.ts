@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { SvcError } from '../../core/errors.js';
 import type { ExecSpec } from '../../core/engine.js';
+import type { SecretPlugin } from '../../core/plugins.js';
 import {
   compilePipeline,
   diagnosticText,
@@ -27,6 +29,8 @@ export interface PrepareSettings {
   limits: RunnerLimits | undefined;
   /** Labels put on everything the stage creates. */
   labels: Readonly<Record<string, string>>;
+  /** SVC_SECRET_PLUGIN_*: where the secrets of `kind: secret` documents come from. */
+  secretPlugin?: SecretPlugin | undefined;
 }
 
 /** A stage ready to run, or why it cannot (the stage's error message). */
@@ -77,37 +81,57 @@ export async function prepareStage(
   const secretDocuments = linted.manifest.documents.filter(
     (doc): doc is SecretDocument => doc.kind === 'secret',
   );
-  const compiled = await compilePipeline({
-    pipeline,
-    secretDocuments,
-    runId: `stage-${stage.id}-${randomBytes(4).toString('hex')}`,
-    labels: { ...settings.labels, 'io.svc.stage': String(stage.id), 'io.svc.repo': repo.slug },
-    repo: repoFacts(repo),
-    build: buildFacts(build),
-    stage: stageFacts(stage, settings.machine, now),
-    system: systemFacts(details),
-    secrets: secretResolver(details, settings.secrets),
-    netrc: details.netrc,
-    netrcCloneOnly: settings.netrcCloneOnly,
-    runner: settings.runner,
-    trusted: repo.trusted,
-    now,
-  });
+  let compiled;
+  try {
+    compiled = await compilePipeline({
+      pipeline,
+      secretDocuments,
+      runId: `stage-${stage.id}-${randomBytes(4).toString('hex')}`,
+      labels: { ...settings.labels, 'io.svc.stage': String(stage.id), 'io.svc.repo': repo.slug },
+      repo: repoFacts(repo),
+      build: buildFacts(build),
+      stage: stageFacts(stage, settings.machine, now),
+      system: systemFacts(details),
+      secrets: secretResolver(details, settings.secrets, settings.secretPlugin),
+      netrc: details.netrc,
+      netrcCloneOnly: settings.netrcCloneOnly,
+      runner: settings.runner,
+      trusted: repo.trusted,
+      now,
+    });
+  } catch (error) {
+    // The secret plugin failed or did not answer: the stage cannot get its secrets.
+    if (error instanceof SvcError) return { ok: false, error: error.message };
+    throw error;
+  }
   if (!compiled.ok) return { ok: false, error: compiled.errors.join('\n') };
   return { ok: true, spec: compiled.spec, warnings: compiled.warnings };
 }
 
 /**
  * Finds a secret among the build's (from the server: already limited to what the build may use)
- * and then the runner's own, which builds of forks do not get. Secrets of `kind: secret` documents come from an external secret
- * service, which this runner does not reach yet: they are not found (and the compiler warns).
+ * and then the runner's own, which builds of forks do not get. Secrets of `kind: secret` documents
+ * come from the secret plugin, as Drone's runners get them: pull requests only get those the plugin
+ * marks for pull requests, and without a plugin they are not found.
  */
 function secretResolver(
   details: WireDetails,
   runnerSecrets: Readonly<Record<string, string>>,
+  plugin: SecretPlugin | undefined,
 ): SecretResolver {
-  return ({ name, external }) => {
-    if (external !== undefined) return undefined;
+  return async ({ name, external }) => {
+    if (external !== undefined) {
+      if (plugin === undefined) return undefined;
+      const found = await plugin.find({
+        path: external.get.path,
+        name: external.get.name,
+        repo: details.repository,
+        build: details.build,
+      });
+      if (found === undefined) return undefined;
+      if (details.build.event === 'pull_request' && !found.pullRequest) return undefined;
+      return found.data;
+    }
     const fromServer = details.secrets.find((secret) => secret.name === name);
     if (fromServer !== undefined) return fromServer.data;
     if (fromFork(details)) return undefined;
