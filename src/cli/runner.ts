@@ -11,7 +11,7 @@ import { StageExecutor } from '../runner/index.js';
 import { Poller } from '../runner/poller/index.js';
 import { readEnvFile } from '../runner/remote/env-file.js';
 import { startRunnerListener } from '../runner/remote/listener.js';
-import type { SecretPlugin } from '../core/plugins.js';
+import type { RegistryPlugin, SecretPlugin } from '../core/plugins.js';
 import { RemoteStageRunner, type PrepareSettings } from '../runner/remote/index.js';
 import type { CommandIO } from './io.js';
 import { parseListenAddress } from './listen-address.js';
@@ -35,7 +35,6 @@ const STOP_REPORT_MS = 60_000;
 /** Settings the docker runner accepts but cannot honour yet: each one set is reported at start. */
 const NOT_YET: readonly (keyof DockerRunnerSettings)[] = [
   'SVC_ENV_PLUGIN_ENDPOINT',
-  'SVC_REGISTRY_PLUGIN_ENDPOINT',
   'SVC_CONTAINER_CONFIG',
   'SVC_UI_PASSWORD',
 ];
@@ -142,7 +141,7 @@ async function runDocker(
     secrets: settings.SVC_RUNNER_SECRETS ?? {},
     limits,
     labels: { 'io.svc.runner': name },
-    secretPlugin: await secretPlugin(settings),
+    ...(await runnerPlugins(settings)),
   };
   const stages = new RemoteStageRunner({
     client,
@@ -264,21 +263,43 @@ function runnerLimits(settings: DockerRunnerSettings): RunnerLimits | undefined 
 }
 
 /**
- * The secret plugin of SVC_SECRET_PLUGIN_*, whose token signs the requests as Drone's runners sign
- * them. Loaded only when set: its HTTP client would cost every runner start-up time and memory.
+ * The secret (SVC_SECRET_PLUGIN_*) and registry (SVC_REGISTRY_PLUGIN_*) plugins that are set; each
+ * token signs its requests as Drone's runners sign them. Loaded only when set: their HTTP client
+ * would cost every runner start-up time and memory.
  */
-async function secretPlugin(settings: DockerRunnerSettings): Promise<SecretPlugin | undefined> {
-  const endpoint = settings.SVC_SECRET_PLUGIN_ENDPOINT;
-  if (endpoint == null) return undefined;
-  const [{ PluginClient }, { RemoteSecretPlugin }] = await Promise.all([
+async function runnerPlugins(
+  settings: DockerRunnerSettings,
+): Promise<{ secretPlugin?: SecretPlugin; registryPlugin?: RegistryPlugin }> {
+  const secret = settings.SVC_SECRET_PLUGIN_ENDPOINT;
+  const registry = settings.SVC_REGISTRY_PLUGIN_ENDPOINT;
+  if (secret == null && registry == null) return {};
+  const [{ PluginClient }, { RemoteSecretPlugin }, { RemoteRegistryPlugin }] = await Promise.all([
     import('../plugins/plugin-client.js'),
     import('../plugins/secret-plugin.js'),
+    import('../plugins/registry-plugin.js'),
   ]);
-  return new RemoteSecretPlugin(
-    new PluginClient('secret', {
-      endpoint,
-      secret: settings.SVC_SECRET_PLUGIN_TOKEN ?? undefined,
-      skipVerify: settings.SVC_SECRET_PLUGIN_SKIP_VERIFY === true,
-    }),
-  );
+  return {
+    ...(secret == null
+      ? {}
+      : {
+          secretPlugin: new RemoteSecretPlugin(
+            new PluginClient('secret', {
+              endpoint: secret,
+              secret: settings.SVC_SECRET_PLUGIN_TOKEN ?? undefined,
+              skipVerify: settings.SVC_SECRET_PLUGIN_SKIP_VERIFY === true,
+            }),
+          ),
+        }),
+    ...(registry == null
+      ? {}
+      : {
+          registryPlugin: new RemoteRegistryPlugin(
+            new PluginClient('registry', {
+              endpoint: registry,
+              secret: settings.SVC_REGISTRY_PLUGIN_TOKEN ?? undefined,
+              skipVerify: settings.SVC_REGISTRY_PLUGIN_SKIP_VERIFY === true,
+            }),
+          ),
+        }),
+  };
 }

@@ -50,3 +50,12 @@ export interface SecretPlugin {
    */
   find(request: ExternalSecretRequest): Promise<{ data: string; pullRequest: boolean } | undefined>;
 }
+
+/** Registry credentials a registry plugin gives a build (SVC_REGISTRY_PLUGIN_*). */
+export interface RegistryPlugin {
+  /** The credentials for the build's images; empty when the plugin has none. Throws an SvcError naming the plugin. */
+  list(request: {
+    repo: Readonly<Record<string, unknown>>;
+    build: Readonly<Record<string, unknown>>;
+  }): Promise<{ address: string; username: string; password: string }[]>;
+}

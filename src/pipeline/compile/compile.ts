@@ -4,6 +4,7 @@ import { checkUntrusted } from '../lint/untrusted.js';
 import { matchFacts } from '../match/conditions.js';
 import type { Pipeline } from '../types.js';
 import { wireDependencies } from './dag.js';
+import { normalizeRegistry } from './images.js';
 import { netrcEnviron, runEnviron } from './environ.js';
 import type { CompileInput, CompileResult } from './input.js';
 import { EnvironmentLayers } from './layers.js';
@@ -55,7 +56,10 @@ export async function compilePipeline(input: CompileInput): Promise<CompileResul
     cloneEnviron,
     secretValues,
     runnerVolumes: runnerVolumeList,
-    auths: pullCredentials(pipeline, secretValues, warn),
+    auths: [
+      ...pullCredentials(pipeline, secretValues, warn),
+      ...(input.registries ?? []).map((auth) => ({ ...auth, address: normalizeRegistry(auth.address) })),
+    ],
     warn,
   };
   const steps: ExecStep[] = [];

@@ -144,6 +144,11 @@ export interface CompileInput {
   readonly runner: RunnerSettings;
   /** The repository is trusted: privileged mode, host volumes, devices and network settings are allowed. */
   readonly trusted: boolean;
+  /**
+   * Registry credentials from the runner's registry plugin; the pipeline's `image_pull_secrets` come
+   * first for a registry both name.
+   */
+  readonly registries?: readonly { address: string; username: string; password: string }[];
   /** Epoch milliseconds; stands in for start times not known yet. */
   readonly now: number;
 }

@@ -3,6 +3,7 @@ import { DEFAULT_RUNNER_SETTINGS } from '../../pipeline/index.js';
 import { wireDetails, type WireDetails } from '../client/wire/index.js';
 import { PluginClient } from '../../plugins/plugin-client.js';
 import { startTestPlugin, type TestPlugin } from '../../plugins/plugin-server.case.js';
+import { RemoteRegistryPlugin } from '../../plugins/registry-plugin.js';
 import { RemoteSecretPlugin } from '../../plugins/secret-plugin.js';
 import { prepareStage, type PrepareSettings } from './prepare.js';
 
@@ -197,6 +198,51 @@ get:
       expect(await prepareStage(details({ config: EXTERNAL }), withPlugin('/broken'), 1_000)).toEqual({
         ok: false,
         error: 'the secret plugin refused secret secret/data/deploy password: 500 vault sealed',
+      });
+    });
+  });
+
+  describe('with a registry plugin', () => {
+    const TOKEN = 'registry-token';
+    const PRIVATE = PIPELINE.replace('image: local/busybox', 'image: registry.example.com/team/tool:1');
+    let plugin: TestPlugin;
+    const withPlugin = (path: string): PrepareSettings => ({
+      ...SETTINGS,
+      registryPlugin: new RemoteRegistryPlugin(
+        new PluginClient('registry', { endpoint: plugin.url(path), secret: TOKEN, skipVerify: false }),
+      ),
+    });
+
+    beforeAll(async () => {
+      plugin = await startTestPlugin(TOKEN, (call) =>
+        call.path === '/down'
+          ? { status: 503, body: 'try later' }
+          : {
+              status: 200,
+              body: JSON.stringify([
+                { address: 'https://registry.example.com', username: 'robot', password: 'r0b0t' },
+                { address: 'docker.io', username: 'hub', password: 'hub-pass' },
+              ]),
+            },
+      );
+    });
+    afterAll(() => plugin.close());
+
+    it('pulls each step’s image with the credentials the plugin gives for its registry', async () => {
+      const prepared = await prepareStage(details({ config: PRIVATE }), withPlugin('/'), 1_000);
+      if (!prepared.ok) throw new Error(prepared.error);
+      const step = prepared.spec.steps.find((s) => s.name === 'test');
+      expect(step?.auth).toEqual({ address: 'registry.example.com', username: 'robot', password: 'r0b0t' });
+      const call = plugin.calls.at(-1);
+      expect(call?.verified).toBe(true);
+      expect(call?.headers['content-type']).toBe('application/vnd.drone.registry.v1+json');
+      expect(call?.body).toMatchObject({ repo: { slug: 'acme/site' }, build: { number: 4 } });
+    });
+
+    it('fails the stage with the plugin’s message when the plugin fails', async () => {
+      expect(await prepareStage(details({ config: PRIVATE }), withPlugin('/down'), 1_000)).toEqual({
+        ok: false,
+        error: 'the registry plugin refused: 503 try later',
       });
     });
   });

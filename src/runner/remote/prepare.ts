@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SvcError } from '../../core/errors.js';
 import type { ExecSpec } from '../../core/engine.js';
-import type { SecretPlugin } from '../../core/plugins.js';
+import type { RegistryPlugin, SecretPlugin } from '../../core/plugins.js';
 import {
   compilePipeline,
   diagnosticText,
@@ -31,6 +31,8 @@ export interface PrepareSettings {
   labels: Readonly<Record<string, string>>;
   /** SVC_SECRET_PLUGIN_*: where the secrets of `kind: secret` documents come from. */
   secretPlugin?: SecretPlugin | undefined;
+  /** SVC_REGISTRY_PLUGIN_*: registry credentials for the build's images. */
+  registryPlugin?: RegistryPlugin | undefined;
 }
 
 /** A stage ready to run, or why it cannot (the stage's error message). */
@@ -83,6 +85,10 @@ export async function prepareStage(
   );
   let compiled;
   try {
+    const registries = await settings.registryPlugin?.list({
+      repo: details.repository,
+      build: details.build,
+    });
     compiled = await compilePipeline({
       pipeline,
       secretDocuments,
@@ -98,9 +104,10 @@ export async function prepareStage(
       runner: settings.runner,
       trusted: repo.trusted,
       now,
+      ...(registries === undefined ? {} : { registries }),
     });
   } catch (error) {
-    // The secret plugin failed or did not answer: the stage cannot get its secrets.
+    // A secret or registry plugin failed or did not answer: the stage cannot get what it needs.
     if (error instanceof SvcError) return { ok: false, error: error.message };
     throw error;
   }
