@@ -11,8 +11,8 @@ import { StageExecutor } from '../runner/index.js';
 import { Poller } from '../runner/poller/index.js';
 import { readEnvFile } from '../runner/remote/env-file.js';
 import { startRunnerListener } from '../runner/remote/listener.js';
-import type { RegistryPlugin, SecretPlugin } from '../core/plugins.js';
 import { RemoteStageRunner, type PrepareSettings } from '../runner/remote/index.js';
+import { runnerPlugins } from './runner/plugins.js';
 import type { CommandIO } from './io.js';
 import { parseListenAddress } from './listen-address.js';
 import { createLogger } from './logger.js';
@@ -33,11 +33,7 @@ const STOP_GRACE_MS = 15 * 60_000;
 const STOP_REPORT_MS = 60_000;
 
 /** Settings the docker runner accepts but cannot honour yet: each one set is reported at start. */
-const NOT_YET: readonly (keyof DockerRunnerSettings)[] = [
-  'SVC_ENV_PLUGIN_ENDPOINT',
-  'SVC_CONTAINER_CONFIG',
-  'SVC_UI_PASSWORD',
-];
+const NOT_YET: readonly (keyof DockerRunnerSettings)[] = ['SVC_CONTAINER_CONFIG', 'SVC_UI_PASSWORD'];
 
 /**
  * Composition root of `svc runner <kind>`: settings → logger → RPC client → Docker engine (leftovers
@@ -260,46 +256,4 @@ function runnerLimits(settings: DockerRunnerSettings): RunnerLimits | undefined 
     trusted: settings.SVC_LIMIT_TRUSTED === true,
   };
   return limits.events.length === 0 && limits.repos.length === 0 && !limits.trusted ? undefined : limits;
-}
-
-/**
- * The secret (SVC_SECRET_PLUGIN_*) and registry (SVC_REGISTRY_PLUGIN_*) plugins that are set; each
- * token signs its requests as Drone's runners sign them. Loaded only when set: their HTTP client
- * would cost every runner start-up time and memory.
- */
-async function runnerPlugins(
-  settings: DockerRunnerSettings,
-): Promise<{ secretPlugin?: SecretPlugin; registryPlugin?: RegistryPlugin }> {
-  const secret = settings.SVC_SECRET_PLUGIN_ENDPOINT;
-  const registry = settings.SVC_REGISTRY_PLUGIN_ENDPOINT;
-  if (secret == null && registry == null) return {};
-  const [{ PluginClient }, { RemoteSecretPlugin }, { RemoteRegistryPlugin }] = await Promise.all([
-    import('../plugins/plugin-client.js'),
-    import('../plugins/secret-plugin.js'),
-    import('../plugins/registry-plugin.js'),
-  ]);
-  return {
-    ...(secret == null
-      ? {}
-      : {
-          secretPlugin: new RemoteSecretPlugin(
-            new PluginClient('secret', {
-              endpoint: secret,
-              secret: settings.SVC_SECRET_PLUGIN_TOKEN ?? undefined,
-              skipVerify: settings.SVC_SECRET_PLUGIN_SKIP_VERIFY === true,
-            }),
-          ),
-        }),
-    ...(registry == null
-      ? {}
-      : {
-          registryPlugin: new RemoteRegistryPlugin(
-            new PluginClient('registry', {
-              endpoint: registry,
-              secret: settings.SVC_REGISTRY_PLUGIN_TOKEN ?? undefined,
-              skipVerify: settings.SVC_REGISTRY_PLUGIN_SKIP_VERIFY === true,
-            }),
-          ),
-        }),
-  };
 }

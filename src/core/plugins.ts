@@ -59,3 +59,19 @@ export interface RegistryPlugin {
     build: Readonly<Record<string, unknown>>;
   }): Promise<{ address: string; username: string; password: string }[]>;
 }
+
+/** A variable an environment plugin gives every step of a build; `mask` hides its value in logs. */
+export interface PluginVariable {
+  name: string;
+  data: string;
+  mask: boolean;
+}
+
+/** Variables for every step of a build (SVC_ENV_PLUGIN_*). */
+export interface EnvironPlugin {
+  /** The variables; empty when the plugin has none. Throws an SvcError naming the plugin. */
+  list(request: {
+    repo: Readonly<Record<string, unknown>>;
+    build: Readonly<Record<string, unknown>>;
+  }): Promise<PluginVariable[]>;
+}

@@ -90,8 +90,12 @@ function runEnvironments(
   workspace: Workspace,
   secretValues: ReadonlyMap<string, string | undefined>,
 ): { environ: EnvironmentLayers; cloneEnviron: EnvironmentLayers } {
-  const environ = new EnvironmentLayers()
-    .plain(input.runner.environ)
+  const environ = new EnvironmentLayers().plain(input.runner.environ);
+  for (const variable of input.pluginEnviron ?? []) {
+    if (variable.mask) environ.secret(variable.name, variable.name.toLowerCase(), variable.data);
+    else environ.plain({ [variable.name]: variable.data });
+  }
+  environ
     .plain(input.build.params)
     .environment(input.pipeline.environment, secretValues)
     .plain(runEnviron(input, workspace));

@@ -149,6 +149,11 @@ export interface CompileInput {
    * first for a registry both name.
    */
   readonly registries?: readonly { address: string; username: string; password: string }[];
+  /**
+   * Variables from the runner's environment plugin: over the runner's own (SVC_RUNNER_ENVIRON),
+   * under the file's; masked ones are secrets in every step.
+   */
+  readonly pluginEnviron?: readonly { name: string; data: string; mask: boolean }[];
   /** Epoch milliseconds; stands in for start times not known yet. */
   readonly now: number;
 }

@@ -3,6 +3,7 @@ import { DEFAULT_RUNNER_SETTINGS } from '../../pipeline/index.js';
 import { wireDetails, type WireDetails } from '../client/wire/index.js';
 import { PluginClient } from '../../plugins/plugin-client.js';
 import { startTestPlugin, type TestPlugin } from '../../plugins/plugin-server.case.js';
+import { RemoteEnvironPlugin } from '../../plugins/environ-plugin.js';
 import { RemoteRegistryPlugin } from '../../plugins/registry-plugin.js';
 import { RemoteSecretPlugin } from '../../plugins/secret-plugin.js';
 import { prepareStage, type PrepareSettings } from './prepare.js';
@@ -243,6 +244,59 @@ get:
       expect(await prepareStage(details({ config: PRIVATE }), withPlugin('/down'), 1_000)).toEqual({
         ok: false,
         error: 'the registry plugin refused: 503 try later',
+      });
+    });
+  });
+
+  describe('with an environment plugin', () => {
+    const TOKEN = 'environ-token';
+    const WITH_ENV = PIPELINE.replace('  environment:\n', '  environment:\n    REGION: from-the-file\n');
+    let plugin: TestPlugin;
+    const withPlugin = (path: string): PrepareSettings => ({
+      ...SETTINGS,
+      runner: { ...SETTINGS.runner, environ: { REGION: 'from-the-runner', TEAM: 'from-the-runner' } },
+      environPlugin: new RemoteEnvironPlugin(
+        new PluginClient('environment', { endpoint: plugin.url(path), secret: TOKEN, skipVerify: false }),
+      ),
+    });
+
+    beforeAll(async () => {
+      plugin = await startTestPlugin(TOKEN, (call) => {
+        if (call.path === '/old') return { status: 200, body: JSON.stringify({ LEGACY: 'yes' }) };
+        if (call.path === '/down') return { status: 500, body: 'boom' };
+        return {
+          status: 200,
+          body: JSON.stringify([
+            { name: 'TEAM', data: 'from-the-plugin', mask: false },
+            { name: 'REGION', data: 'from-the-plugin', mask: false },
+            { name: 'API_KEY', data: 'k3y-from-plugin', mask: true },
+          ]),
+        };
+      });
+    });
+    afterAll(() => plugin.close());
+
+    it('gives every step the plugin’s variables over the runner’s and under the file’s, masked ones as secrets', async () => {
+      const prepared = await prepareStage(details({ config: WITH_ENV }), withPlugin('/'), 1_000);
+      if (!prepared.ok) throw new Error(prepared.error);
+      const step = prepared.spec.steps.find((s) => s.name === 'test');
+      expect(step?.envs).toMatchObject({ TEAM: 'from-the-plugin', REGION: 'from-the-file' });
+      expect(step?.envs.API_KEY).toBeUndefined();
+      expect(step?.secrets.find((s) => s.env === 'API_KEY')).toMatchObject({
+        data: 'k3y-from-plugin',
+        mask: true,
+      });
+      expect(plugin.calls.at(-1)?.verified).toBe(true);
+      expect(plugin.calls.at(-1)?.headers['content-type']).toBe('application/vnd.drone.environ.v1+json');
+    });
+
+    it('reads the older answer of names to values, and fails the stage when the plugin fails', async () => {
+      const prepared = await prepareStage(details(), withPlugin('/old'), 1_000);
+      if (!prepared.ok) throw new Error(prepared.error);
+      expect(prepared.spec.steps.find((s) => s.name === 'test')?.envs.LEGACY).toBe('yes');
+      expect(await prepareStage(details(), withPlugin('/down'), 1_000)).toEqual({
+        ok: false,
+        error: 'the environment plugin refused: 500 boom',
       });
     });
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SvcError } from '../../core/errors.js';
 import type { ExecSpec } from '../../core/engine.js';
-import type { RegistryPlugin, SecretPlugin } from '../../core/plugins.js';
+import type { EnvironPlugin, RegistryPlugin, SecretPlugin } from '../../core/plugins.js';
 import {
   compilePipeline,
   diagnosticText,
@@ -33,6 +33,8 @@ export interface PrepareSettings {
   secretPlugin?: SecretPlugin | undefined;
   /** SVC_REGISTRY_PLUGIN_*: registry credentials for the build's images. */
   registryPlugin?: RegistryPlugin | undefined;
+  /** SVC_ENV_PLUGIN_*: variables for every step. */
+  environPlugin?: EnvironPlugin | undefined;
 }
 
 /** A stage ready to run, or why it cannot (the stage's error message). */
@@ -85,10 +87,11 @@ export async function prepareStage(
   );
   let compiled;
   try {
-    const registries = await settings.registryPlugin?.list({
-      repo: details.repository,
-      build: details.build,
-    });
+    const about = { repo: details.repository, build: details.build };
+    const [registries, pluginEnviron] = await Promise.all([
+      settings.registryPlugin?.list(about),
+      settings.environPlugin?.list(about),
+    ]);
     compiled = await compilePipeline({
       pipeline,
       secretDocuments,
@@ -105,9 +108,10 @@ export async function prepareStage(
       trusted: repo.trusted,
       now,
       ...(registries === undefined ? {} : { registries }),
+      ...(pluginEnviron === undefined ? {} : { pluginEnviron }),
     });
   } catch (error) {
-    // A secret or registry plugin failed or did not answer: the stage cannot get what it needs.
+    // A secret, registry or environment plugin failed or did not answer: the stage lacks what it needs.
     if (error instanceof SvcError) return { ok: false, error: error.message };
     throw error;
   }
