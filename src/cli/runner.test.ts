@@ -124,6 +124,8 @@ describe.skipIf(docker.skip)('svc runner docker on the real Docker engine', () =
         SVC_RUNNER_NAME: name,
         SVC_RUNNER_CAPACITY: '1',
         SVC_HTTP_BIND: `127.0.0.1:${port}`,
+        SVC_UI_USERNAME: 'admin',
+        SVC_UI_PASSWORD: 'dashboard-pa55',
       },
       io,
     );
@@ -138,6 +140,18 @@ describe.skipIf(docker.skip)('svc runner docker on the real Docker engine', () =
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.text()).toMatch(/^ok\n/);
+    // The dashboard lists the stage as finished once the runner is done reporting it.
+    const finishedRow = `<td>${repo.slug}</td><td>#${build.number}</td><td>build</td><td class="success">success</td>`;
+    await eventually(
+      async () => {
+        const page = await fetch(`http://127.0.0.1:${port}/`, {
+          headers: { authorization: `Basic ${Buffer.from('admin:dashboard-pa55').toString('base64')}` },
+        });
+        return (await page.text()).includes(finishedRow) ? true : undefined;
+      },
+      10_000,
+      'the dashboard to list the finished stage',
+    );
 
     // Ours must be the only SIGTERM listener: emitting the event must not stop anything else.
     expect(process.listenerCount('SIGTERM')).toBe(1);

@@ -10,7 +10,9 @@ import { RpcClient, type RunnerLimits, type WireFilter } from '../runner/client/
 import { StageExecutor } from '../runner/index.js';
 import { Poller } from '../runner/poller/index.js';
 import { readEnvFile } from '../runner/remote/env-file.js';
+import type { DashboardOptions } from '../runner/remote/dashboard.js';
 import { startRunnerListener } from '../runner/remote/listener.js';
+import { StageBoard } from '../runner/remote/stage-board.js';
 import { RemoteStageRunner, type PrepareSettings } from '../runner/remote/index.js';
 import { runnerPlugins } from './runner/plugins.js';
 import type { CommandIO } from './io.js';
@@ -33,7 +35,7 @@ const STOP_GRACE_MS = 15 * 60_000;
 const STOP_REPORT_MS = 60_000;
 
 /** Settings the docker runner accepts but cannot honour yet: each one set is reported at start. */
-const NOT_YET: readonly (keyof DockerRunnerSettings)[] = ['SVC_CONTAINER_CONFIG', 'SVC_UI_PASSWORD'];
+const NOT_YET: readonly (keyof DockerRunnerSettings)[] = ['SVC_CONTAINER_CONFIG'];
 
 /**
  * Composition root of `svc runner <kind>`: settings → logger → RPC client → Docker engine (leftovers
@@ -139,11 +141,13 @@ async function runDocker(
     labels: { 'io.svc.runner': name },
     ...(await runnerPlugins(settings)),
   };
+  const dashboard = dashboardOptions(settings, name);
   const stages = new RemoteStageRunner({
     client,
     executor: () => new StageExecutor({ engine, maxProcs: settings.SVC_RUNNER_MAX_PROCS ?? 0 }),
     settings: prepare,
     logger,
+    ...(dashboard === undefined ? {} : { board: dashboard.board }),
   });
   const labels = settings.SVC_RUNNER_LABELS ?? {};
   const filter: WireFilter = {
@@ -170,6 +174,7 @@ async function runDocker(
       ...bind,
       hostName: settings.SVC_HTTP_HOST,
       status: () => ({ running: poller.running, capacity }),
+      dashboard,
     });
   } catch (error) {
     io.stderr(
@@ -256,4 +261,17 @@ function runnerLimits(settings: DockerRunnerSettings): RunnerLimits | undefined 
     trusted: settings.SVC_LIMIT_TRUSTED === true,
   };
   return limits.events.length === 0 && limits.repos.length === 0 && !limits.trusted ? undefined : limits;
+}
+
+/** The dashboard (SVC_UI_*): on unless SVC_UI_DISABLED, and only with a password. */
+function dashboardOptions(settings: DockerRunnerSettings, runner: string): DashboardOptions | undefined {
+  const password = settings.SVC_UI_PASSWORD;
+  if (settings.SVC_UI_DISABLED === true || password == null || password === '') return undefined;
+  return {
+    username: settings.SVC_UI_USERNAME ?? '',
+    password,
+    realm: settings.SVC_UI_REALM ?? 'svc runner',
+    board: new StageBoard(),
+    runner,
+  };
 }

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { authorized, dashboardPage, type DashboardOptions } from './dashboard.js';
 
 /** The runner's own HTTP listener (SVC_HTTP_BIND, SVC_HTTP_HOST). */
 export interface RunnerListenerOptions {
@@ -8,6 +9,8 @@ export interface RunnerListenerOptions {
   hostName: string;
   /** What the health check reports. */
   status(): { running: number; capacity: number };
+  /** The dashboard at `/`, behind basic authentication; absent when disabled (SVC_UI_*). */
+  dashboard?: DashboardOptions | undefined;
 }
 
 /** A listening runner listener. */
@@ -18,9 +21,9 @@ export interface RunnerListener {
 }
 
 /**
- * Serves `GET /healthz` — 200 `ok` with the stages running, for orchestrators' probes — and
- * answers 404 to anything else (the dashboard comes later). With SVC_HTTP_HOST set, requests for
- * another host name get 421.
+ * Serves `GET /healthz` — 200 `ok` with the stages running, for orchestrators' probes — and, when
+ * enabled, the dashboard at `GET /` behind basic authentication; anything else is 404. With
+ * SVC_HTTP_HOST set, requests for another host name get 421.
  */
 export async function startRunnerListener(options: RunnerListenerOptions): Promise<RunnerListener> {
   const server = createServer((request, response) => handle(options, request, response));
@@ -53,6 +56,22 @@ function handle(options: RunnerListenerOptions, request: IncomingMessage, respon
   if (request.method === 'GET' && path === '/healthz') {
     const { running, capacity } = options.status();
     return text(200, `ok\nstages running: ${running} of ${capacity}\n`);
+  }
+  const dashboard = options.dashboard;
+  if (request.method === 'GET' && path === '/' && dashboard !== undefined) {
+    if (!authorized(request.headers.authorization, dashboard)) {
+      response.writeHead(401, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'WWW-Authenticate': `Basic realm="${dashboard.realm.replace(/["\\]/g, '')}", charset="UTF-8"`,
+      });
+      response.end('the dashboard needs the user name and password of SVC_UI_USERNAME and SVC_UI_PASSWORD\n');
+      return;
+    }
+    const page = dashboardPage(dashboard, options.status().capacity, Date.now());
+    response
+      .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
+      .end(page);
+    return;
   }
   return text(404, 'not found\n');
 }

@@ -9,6 +9,7 @@ import { deliver, type DeliveryOptions } from './deliver.js';
 import { keepAlive } from './keepalive.js';
 import { prepareStage, type PrepareSettings } from './prepare.js';
 import { RemoteReporter, type LogBatching } from './reporter.js';
+import type { StageBoard } from './stage-board.js';
 
 /** Timings of a remote stage; tests shorten them. */
 export interface RemoteTimings {
@@ -49,6 +50,8 @@ export interface RemoteStageRunnerOptions {
   settings: PrepareSettings;
   logger: Logger;
   timings?: RemoteTimings;
+  /** Where the dashboard reads the stages from (SVC_UI_*). */
+  board?: StageBoard;
 }
 
 /** Signals of one stage run: `cancel` stops the stage (killed), `abandon` gives up reporting it. */
@@ -124,11 +127,21 @@ export class RemoteStageRunner {
     const onCancel = (): void => cancel.abort(signals.cancel.reason);
     if (signals.cancel.aborted) onCancel();
     else signals.cancel.addEventListener('abort', onCancel, { once: true });
+    const board = this.#options.board;
+    board?.started({
+      id: stage.id,
+      repo: details.repository.slug,
+      build: details.build.number,
+      stage: stage.name,
+      started: Date.now(),
+    });
+    let status = 'error';
     try {
-      await this.#execute(stage, details, cancel.signal, delivery, logger, over);
+      status = await this.#execute(stage, details, cancel.signal, delivery, logger, over);
     } catch (error) {
       logger.error({ err: error }, 'the stage could not be run or reported to the end');
     } finally {
+      board?.finished(stage.id, status, Date.now());
       signals.cancel.removeEventListener('abort', onCancel);
       await stopLoops();
     }
@@ -141,7 +154,7 @@ export class RemoteStageRunner {
     delivery: DeliveryOptions,
     logger: Logger,
     over: { value: boolean },
-  ): Promise<void> {
+  ): Promise<string> {
     const { client } = this.#options;
     const now = Date.now();
     const prepared = await prepareStage(details, this.#options.settings, now);
@@ -158,7 +171,7 @@ export class RemoteStageRunner {
         steps: [],
       };
       await deliver('reporting the stage error', () => client.updateStage(ended), delivery);
-      return;
+      return 'error';
     }
     for (const warning of prepared.warnings) logger.warn(`pipeline "${stage.name}": ${warning}`);
     const planned = prepared.spec.steps.map((step, i): WireStep => ({
@@ -203,7 +216,7 @@ export class RemoteStageRunner {
     });
     over.value = true;
     await reporter.drain();
-    if (lost.signal.aborted) return;
+    if (lost.signal.aborted) return result.status;
     const final = finalReport(running, reporter.steps, result);
     try {
       await deliver('reporting the end of the stage', () => client.updateStage(final), delivery);
@@ -212,6 +225,7 @@ export class RemoteStageRunner {
       if (!isConflict(error)) throw error;
       logger.warn({ err: error }, 'the server no longer had the stage; its end was not recorded');
     }
+    return result.status;
   }
 }
 
