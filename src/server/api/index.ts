@@ -14,6 +14,7 @@ import { findLogRoute } from './logs/find.js';
 import { streamLogRoute } from './logs/stream.js';
 import { RepoAccess } from './repo-access.js';
 import { RepoSync } from './repo-sync.js';
+import { changeRepoRoutes } from './repos/change.js';
 import { enableRepoRoute } from './repos/enable.js';
 import { findRepoRoute } from './repos/find.js';
 import { findUserRoute } from './user/find.js';
@@ -82,6 +83,15 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): void {
     userTokenRoute(api, { auth, users: store.users, sessions: deps.sessions });
     userReposRoute(api, { auth, repos: store.repos, perms: store.perms, builds: store.builds, sync });
     findRepoRoute(api, { auth, access });
+    changeRepoRoutes(api, {
+      auth,
+      access,
+      repos: store.repos,
+      users: store.users,
+      provider,
+      address: deps.address,
+      ...(deps.events === undefined ? {} : { events: deps.events }),
+    });
     enableRepoRoute(api, {
       auth,
       repos: store.repos,
