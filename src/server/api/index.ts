@@ -15,6 +15,7 @@ import { streamLogRoute } from './logs/stream.js';
 import { RepoAccess } from './repo-access.js';
 import { RepoSync } from './repo-sync.js';
 import { changeRepoRoutes } from './repos/change.js';
+import { userAdminRoutes } from './users/admin.js';
 import { enableRepoRoute } from './repos/enable.js';
 import { findRepoRoute } from './repos/find.js';
 import { findUserRoute } from './user/find.js';
@@ -83,6 +84,11 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): void {
     userTokenRoute(api, { auth, users: store.users, sessions: deps.sessions });
     userReposRoute(api, { auth, repos: store.repos, perms: store.perms, builds: store.builds, sync });
     findRepoRoute(api, { auth, access });
+    userAdminRoutes(api, {
+      auth,
+      users: store.users,
+      ...(deps.events === undefined ? {} : { events: deps.events }),
+    });
     changeRepoRoutes(api, {
       auth,
       access,
