@@ -106,6 +106,14 @@ export function wireServer({
     logger,
     queue,
     watches,
+    reaper:
+      settings.SVC_CLEANUP_DISABLED === true
+        ? undefined
+        : {
+            interval: settings.SVC_CLEANUP_INTERVAL,
+            pendingDeadline: settings.SVC_CLEANUP_DEADLINE_PENDING,
+            runningDeadline: settings.SVC_CLEANUP_DEADLINE_RUNNING,
+          },
     async netrcFor(repo) {
       if (provider === undefined) return undefined;
       const owner = await store.users.find(repo.userId);

@@ -158,10 +158,14 @@ export class StageScheduler {
     );
   }
 
-  /** Ends a taken stage as `error` with `message` (the heartbeat watchdog); false when it changed meanwhile. */
-  async fail(stageId: number, message: string): Promise<boolean> {
+  /**
+   * Ends a taken stage as `error` with `message` (the heartbeat watchdog) — with `untaken`, also one
+   * no runner took (the reaper); false when it was done or changed meanwhile.
+   */
+  async fail(stageId: number, message: string, options: { untaken?: boolean } = {}): Promise<boolean> {
     const stage = await this.#deps.store.stages.find(stageId);
-    if (stage === undefined || stage.machine === '' || isDone(stage.status)) return false;
+    if (stage === undefined || isDone(stage.status)) return false;
+    if (stage.machine === '' && options.untaken !== true) return false;
     const now = this.#now();
     try {
       await this.#deps.store.stages.update({

@@ -6,6 +6,7 @@ import type { Repo } from '../../core/repo.js';
 import type { ScmNetrc } from '../../core/scm.js';
 import type { Store } from '../../core/store.js';
 import type { BuildWatches } from '../queue/build-watches.js';
+import type { ReaperSettings } from '../queue/reaper.js';
 import type { StageQueue } from '../queue/stage-queue.js';
 
 /** The server as steps see it (DRONE_SYSTEM_*): SVC_SERVER_PROTO, SVC_SERVER_HOST, svc's version. */
@@ -43,6 +44,8 @@ export interface RpcDeps {
   readonly queue: StageQueue;
   readonly watches: BuildWatches;
   readonly timeouts?: RpcTimeouts | undefined;
+  /** The reaper of zombie builds (SVC_CLEANUP_*); undefined when disabled. */
+  readonly reaper?: ReaperSettings | undefined;
   /** Epoch milliseconds; tests pass a fake clock. */
   readonly now?: (() => number) | undefined;
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { handleError } from '../http-errors.js';
+import { Reaper } from '../queue/reaper.js';
 import { HeartbeatWatchdog } from '../queue/watchdog.js';
 import { StageScheduler } from '../queue/scheduler.js';
 import { requireToken } from './auth.js';
@@ -22,7 +23,8 @@ const BODY_LIMIT = 64 * 1024 * 1024;
 /**
  * Registers the runner protocol under /rpc/v2/ (docs/runners.md): every route needs the
  * SVC_RPC_SECRET in X-SVC-Token (or Drone's X-Drone-Token), else 401. Also runs, while the app is
- * up, the heartbeat watchdog that fails stages of silent runners, and at start settles the builds
+ * up, the heartbeat watchdog that fails stages of silent runners, the reaper of zombie builds
+ * (SVC_CLEANUP_*), and at start settles the builds
  * an earlier server left half-updated (StageScheduler.recover). When the app closes, waiting
  * long-polls are answered 204 at once so that closing does not wait for them.
  */
@@ -37,9 +39,14 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
     interval: deps.timeouts?.watchdogInterval,
     now,
   });
+  const reaper =
+    deps.reaper === undefined
+      ? undefined
+      : new Reaper({ ...deps.reaper, store: deps.store, scheduler, logger: deps.logger, now });
   const closing = new AbortController();
   app.addHook('onReady', (done) => {
     watchdog.start();
+    reaper?.start();
     scheduler.recover().catch((error: unknown) => {
       deps.logger.error({ err: error }, 'settling the builds left unfinished by an earlier server failed');
     });
@@ -49,7 +56,10 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
     closing.abort();
     done();
   });
-  app.addHook('onClose', () => watchdog.stop());
+  app.addHook('onClose', async () => {
+    await watchdog.stop();
+    await reaper?.stop();
+  });
 
   void app.register(
     (rpc, _options, registered) => {

@@ -18,6 +18,7 @@ import { registerRpcRoutes, type RpcTimeouts } from '../../../src/server/rpc/ind
 import { newBuild, newRepo, newStage } from '../../../src/store/cases/fixtures.case.js';
 import { openStore } from '../../../src/store/index.js';
 import type { TestDialect } from '../../support/databases.js';
+import type { ReaperSettings } from '../../../src/server/queue/reaper.js';
 
 export const SECRET = 'rpc-secret-for-tests';
 
@@ -46,6 +47,7 @@ export interface ServerOptions {
   /** Listen on this port (a restart on the same address). */
   port?: number;
   listener?: BuildListener;
+  reaper?: ReaperSettings;
 }
 
 /** One running server: its app, its parts and a client. */
@@ -90,6 +92,7 @@ export async function startServer(store: Store, options: ServerOptions = {}): Pr
     queue,
     watches,
     timeouts: { watch: 2_000, ...options.timeouts },
+    reaper: options.reaper,
   });
   await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   const address = app.server.address();
