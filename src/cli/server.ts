@@ -35,7 +35,6 @@ const NOT_YET: readonly (keyof ServerSettings)[] = [
   'SVC_TLS_AUTOCERT',
   'SVC_TMPLJSON_ENABLED',
   'SVC_TMPLSCRIPT_ENABLED',
-  'SVC_METRICS_ANONYMOUS_ACCESS',
 ];
 
 /** Composition root of `svc server`: settings → logger → store → HTTP server, until SIGINT/SIGTERM. */

@@ -74,6 +74,34 @@ describe('svc server --local (what npm start runs)', () => {
   });
 });
 
+describe('svc server metrics', () => {
+  it('serves Prometheus gauges to administrators, or to anyone with SVC_METRICS_ANONYMOUS_ACCESS', async () => {
+    const token = randomBytes(16).toString('hex');
+    const server = await startServer(
+      tempDir(),
+      { SVC_USER_CREATE: `username:ops,machine:true,admin:true,token:${token}` },
+      ['server', '--local'],
+    );
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(401);
+    const metrics = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await metrics.text();
+    expect(text).toContain('# TYPE svc_user_count gauge\nsvc_user_count 1\n');
+    expect(text).toContain('svc_pending_builds 0\n');
+    await server.stop();
+
+    const open = await startServer(tempDir(), { SVC_METRICS_ANONYMOUS_ACCESS: 'true' }, [
+      'server',
+      '--local',
+    ]);
+    const anonymous = await fetch(`${open.url}/metrics`);
+    expect(anonymous.status).toBe(200);
+    expect(await anonymous.text()).toContain('svc_user_count 0\n');
+    await open.stop();
+  });
+});
+
 describe('svc server settings', () => {
   it('reports every missing required setting at once and exits 2', async () => {
     const result = await runSvc(['server'], { cwd: tempDir() });

@@ -13,6 +13,7 @@ import { BuildWatches, StageQueue } from '../../server/queue/index.js';
 import { registerRpcRoutes } from '../../server/rpc/index.js';
 import { CommitStatusReporter } from '../../server/status/index.js';
 import { Trigger } from '../../server/trigger/index.js';
+import { metricsRoute } from '../../server/routes/metrics.js';
 import { registerWebRoutes } from '../../server/web/index.js';
 import { pipelinePlugins, webhookEvents } from './plugins.js';
 
@@ -62,6 +63,7 @@ export function wireServer({
   const listener = buildListener(settings, store, provider, address, logger, webhooks);
 
   registerWebRoutes(app, { version, settings, auth });
+  metricsRoute(app, { auth, store, anonymous: settings.SVC_METRICS_ANONYMOUS_ACCESS });
   registerAuthRoutes(app, {
     provider,
     users: store.users,
