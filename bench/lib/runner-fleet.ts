@@ -7,6 +7,7 @@ import pino from 'pino';
 import { isConflict, RpcClient, toSeconds, type WireStage } from '../../src/runner/client/index.js';
 import { Poller } from '../../src/runner/poller/index.js';
 import { FleetProgress, type Milestone } from './fleet-progress.js';
+import { linuxDockerFilter } from '../../src/runner/testing/filter.js';
 
 /** What the dispatch benchmark reads of its runners, wherever they run. */
 export interface Fleet {
@@ -55,16 +56,7 @@ export class RunnerFleet implements Fleet {
       });
       return new Poller({
         client,
-        filter: {
-          kind: 'pipeline',
-          type: 'docker',
-          os: 'linux',
-          arch: 'amd64',
-          variant: '',
-          kernel: '',
-          labels: {},
-          limits: undefined,
-        },
+        filter: linuxDockerFilter(),
         capacity: 1,
         run: (stage) => this.#run(client, machine, stage),
         logger,

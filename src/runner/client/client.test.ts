@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { RpcClient } from './client.js';
 import { isConflict, isRetriable, RpcError } from './errors.js';
 import { httpTransport, insecureHttpsTransport, type HttpRequest, type HttpResponse } from './transport.js';
+import { linuxDockerFilter } from '../testing/filter.js';
 
 /** A transport that records requests and answers from a script. */
 function scripted(answer: (request: HttpRequest) => HttpResponse | Error) {
@@ -32,16 +33,7 @@ describe('RpcClient', () => {
   it('sends the secret in X-SVC-Token, JSON bodies, and reads a 204 long-poll as "nothing"', async () => {
     const { sent, transport } = scripted(() => reply(204));
     const client = new RpcClient({ endpoint: 'http://ci.example.com/', secret: 's3cret', transport });
-    const filter = {
-      kind: 'pipeline',
-      type: 'docker',
-      os: 'linux',
-      arch: 'amd64',
-      variant: '',
-      kernel: '',
-      labels: {},
-      limits: undefined,
-    };
+    const filter = linuxDockerFilter();
     expect(await client.request(filter)).toBeUndefined();
     expect(sent[0]).toMatchObject({
       method: 'POST',

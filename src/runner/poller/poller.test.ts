@@ -4,17 +4,9 @@ import { RpcError } from '../client/errors.js';
 import { wireStage, type WireStage } from '../client/wire/index.js';
 import type { RunSignals } from '../remote/stage-runner.js';
 import { Poller } from './poller.js';
+import { linuxDockerFilter } from '../testing/filter.js';
 
-const FILTER = {
-  kind: 'pipeline',
-  type: 'docker',
-  os: 'linux',
-  arch: 'amd64',
-  variant: '',
-  kernel: '',
-  labels: {},
-  limits: undefined,
-};
+const FILTER = linuxDockerFilter();
 const stage = (id: number): WireStage => wireStage.parse({ id, name: `s${id}`, status: 'pending' });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,23 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QueuedStage, QueueStore } from '../../core/queue.js';
 import type { Stage } from '../../core/stage.js';
-import type { WireFilter } from '../../runner/client/wire/index.js';
+import { linuxDockerFilter } from '../../runner/testing/filter.js';
 import { storedStage } from '../../store/cases/fixtures.case.js';
 import { StageQueue, type QueuePage } from './stage-queue.js';
 
 const stage = (id: number, fields: Partial<Stage> = {}): Stage =>
   storedStage(id, { name: `p${id}`, ...fields });
 
-const FILTER: WireFilter = {
-  kind: 'pipeline',
-  type: 'docker',
-  os: 'linux',
-  arch: 'amd64',
-  variant: '',
-  kernel: '',
-  labels: {},
-  limits: undefined,
-};
+const FILTER = linuxDockerFilter();
 
 /** A queue in memory that pages like SqlQueueStore (or not, with `paging: false`) and counts reads. */
 class MemoryQueue implements Pick<QueueStore, 'listQueued' | 'beat' | 'listStale'> {

@@ -7,6 +7,7 @@ import { StageExecutor } from '../../../src/runner/index.js';
 import { Poller } from '../../../src/runner/poller/index.js';
 import { RemoteStageRunner, type PrepareSettings } from '../../../src/runner/remote/index.js';
 import { SECRET } from './harness.js';
+import { linuxDockerFilter } from '../../../src/runner/testing/filter.js';
 
 /** Short timings so that tests take seconds. */
 export const FAST_TIMINGS = {
@@ -53,16 +54,7 @@ export function startRunner(
   });
   const poller = new Poller({
     client,
-    filter: {
-      kind: 'pipeline',
-      type: 'docker',
-      os: 'linux',
-      arch: 'amd64',
-      variant: '',
-      kernel: '',
-      labels: {},
-      limits: settings.limits,
-    },
+    filter: linuxDockerFilter(settings.limits),
     capacity: 1,
     run: (stage, signals) => stages.run(stage, signals),
     logger,
