@@ -108,7 +108,7 @@ describe('repositories: sync, enable, read access', () => {
     expect(byWriter.status).toBe(403);
     expect(byWriter.json).toEqual({
       code: 'FORBIDDEN',
-      message: 'enabling octocat/secret needs admin rights on it at the git provider',
+      message: 'admin rights on octocat/secret at the git provider are needed',
     });
     const byOutsider = await call(h, '/api/repos/octocat/secret', {
       method: 'POST',

@@ -24,7 +24,7 @@ describe('user administration', () => {
   it('is for svc administrators only', async () => {
     const refused = await as(member, 'GET', '/api/users');
     expect(refused.status).toBe(403);
-    expect(refused.json).toEqual({ code: 'FORBIDDEN', message: 'only svc administrators may manage users' });
+    expect(refused.json).toEqual({ code: 'FORBIDDEN', message: 'only svc administrators may do this' });
     expect((await call(h, '/api/users')).status).toBe(401);
     const listed = await as(admin, 'GET', '/api/users');
     expect((listed.json as { login: string }[]).map((u) => u.login).sort()).toEqual(['member', 'octocat']);

@@ -10,20 +10,26 @@ import type { SessionCookies } from '../auth/session-cookies.js';
 import type { HookAddress } from '../web/address.js';
 import { findBuildRoute } from './builds/find.js';
 import { listBuildsRoute } from './builds/list.js';
+import { AccessGuard } from './guard.js';
 import { findLogRoute } from './logs/find.js';
-import { streamLogRoute } from './logs/stream.js';
+import { streamLogRoutes } from './logs/stream.js';
+import { NamespaceAccess } from './namespace-access.js';
+import { openApiRoute } from './openapi-route.js';
+import { registerRoutes } from './register.js';
 import { RepoAccess } from './repo-access.js';
 import { RepoSync } from './repo-sync.js';
 import { changeRepoRoutes } from './repos/change.js';
-import { userAdminRoutes } from './users/admin.js';
 import { enableRepoRoute } from './repos/enable.js';
 import { findRepoRoute } from './repos/find.js';
+import type { ApiRoute } from './route.js';
 import { findUserRoute } from './user/find.js';
-import { userReposRoute } from './user/repos.js';
+import { userReposRoutes } from './user/repos.js';
 import { userTokenRoute } from './user/token.js';
+import { userAdminRoutes } from './users/admin.js';
 
 export { RepoAccess, type Need, type RepoAccessDeps } from './repo-access.js';
 export { RepoSync, type RepoSyncDeps, type RepoWithPerm } from './repo-sync.js';
+export type { Access, ApiRoute } from './route.js';
 
 /** Everything the JSON API needs, built by the composition root. */
 export interface ApiDeps {
@@ -41,18 +47,20 @@ export interface ApiDeps {
   /** SVC_REPOSITORY_FILTER. */
   readonly repositoryFilter: readonly string[];
   readonly logger: Logger;
+  /** svc's version, for the OpenAPI document. */
+  readonly version?: string;
   /** Told of user and repository changes (global webhooks). */
   readonly events?: SystemEvents;
 }
 
 /**
- * The Drone-shaped JSON API under /api (docs/api.md). Registered in its own scope so that its
- * answers carry `Cache-Control: no-store` (they are per user and change all the time) without
- * touching other routes.
+ * The Drone-shaped JSON API under /api (docs/api.md): a table of routes, each declaring who may call
+ * it (route.ts), enforced by one guard before the route's code runs. Registered in its own scope so
+ * that its answers carry `Cache-Control: no-store` (they are per user and change all the time)
+ * without touching other routes. Returns the table (the authorization matrix test walks it).
  */
-export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): void {
+export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly ApiRoute[] {
   const { store, provider, auth } = deps;
-  const access = new RepoAccess({ repos: store.repos, perms: store.perms, provider, logger: deps.logger });
   const sync =
     provider === undefined
       ? undefined
@@ -62,14 +70,9 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): void {
           provider,
           repositoryFilter: deps.repositoryFilter,
         });
-  const reads = {
-    auth,
-    access,
-    builds: store.builds,
-    stages: store.stages,
-    steps: store.steps,
-    logs: store.logs,
-  };
+  const access = new RepoAccess({ repos: store.repos, perms: store.perms, provider, sync, logger: deps.logger });
+  const guard = new AccessGuard({ auth, repos: access, namespaces: new NamespaceAccess() });
+  const routes: ApiRoute[] = [];
   void app.register((api, _options, done) => {
     // Every state-changing API request resolves its caller up front, so the CSRF check cannot be
     // skipped by a handler that forgets to authenticate before acting.
@@ -80,36 +83,28 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): void {
       void reply.header('cache-control', 'no-store');
       next(null, payload);
     });
-    findUserRoute(api, { auth });
-    userTokenRoute(api, { auth, users: store.users, sessions: deps.sessions });
-    userReposRoute(api, { auth, repos: store.repos, perms: store.perms, builds: store.builds, sync });
-    findRepoRoute(api, { auth, access });
-    userAdminRoutes(api, {
-      auth,
-      users: store.users,
-      ...(deps.events === undefined ? {} : { events: deps.events }),
-    });
-    changeRepoRoutes(api, {
-      auth,
-      access,
-      repos: store.repos,
-      users: store.users,
-      provider,
-      address: deps.address,
-      ...(deps.events === undefined ? {} : { events: deps.events }),
-    });
-    enableRepoRoute(api, {
-      auth,
-      repos: store.repos,
-      provider,
-      sync,
-      address: deps.address,
-      ...(deps.events === undefined ? {} : { events: deps.events }),
-    });
-    listBuildsRoute(api, reads);
-    findBuildRoute(api, reads);
-    findLogRoute(api, reads);
-    streamLogRoute(api, { ...reads, liveLogs: deps.liveLogs, logBatches: deps.logBatches });
+    routes.push(
+      findUserRoute(),
+      userTokenRoute({ users: store.users, sessions: deps.sessions }),
+      ...userReposRoutes({ repos: store.repos, perms: store.perms, builds: store.builds, sync }),
+      findRepoRoute({ access }),
+      ...userAdminRoutes({ users: store.users, events: deps.events }),
+      ...changeRepoRoutes({
+        repos: store.repos,
+        users: store.users,
+        provider,
+        address: deps.address,
+        events: deps.events,
+      }),
+      enableRepoRoute({ access, repos: store.repos, provider, address: deps.address, events: deps.events }),
+      listBuildsRoute({ builds: store.builds }),
+      findBuildRoute({ builds: store.builds, stages: store.stages }),
+      findLogRoute(store),
+      ...streamLogRoutes(api, { ...store, liveLogs: deps.liveLogs, logBatches: deps.logBatches }),
+    );
+    routes.push(openApiRoute(routes, deps.version ?? '0.0.0'));
+    registerRoutes(api, routes, guard);
     done();
   });
+  return routes;
 }

@@ -15,10 +15,16 @@ export const StepParams = BuildParams.extend({
 });
 
 /** Drone's paging: `?page=` (1-based, default 1) and `?per_page=` (default 25, at most 100). */
-const PageQuery = z.object({
-  page: z.coerce.number().int().positive().default(1),
-  per_page: z.coerce.number().int().min(1).max(100).default(25),
+export const PageQuery = z.object({
+  page: z.coerce.number().int().positive().default(1).describe('1-based page number'),
+  per_page: z.coerce.number().int().min(1).max(100).default(25).describe('items per page, at most 100'),
 });
+
+/** A query flag: `true`/`1`/`yes` turn it on; absent, empty or `false`/`0`/`no` leave it off. */
+export const flagQuery = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .optional()
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
 /** Parses request input with a schema; a mismatch is INVALID_INPUT naming the offending fields. */
 export function parseInput<T>(schema: z.ZodType<T>, value: unknown): T {
@@ -28,15 +34,7 @@ export function parseInput<T>(schema: z.ZodType<T>, value: unknown): T {
   throw new InvalidInputError(problems.join('; '));
 }
 
-/** The page a list request asks for. */
-export function pageOf(query: unknown): Page {
-  const { page, per_page: perPage } = parseInput(PageQuery, query);
-  return { page, perPage };
-}
-
-/** True when a query flag is given as `true` or `1` (`?latest=true`, `?rotate=true`). */
-export function flag(query: unknown, name: string): boolean {
-  const value =
-    typeof query === 'object' && query !== null ? (query as Record<string, unknown>)[name] : undefined;
-  return value === 'true' || value === '1';
+/** The store's page of a parsed PageQuery. */
+export function pageOf(query: z.output<typeof PageQuery>): Page {
+  return { page: query.page, perPage: query.per_page };
 }

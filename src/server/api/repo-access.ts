@@ -5,6 +5,7 @@ import type { Repo, RepoStore } from '../../core/repo.js';
 import type { ScmProvider } from '../../core/scm.js';
 import type { Principal } from '../auth/authenticator.js';
 import { scmTokenOf } from '../auth/scm-token.js';
+import type { RepoSync } from './repo-sync.js';
 
 /** What deciding access to a repository needs. */
 export interface RepoAccessDeps {
@@ -12,6 +13,8 @@ export interface RepoAccessDeps {
   readonly perms: Pick<PermStore, 'find' | 'upsert'>;
   /** Refreshes permissions older than an hour; undefined when no git provider is configured. */
   readonly provider: Pick<ScmProvider, 'findRepo'> | undefined;
+  /** Stores a repository as the provider describes it, with the caller's permission (checkAtProvider). */
+  readonly sync?: Pick<RepoSync, 'save'> | undefined;
   readonly logger: Logger;
   readonly now?: () => number;
 }
@@ -53,6 +56,38 @@ export class RepoAccess {
     if (rights[need]) return repo;
     if (!rights.read && !isPublic) throw new NotFoundError('repository');
     throw new ForbiddenError(`${need} access to ${repo.slug} is needed`);
+  }
+
+  /**
+   * Like `check`, but the permission is asked afresh from the git provider with the caller's own
+   * token, and the repository is stored (or refreshed) from what the provider says: for acts the
+   * provider must allow now, such as enabling, which creates a webhook with the caller's token.
+   * svc administrators are not special here; machine accounts (no provider token) cannot.
+   */
+  async checkAtProvider(
+    owner: string,
+    name: string,
+    principal: Principal | undefined,
+    need: Need,
+  ): Promise<Repo> {
+    const { provider, sync } = this.#deps;
+    if (principal === undefined) {
+      throw new UnauthorizedError('log in or send an API token to use this repository');
+    }
+    if (provider === undefined || sync === undefined) {
+      throw new SvcError('INVALID_SETTINGS', 'no git provider is configured, so this cannot be done');
+    }
+    const { user } = principal;
+    if (user.scmToken === '') {
+      throw new ForbiddenError(
+        `${user.login} has no git provider credentials (machine account): log in through the provider to do this`,
+      );
+    }
+    const scm = await provider.findRepo(scmTokenOf(user), { namespace: owner, name });
+    const { repo, perm } = await sync.save(scm, user);
+    if (perm[need]) return repo;
+    if (!perm.read) throw new NotFoundError('repository');
+    throw new ForbiddenError(`${need} rights on ${repo.slug} at the git provider are needed`);
   }
 
   /** The caller's rights on the repository: stored, refreshed from the provider when stale. */

@@ -1,18 +1,16 @@
-import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { BuildStore } from '../../../core/build.js';
 import { NotFoundError } from '../../../core/errors.js';
 import type { LogStore } from '../../../core/log.js';
 import type { StageStore } from '../../../core/stage.js';
 import type { StepStore } from '../../../core/step.js';
-import type { Authenticator } from '../../auth/authenticator.js';
 import { findBuild, findStep } from '../lookup.js';
-import { parseInput, StepParams } from '../params.js';
-import type { RepoAccess } from '../repo-access.js';
+import { StepParams } from '../params.js';
+import { REPO_READ, route, type ApiRoute } from '../route.js';
+import { logLineSchema } from '../schemas.js';
 
 /** What reading a stored step log needs. */
 export interface FindLogDeps {
-  readonly auth: Pick<Authenticator, 'identify'>;
-  readonly access: Pick<RepoAccess, 'check'>;
   readonly builds: Pick<BuildStore, 'findNumber'>;
   readonly stages: Pick<StageStore, 'findNumber'>;
   readonly steps: Pick<StepStore, 'findNumber'>;
@@ -24,19 +22,21 @@ export interface FindLogDeps {
  * `[{"pos", "out", "time"}]`. NOT_FOUND while the step has no stored log (not finished yet: follow
  * it live with `…/stream`).
  */
-export function findLogRoute(app: FastifyInstance, deps: FindLogDeps): void {
-  app.get('/api/repos/:owner/:name/builds/:number/logs/:stage/:step', async (request) => {
-    const params = parseInput(StepParams, request.params);
-    const repo = await deps.access.check(
-      params.owner,
-      params.name,
-      await deps.auth.identify(request),
-      'read',
-    );
-    const build = await findBuild(deps.builds, repo.id, params.number);
-    const step = await findStep(deps, build, params.stage, params.step);
-    const lines = await deps.logs.find(step.id);
-    if (lines === undefined) throw new NotFoundError(`the log of step ${step.name}`);
-    return lines.map(({ pos, out, time }) => ({ pos, out, time }));
+export function findLogRoute(deps: FindLogDeps): ApiRoute {
+  return route({
+    method: 'GET',
+    path: '/api/repos/:owner/:name/builds/:number/logs/:stage/:step',
+    access: REPO_READ,
+    tag: 'logs',
+    summary: 'The stored log of a step (stage and step numbers)',
+    params: StepParams,
+    response: { schema: z.array(logLineSchema), description: 'the log lines' },
+    async handler({ repo, params }) {
+      const build = await findBuild(deps.builds, repo.id, params.number);
+      const step = await findStep(deps, build, params.stage, params.step);
+      const lines = await deps.logs.find(step.id);
+      if (lines === undefined) throw new NotFoundError(`the log of step ${step.name}`);
+      return lines.map(({ pos, out, time }) => ({ pos, out, time }));
+    },
   });
 }

@@ -1,21 +1,19 @@
 import type { ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
 import type { BuildStore } from '../../../core/build.js';
 import type { LiveLogs } from '../../../core/live-logs.js';
 import type { LogLine, LogStore } from '../../../core/log.js';
 import type { StageStore } from '../../../core/stage.js';
 import { isDone } from '../../../core/status.js';
 import type { Step, StepStore } from '../../../core/step.js';
-import type { Authenticator } from '../../auth/authenticator.js';
 import { findBuild, findStep } from '../lookup.js';
-import { parseInput, StepParams } from '../params.js';
-import type { RepoAccess } from '../repo-access.js';
+import { StepParams } from '../params.js';
+import { REPO_READ, route, type ApiRoute, type RouteContext } from '../route.js';
 import { SentPositions } from './sent-positions.js';
 
 /** What following a step's log needs. */
 export interface StreamLogDeps {
-  readonly auth: Pick<Authenticator, 'identify'>;
-  readonly access: Pick<RepoAccess, 'check'>;
   readonly builds: Pick<BuildStore, 'findNumber'>;
   readonly stages: Pick<StageStore, 'findNumber'>;
   readonly steps: Pick<StepStore, 'findNumber' | 'find'>;
@@ -38,21 +36,19 @@ const WRITE_CHARS = 1 << 20;
  * the `end` event. Each line is sent once (by `pos`), so overlaps between stored and live lines do
  * not repeat; lines that only reached the store are sent from the finished log when the step ends.
  */
-export function streamLogRoute(app: FastifyInstance, deps: StreamLogDeps): void {
+export function streamLogRoutes(app: FastifyInstance, deps: StreamLogDeps): ApiRoute[] {
   const open = new Set<ServerResponse>();
   app.addHook('preClose', (done) => {
     // Viewers would otherwise hold the server open on shutdown until they leave.
     for (const response of open) response.end();
     done();
   });
-  const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const params = parseInput(StepParams, request.params);
-    const repo = await deps.access.check(
-      params.owner,
-      params.name,
-      await deps.auth.identify(request),
-      'read',
-    );
+  const handler = async ({
+    request,
+    reply,
+    repo,
+    params,
+  }: RouteContext<typeof REPO_READ, z.output<typeof StepParams>, unknown, unknown>): Promise<void> => {
     const build = await findBuild(deps.builds, repo.id, params.number);
     const step = await findStep(deps, build, params.stage, params.step);
     reply.hijack();
@@ -127,8 +123,29 @@ export function streamLogRoute(app: FastifyInstance, deps: StreamLogDeps): void 
       fail(error);
     }
   };
-  app.get('/api/repos/:owner/:name/builds/:number/logs/:stage/:step/stream', handler);
-  app.get('/api/stream/:owner/:name/:number/:stage/:step', handler);
+  const common = {
+    method: 'GET',
+    access: REPO_READ,
+    tag: 'logs',
+    params: StepParams,
+    response: {
+      contentType: 'text/event-stream',
+      description: 'server-sent events: `data: {"pos","out","time"}` per line, then `event: end`',
+    },
+    handler,
+  } as const;
+  return [
+    route({
+      ...common,
+      path: '/api/repos/:owner/:name/builds/:number/logs/:stage/:step/stream',
+      summary: 'Follows a step’s log live (server-sent events)',
+    }),
+    route({
+      ...common,
+      path: '/api/stream/:owner/:name/:number/:stage/:step',
+      summary: 'Follows a step’s log live (Drone’s path)',
+    }),
+  ];
 }
 
 async function finishedNow(steps: Pick<StepStore, 'find'>, step: Step): Promise<boolean> {

@@ -1,29 +1,26 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { SystemEvents } from '../../../core/events.js';
 import { ForbiddenError } from '../../../core/errors.js';
 import type { Repo, RepoStore } from '../../../core/repo.js';
 import type { ScmProvider } from '../../../core/scm.js';
 import type { UserStore } from '../../../core/user.js';
-import type { Authenticator } from '../../auth/authenticator.js';
 import { scmTokenOf } from '../../auth/scm-token.js';
 import { webhookUrl, type HookAddress } from '../../web/address.js';
 import { repoJson } from '../json/repo.js';
-import { parseInput, RepoParams } from '../params.js';
-import type { RepoAccess } from '../repo-access.js';
+import { RepoParams } from '../params.js';
 import { updateRepo } from '../repo-update.js';
+import { REPO_ADMIN, route, type ApiRoute } from '../route.js';
+import { repoSchema } from '../schemas.js';
 
 /** What changing and disabling a repository need. */
 export interface ChangeRepoDeps {
-  readonly auth: Pick<Authenticator, 'require'>;
-  readonly access: Pick<RepoAccess, 'check'>;
   readonly repos: Pick<RepoStore, 'find' | 'update'>;
   readonly users: Pick<UserStore, 'find'>;
   /** Removes the provider webhook on disable; undefined without a git provider. */
   readonly provider: Pick<ScmProvider, 'deleteHook'> | undefined;
   readonly address: HookAddress;
   /** Told `repo:updated` and `repo:disabled` (global webhooks). */
-  readonly events?: SystemEvents;
+  readonly events?: SystemEvents | undefined;
 }
 
 /** Drone's repository patch: every field optional; `trusted` and `timeout` are for svc administrators. */
@@ -52,36 +49,49 @@ const RepoPatch = z
  * runners). DELETE /api/repos/{owner}/{name}: disables it — svc stops building it and removes its
  * webhook at the provider (a provider that refuses leaves a webhook svc now rejects, and is logged).
  */
-export function changeRepoRoutes(app: FastifyInstance, deps: ChangeRepoDeps): void {
-  app.patch('/api/repos/:owner/:name', async (request) => {
-    const { owner, name } = parseInput(RepoParams, request.params);
-    const principal = await deps.auth.require(request);
-    const repo = await deps.access.check(owner, name, principal, 'admin');
-    const patch = parseInput(RepoPatch, request.body ?? {});
-    if ((patch.trusted !== undefined || patch.timeout !== undefined) && !principal.user.admin) {
-      throw new ForbiddenError('only svc administrators may change trusted and timeout');
-    }
-    const changed = await updateRepo(deps.repos, repo, (current) => applyPatch(current, patch));
-    deps.events?.emit({ kind: 'repo', action: 'updated', repo: changed });
-    return repoJson(changed);
-  });
-
-  app.delete('/api/repos/:owner/:name', async (request) => {
-    const { owner, name } = parseInput(RepoParams, request.params);
-    const principal = await deps.auth.require(request);
-    const repo = await deps.access.check(owner, name, principal, 'admin');
-    const disabled = await updateRepo(deps.repos, repo, (current) => ({
-      ...current,
-      active: false,
-      hookSecret: '',
-    }));
-    await removeHook(deps, repo, (message, error) =>
-      request.log.warn({ err: error, repo: repo.slug }, message),
-    );
-    request.log.info({ repo: disabled.slug, user: principal.user.login }, 'repository disabled');
-    deps.events?.emit({ kind: 'repo', action: 'disabled', repo: disabled });
-    return repoJson(disabled);
-  });
+export function changeRepoRoutes(deps: ChangeRepoDeps): ApiRoute[] {
+  return [
+    route({
+      method: 'PATCH',
+      path: '/api/repos/:owner/:name',
+      access: REPO_ADMIN,
+      tag: 'repos',
+      summary: 'Changes the repository’s settings',
+      params: RepoParams,
+      body: RepoPatch,
+      response: { schema: repoSchema, description: 'the repository as changed' },
+      async handler({ repo, principal, body }) {
+        if ((body.trusted !== undefined || body.timeout !== undefined) && !principal.user.admin) {
+          throw new ForbiddenError('only svc administrators may change trusted and timeout');
+        }
+        const changed = await updateRepo(deps.repos, repo, (current) => applyPatch(current, body));
+        deps.events?.emit({ kind: 'repo', action: 'updated', repo: changed });
+        return repoJson(changed);
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/api/repos/:owner/:name',
+      access: REPO_ADMIN,
+      tag: 'repos',
+      summary: 'Disables the repository and removes its webhook at the git provider',
+      params: RepoParams,
+      response: { schema: repoSchema, description: 'the disabled repository' },
+      async handler({ repo, principal, request }) {
+        const disabled = await updateRepo(deps.repos, repo, (current) => ({
+          ...current,
+          active: false,
+          hookSecret: '',
+        }));
+        await removeHook(deps, repo, (message, error) =>
+          request.log.warn({ err: error, repo: repo.slug }, message),
+        );
+        request.log.info({ repo: disabled.slug, user: principal.user.login }, 'repository disabled');
+        deps.events?.emit({ kind: 'repo', action: 'disabled', repo: disabled });
+        return repoJson(disabled);
+      },
+    }),
+  ];
 }
 
 function applyPatch(repo: Repo, patch: z.infer<typeof RepoPatch>): Repo {

@@ -1,21 +1,21 @@
-import type { FastifyInstance } from 'fastify';
-import type { Authenticator } from '../../auth/authenticator.js';
 import { repoJson } from '../json/repo.js';
-import { parseInput, RepoParams } from '../params.js';
+import { RepoParams } from '../params.js';
 import type { RepoAccess } from '../repo-access.js';
-
-/** What reading a repository needs. */
-export interface FindRepoDeps {
-  readonly auth: Pick<Authenticator, 'identify'>;
-  readonly access: Pick<RepoAccess, 'check' | 'rights'>;
-}
+import { REPO_READ, route, type ApiRoute } from '../route.js';
+import { repoSchema } from '../schemas.js';
 
 /** GET /api/repos/{owner}/{name}: the repository, with the caller's permissions when logged in. */
-export function findRepoRoute(app: FastifyInstance, deps: FindRepoDeps): void {
-  app.get('/api/repos/:owner/:name', async (request) => {
-    const { owner, name } = parseInput(RepoParams, request.params);
-    const principal = await deps.auth.identify(request);
-    const repo = await deps.access.check(owner, name, principal, 'read');
-    return repoJson(repo, principal === undefined ? undefined : await deps.access.rights(repo, principal));
+export function findRepoRoute(deps: { readonly access: Pick<RepoAccess, 'rights'> }): ApiRoute {
+  return route({
+    method: 'GET',
+    path: '/api/repos/:owner/:name',
+    access: REPO_READ,
+    tag: 'repos',
+    summary: 'The repository, with the caller’s permissions',
+    params: RepoParams,
+    response: { schema: repoSchema, description: 'the repository' },
+    async handler({ repo, principal }) {
+      return repoJson(repo, principal === undefined ? undefined : await deps.access.rights(repo, principal));
+    },
   });
 }

@@ -1,22 +1,27 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { BuildStore } from '../../../core/build.js';
 import type { PermStore } from '../../../core/perm.js';
 import type { RepoStore } from '../../../core/repo.js';
 import type { User } from '../../../core/user.js';
-import type { Authenticator } from '../../auth/authenticator.js';
 import { buildJson } from '../json/build.js';
 import { repoJson } from '../json/repo.js';
-import { flag } from '../params.js';
+import { flagQuery } from '../params.js';
 import type { RepoSync, RepoWithPerm } from '../repo-sync.js';
+import { route, USER, type ApiRoute, type HttpMethod } from '../route.js';
+import { repoSchema } from '../schemas.js';
 
 /** What listing the caller's repositories needs; `sync` is undefined without a git provider. */
 export interface UserReposDeps {
-  readonly auth: Pick<Authenticator, 'require'>;
   readonly repos: Pick<RepoStore, 'listUser'>;
   readonly perms: Pick<PermStore, 'find'>;
   readonly builds: Pick<BuildStore, 'list'>;
   readonly sync: Pick<RepoSync, 'sync'> | undefined;
 }
+
+const ReposQuery = z.object({
+  latest: flagQuery.describe('add each repository’s newest build as `build`'),
+  async: flagQuery.describe('accepted for Drone’s clients; svc always syncs before answering'),
+});
 
 /**
  * GET /api/user/repos: the repositories the caller can see, enabled or not, with their permissions,
@@ -24,22 +29,32 @@ export interface UserReposDeps {
  * explicit sync). Machine accounts have no provider token: they get what svc already knows.
  * `?latest=true` adds each repository's newest build as `build`.
  */
-export function userReposRoute(app: FastifyInstance, deps: UserReposDeps): void {
-  const handler = async (request: FastifyRequest): Promise<Record<string, unknown>[]> => {
-    const { user } = await deps.auth.require(request);
-    const repos = await listed(deps, user);
-    const latest = flag(request.query, 'latest');
-    return Promise.all(
-      repos.map(async ({ repo, perm }) => {
-        const json = repoJson(repo, perm);
-        if (!latest) return json;
-        const [build] = await deps.builds.list(repo.id, { page: 1, perPage: 1 });
-        return build === undefined ? json : { ...json, build: buildJson(build) };
-      }),
-    );
-  };
-  app.get('/api/user/repos', handler);
-  app.post('/api/user/repos', handler);
+export function userReposRoutes(deps: UserReposDeps): ApiRoute[] {
+  const list = (method: HttpMethod, summary: string): ApiRoute =>
+    route({
+      method,
+      path: '/api/user/repos',
+      access: USER,
+      tag: 'user',
+      summary,
+      query: ReposQuery,
+      response: { schema: z.array(repoSchema), description: 'the repositories, by slug' },
+      async handler({ principal, query }) {
+        const repos = await listed(deps, principal.user);
+        return Promise.all(
+          repos.map(async ({ repo, perm }) => {
+            const json = repoJson(repo, perm);
+            if (!query.latest) return json;
+            const [build] = await deps.builds.list(repo.id, { page: 1, perPage: 1 });
+            return build === undefined ? json : { ...json, build: buildJson(build) };
+          }),
+        );
+      },
+    });
+  return [
+    list('GET', 'The repositories the caller can see, synchronized from the git provider'),
+    list('POST', 'Synchronizes the caller’s repositories from the git provider (Drone’s explicit sync)'),
+  ];
 }
 
 async function listed(deps: UserReposDeps, user: User): Promise<RepoWithPerm[]> {

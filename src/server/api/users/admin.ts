@@ -1,19 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ForbiddenError, InvalidInputError, NotFoundError } from '../../../core/errors.js';
+import { InvalidInputError, NotFoundError } from '../../../core/errors.js';
 import type { SystemEvents } from '../../../core/events.js';
 import type { User, UserStore } from '../../../core/user.js';
-import type { Authenticator, Principal } from '../../auth/authenticator.js';
 import { userJson } from '../json/user.js';
-import { parseInput } from '../params.js';
+import { ADMIN, route, type ApiRoute } from '../route.js';
+import { userSchema } from '../schemas.js';
 
 /** What user administration needs. */
 export interface UserAdminDeps {
-  readonly auth: Pick<Authenticator, 'require'>;
   readonly users: Pick<UserStore, 'list' | 'findLogin' | 'create' | 'update' | 'delete'>;
   /** Told `user:created`, `user:updated` and `user:deleted` (global webhooks). */
-  readonly events?: SystemEvents;
+  readonly events?: SystemEvents | undefined;
   readonly now?: () => number;
 }
 
@@ -44,68 +42,89 @@ const UserPatch = z
  * in the creation answer (only there); nobody else's token ever is. Administrators cannot remove
  * or demote themselves, so that a server always keeps one.
  */
-export function userAdminRoutes(app: FastifyInstance, deps: UserAdminDeps): void {
-  const admin = async (request: FastifyRequest): Promise<Principal> => {
-    const principal = await deps.auth.require(request);
-    if (!principal.user.admin) throw new ForbiddenError('only svc administrators may manage users');
-    return principal;
-  };
-  const find = async (request: FastifyRequest): Promise<User> => {
-    const { login } = parseInput(LoginParams, request.params);
+export function userAdminRoutes(deps: UserAdminDeps): ApiRoute[] {
+  const find = async (login: string): Promise<User> => {
     const user = await deps.users.findLogin(login);
     if (user === undefined) throw new NotFoundError(`user ${login}`);
     return user;
   };
-
-  app.get('/api/users', async (request) => {
-    await admin(request);
-    return (await deps.users.list()).map(userJson);
-  });
-
-  app.post('/api/users', async (request) => {
-    await admin(request);
-    const body = parseInput(NewUserBody, request.body ?? {});
-    const token = body.token ?? randomBytes(16).toString('hex');
-    const user = await deps.users.create({
-      login: body.login,
-      email: body.email,
-      avatar: body.avatar_url,
-      admin: body.admin,
-      machine: body.machine,
-      active: body.active,
-      token,
-      scmToken: '',
-      scmRefresh: '',
-      scmExpiry: 0,
-      lastLogin: 0,
-    });
-    deps.events?.emit({ kind: 'user', action: 'created', user });
-    return { ...userJson(user), ...(user.machine ? { token } : {}) };
-  });
-
-  app.get('/api/users/:login', async (request) => {
-    await admin(request);
-    return userJson(await find(request));
-  });
-
-  app.patch('/api/users/:login', async (request) => {
-    const principal = await admin(request);
-    const user = await find(request);
-    const patch = parseInput(UserPatch, request.body ?? {});
-    if (user.id === principal.user.id && (patch.admin === false || patch.active === false)) {
-      throw new InvalidInputError('administrators cannot demote or deactivate themselves');
-    }
-    const updated = await deps.users.update({ ...user, ...patch, updated: (deps.now ?? Date.now)() });
-    deps.events?.emit({ kind: 'user', action: 'updated', user: updated });
-    return userJson(updated);
-  });
-
-  app.delete('/api/users/:login', async (request, reply) => {
-    const principal = await admin(request);
-    const user = await find(request);
-    if (user.id === principal.user.id) throw new InvalidInputError('administrators cannot delete themselves');
-    await deps.users.delete(user.id);
-    deps.events?.emit({ kind: 'user', action: 'deleted', user });
-    return reply.code(204).send();
-  });
+  const common = { access: ADMIN, tag: 'users' } as const;
+  return [
+    route({
+      ...common,
+      method: 'GET',
+      path: '/api/users',
+      summary: 'Every account',
+      response: { schema: z.array(userSchema), description: 'the accounts' },
+      handler: async () => (await deps.users.list()).map(userJson),
+    }),
+    route({
+      ...common,
+      method: 'POST',
+      path: '/api/users',
+      summary: 'Creates an account: a person, or a machine account (whose token is in the answer)',
+      body: NewUserBody,
+      response: { schema: userSchema, description: 'the account; `token` for machine accounts' },
+      async handler({ body }) {
+        const token = body.token ?? randomBytes(16).toString('hex');
+        const user = await deps.users.create({
+          login: body.login,
+          email: body.email,
+          avatar: body.avatar_url,
+          admin: body.admin,
+          machine: body.machine,
+          active: body.active,
+          token,
+          scmToken: '',
+          scmRefresh: '',
+          scmExpiry: 0,
+          lastLogin: 0,
+        });
+        deps.events?.emit({ kind: 'user', action: 'created', user });
+        return { ...userJson(user), ...(user.machine ? { token } : {}) };
+      },
+    }),
+    route({
+      ...common,
+      method: 'GET',
+      path: '/api/users/:login',
+      summary: 'One account',
+      params: LoginParams,
+      response: { schema: userSchema, description: 'the account' },
+      handler: async ({ params }) => userJson(await find(params.login)),
+    }),
+    route({
+      ...common,
+      method: 'PATCH',
+      path: '/api/users/:login',
+      summary: 'Changes an account’s admin, active and machine flags',
+      params: LoginParams,
+      body: UserPatch,
+      response: { schema: userSchema, description: 'the account as changed' },
+      async handler({ params, body, principal }) {
+        const user = await find(params.login);
+        if (user.id === principal.user.id && (body.admin === false || body.active === false)) {
+          throw new InvalidInputError('administrators cannot demote or deactivate themselves');
+        }
+        const updated = await deps.users.update({ ...user, ...body, updated: (deps.now ?? Date.now)() });
+        deps.events?.emit({ kind: 'user', action: 'updated', user: updated });
+        return userJson(updated);
+      },
+    }),
+    route({
+      ...common,
+      method: 'DELETE',
+      path: '/api/users/:login',
+      summary: 'Deletes an account',
+      params: LoginParams,
+      response: { status: 204, description: 'deleted' },
+      async handler({ params, principal, reply }) {
+        const user = await find(params.login);
+        if (user.id === principal.user.id) throw new InvalidInputError('administrators cannot delete themselves');
+        await deps.users.delete(user.id);
+        deps.events?.emit({ kind: 'user', action: 'deleted', user });
+        return reply.code(204).send();
+      },
+    }),
+  ];
 }

@@ -1,0 +1,153 @@
+/**
+ * The JSON shapes the API answers with, as zod schemas: the OpenAPI document is generated from
+ * them, and the API tests check every answer against the schema of its route, so the document
+ * cannot drift from what the server sends. Times are epoch seconds, as in Drone.
+ */
+import { z } from 'zod';
+import { STATUSES } from '../../core/status.js';
+
+const int = z.number().int();
+const seconds = int.min(0).describe('epoch seconds; 0 when not yet');
+const status = z.enum(STATUSES);
+const strings = z.record(z.string(), z.string());
+
+export const userSchema = z.object({
+  id: int,
+  login: z.string(),
+  email: z.string(),
+  machine: z.boolean(),
+  admin: z.boolean(),
+  active: z.boolean(),
+  avatar: z.string(),
+  last_login: seconds,
+  created: seconds,
+  updated: seconds,
+  csrf: z.string().optional().describe('the CSRF token, for callers authenticated by the session cookie'),
+  token: z.string().optional().describe('the API token: only in answers that hand it out'),
+});
+
+export const permissionsSchema = z.object({ read: z.boolean(), write: z.boolean(), admin: z.boolean() });
+
+export const stepSchema = z.object({
+  id: int,
+  step_id: int.describe('the id of the step’s stage (Drone’s name)'),
+  stage_id: int,
+  number: int,
+  name: z.string(),
+  status,
+  error: z.string(),
+  errignore: z.boolean(),
+  exit_code: int,
+  started: seconds,
+  stopped: seconds,
+  version: int,
+  depends_on: z.array(z.string()),
+  image: z.string(),
+  detached: z.boolean(),
+});
+
+export const stageSchema = z.object({
+  id: int,
+  repo_id: int,
+  build_id: int,
+  number: int,
+  name: z.string(),
+  kind: z.string(),
+  type: z.string(),
+  status,
+  error: z.string(),
+  errignore: z.boolean(),
+  exit_code: int,
+  machine: z.string(),
+  os: z.string(),
+  arch: z.string(),
+  variant: z.string(),
+  kernel: z.string(),
+  limit: int,
+  started: seconds,
+  stopped: seconds,
+  created: seconds,
+  updated: seconds,
+  version: int,
+  on_success: z.boolean(),
+  on_failure: z.boolean(),
+  depends_on: z.array(z.string()),
+  labels: strings,
+  steps: z.array(stepSchema).optional(),
+});
+
+export const buildSchema = z.object({
+  id: int,
+  repo_id: int,
+  trigger: z.string(),
+  number: int,
+  parent: int,
+  status,
+  error: z.string(),
+  event: z.string(),
+  action: z.string(),
+  link: z.string(),
+  timestamp: seconds,
+  title: z.string(),
+  message: z.string(),
+  before: z.string(),
+  after: z.string(),
+  ref: z.string(),
+  source_repo: z.string(),
+  source: z.string(),
+  target: z.string(),
+  author_login: z.string(),
+  author_name: z.string(),
+  author_email: z.string(),
+  author_avatar: z.string(),
+  sender: z.string(),
+  params: strings,
+  cron: z.string(),
+  deploy_to: z.string(),
+  deploy_id: int,
+  debug: z.boolean(),
+  started: seconds,
+  finished: seconds,
+  created: seconds,
+  updated: seconds,
+  version: int,
+  stages: z.array(stageSchema).optional().describe('single-build answers only'),
+});
+
+export const repoSchema = z.object({
+  id: int,
+  uid: z.string(),
+  user_id: int,
+  namespace: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  scm: z.string(),
+  git_http_url: z.string(),
+  git_ssh_url: z.string(),
+  link: z.string(),
+  default_branch: z.string(),
+  private: z.boolean(),
+  visibility: z.enum(['public', 'private', 'internal']),
+  active: z.boolean(),
+  config_path: z.string(),
+  trusted: z.boolean(),
+  protected: z.boolean(),
+  ignore_forks: z.boolean(),
+  ignore_pull_requests: z.boolean(),
+  auto_cancel_pull_requests: z.boolean(),
+  auto_cancel_pushes: z.boolean(),
+  timeout: int,
+  counter: int,
+  synced: seconds,
+  created: seconds,
+  updated: seconds,
+  version: int,
+  permissions: permissionsSchema.optional().describe('the caller’s; absent for anonymous callers'),
+  build: buildSchema.optional().describe('the newest build, with ?latest=true'),
+});
+
+export const logLineSchema = z.object({
+  pos: int.describe('0-based line number'),
+  out: z.string(),
+  time: int.describe('seconds since the step started'),
+});
