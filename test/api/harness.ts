@@ -9,7 +9,7 @@ import type { BuildListener, QueueSignal } from '../../src/core/events.js';
 import type { ScmProvider } from '../../src/core/scm.js';
 import type { Store } from '../../src/core/store.js';
 import { createGitHubProvider } from '../../src/scm/github/index.js';
-import { registerApiRoutes } from '../../src/server/api/index.js';
+import { registerApiRoutes, type ApiRoute } from '../../src/server/api/index.js';
 import { buildApp } from '../../src/server/app.js';
 import { Authenticator, registerAuthRoutes, SessionCookies } from '../../src/server/auth/index.js';
 import { hookRoute } from '../../src/server/hook/index.js';
@@ -51,6 +51,10 @@ export interface Harness {
   /** The commit status reporter the trigger tells (undefined without a provider). */
   readonly reporter: CommitStatusReporter | undefined;
   readonly app: FastifyInstance;
+  /** The API's route table, as registerApiRoutes built it. */
+  readonly routes: readonly ApiRoute[];
+  /** Every route registered on the server, as fastify saw it (method and URL pattern). */
+  readonly registered: readonly { method: string; url: string }[];
   close(): Promise<void>;
 }
 
@@ -94,6 +98,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   } satisfies QueueSignal & { wakes: number };
   const announced: Harness['announced'] = [];
   const app = buildApp({ logger, version: '0.0.0-test', schemaVersion: store.schemaVersion, health: store });
+  const registered: { method: string; url: string }[] = [];
+  app.addHook('onRoute', (options) => {
+    for (const method of [options.method].flat()) registered.push({ method, url: options.url });
+  });
   registerWebRoutes(app, { version: '0.0.0-test', settings: loginSettings(address, options), auth });
   registerAuthRoutes(app, {
     provider,
@@ -105,7 +113,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     server: address,
   });
-  registerApiRoutes(app, {
+  const routes = registerApiRoutes(app, {
     auth,
     sessions,
     store,
@@ -149,6 +157,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     announced,
     reporter,
     app,
+    routes,
+    registered,
     async close() {
       await app.close();
       await github.close();

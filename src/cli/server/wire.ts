@@ -85,6 +85,7 @@ export function wireServer({
     address,
     repositoryFilter: settings.SVC_REPOSITORY_FILTER ?? [],
     logger,
+    version,
     ...(webhooks === undefined ? {} : { events: webhooks }),
   });
   if (provider !== undefined) {

@@ -70,7 +70,13 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
           provider,
           repositoryFilter: deps.repositoryFilter,
         });
-  const access = new RepoAccess({ repos: store.repos, perms: store.perms, provider, sync, logger: deps.logger });
+  const access = new RepoAccess({
+    repos: store.repos,
+    perms: store.perms,
+    provider,
+    sync,
+    logger: deps.logger,
+  });
   const guard = new AccessGuard({ auth, repos: access, namespaces: new NamespaceAccess() });
   const routes: ApiRoute[] = [];
   void app.register((api, _options, done) => {

@@ -26,7 +26,8 @@ export class NamespaceAccess {
   }
 
   async check(namespace: string, principal: Principal | undefined, need: 'read' | 'admin'): Promise<void> {
-    if (principal === undefined) throw new UnauthorizedError('log in or send an API token to use this namespace');
+    if (principal === undefined)
+      throw new UnauthorizedError('log in or send an API token to use this namespace');
     const standing = await this.membership(namespace, principal);
     if (need === 'read' ? standing.member : standing.admin) return;
     if (!standing.member) throw new NotFoundError(`namespace ${namespace}`);
@@ -35,7 +36,8 @@ export class NamespaceAccess {
 
   async membership(namespace: string, principal: Principal): Promise<Membership> {
     const { user } = principal;
-    if (user.admin || user.login.toLowerCase() === namespace.toLowerCase()) return { member: true, admin: true };
+    if (user.admin || user.login.toLowerCase() === namespace.toLowerCase())
+      return { member: true, admin: true };
     if (this.#lookup === undefined || user.scmToken === '') return NONE;
     return this.#lookup(principal, namespace);
   }

@@ -15,7 +15,7 @@ function parameters(schema: z.ZodType | undefined, place: 'path' | 'query'): Jso
   const object = jsonSchema(schema, 'input');
   const properties = (object.properties ?? {}) as Record<string, Json>;
   const required = new Set((object.required ?? []) as string[]);
-  const named = Object.entries(properties).map(([name, property]) => ({
+  const named: Json[] = Object.entries(properties).map(([name, property]) => ({
     name,
     in: place,
     required: place === 'path' || required.has(name),
@@ -23,15 +23,16 @@ function parameters(schema: z.ZodType | undefined, place: 'path' | 'query'): Jso
     schema: property,
   }));
   if (place === 'query' && typeof object.additionalProperties === 'object') {
+    // OpenAPI's way of spreading an object over free-form query parameters.
     named.push({
       name: 'params',
       in: 'query',
       required: false,
       description: 'any other query parameter: KEY=VALUE pairs',
-      schema: { type: 'object', additionalProperties: object.additionalProperties } as Json,
-      // OpenAPI's way of spreading an object over free-form query parameters.
-      ...({ style: 'form', explode: true } as Json),
-    } as (typeof named)[number]);
+      schema: { type: 'object', additionalProperties: object.additionalProperties },
+      style: 'form',
+      explode: true,
+    });
   }
   return named;
 }

@@ -84,7 +84,7 @@ export interface RouteSpec<A extends Access, P, Q, B> {
   /** A route with a body schema parses it; an empty body reads as `{}`. */
   readonly body?: z.ZodType<B>;
   readonly response: RouteResponse;
-  handler(context: RouteContext<A, P, Q, B>): Promise<unknown>;
+  readonly handler: (context: RouteContext<A, P, Q, B>) => Promise<unknown>;
 }
 
 /** A route of the table with its types erased, as the registry and the OpenAPI generator see it. */

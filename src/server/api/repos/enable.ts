@@ -40,7 +40,10 @@ export function enableRepoRoute(deps: EnableRepoDeps): ApiRoute {
     response: { schema: repoSchema, description: 'the enabled repository' },
     async handler({ repo, principal, request }) {
       if (deps.provider === undefined) {
-        throw new SvcError('INVALID_SETTINGS', 'no git provider is configured, so repositories cannot be enabled');
+        throw new SvcError(
+          'INVALID_SETTINGS',
+          'no git provider is configured, so repositories cannot be enabled',
+        );
       }
       const { user } = principal;
       const hookSecret = randomBytes(32).toString('hex');

@@ -32,7 +32,11 @@ export function userTokenRoute(deps: TokenDeps): ApiRoute {
     async handler({ principal, query, reply }) {
       let user = principal.user;
       if (query.rotate) {
-        user = await deps.users.update({ ...user, token: randomBytes(16).toString('hex'), updated: Date.now() });
+        user = await deps.users.update({
+          ...user,
+          token: randomBytes(16).toString('hex'),
+          updated: Date.now(),
+        });
         if (principal.via === 'session') void reply.header('set-cookie', deps.sessions.login(user));
       }
       return { ...userJson(user), token: user.token };

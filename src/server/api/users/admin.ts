@@ -120,7 +120,8 @@ export function userAdminRoutes(deps: UserAdminDeps): ApiRoute[] {
       response: { status: 204, description: 'deleted' },
       async handler({ params, principal, reply }) {
         const user = await find(params.login);
-        if (user.id === principal.user.id) throw new InvalidInputError('administrators cannot delete themselves');
+        if (user.id === principal.user.id)
+          throw new InvalidInputError('administrators cannot delete themselves');
         await deps.users.delete(user.id);
         deps.events?.emit({ kind: 'user', action: 'deleted', user });
         return reply.code(204).send();
