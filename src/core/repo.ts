@@ -1,5 +1,12 @@
 export type Visibility = 'public' | 'private' | 'internal';
 
+/**
+ * Which new builds wait for approval (status `blocked`) until someone with write access approves
+ * them: none, pull requests from forks (the default), every pull request, or every build.
+ */
+export const APPROVAL_POLICIES = ['none', 'forks', 'pull_requests', 'all'] as const;
+export type ApprovalPolicy = (typeof APPROVAL_POLICIES)[number];
+
 /** A repository at the git provider, identified as `<namespace>/<name>`. */
 export interface Repo {
   readonly id: number;
@@ -29,8 +36,20 @@ export interface Repo {
   protected: boolean;
   ignoreForks: boolean;
   ignorePullRequests: boolean;
+  /** A new pull request build cancels the pending and running builds of the same pull request. */
   cancelPulls: boolean;
+  /** A new push build cancels the pending builds of the same branch. */
   cancelPush: boolean;
+  /** With cancelPush or cancelPulls: running builds are cancelled too, not only pending ones. */
+  cancelRunning: boolean;
+  /** Builds of the repository that may run at once; 0 = no limit. */
+  throttle: number;
+  approval: ApprovalPolicy;
+  /**
+   * The repository's own key for signing and encrypting pipeline files (Drone's repository
+   * secret); empty until first used. Never returned by the API.
+   */
+  signingKey: string;
   /** Build timeout in minutes. */
   timeout: number;
   /** The last build number handed out. */

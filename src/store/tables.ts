@@ -49,6 +49,11 @@ export interface RepoRow {
   timeout: number;
   counter: number;
   hook_secret: string;
+  /** Since schema version 5. */
+  throttle: number;
+  cancel_running: number;
+  approval: string;
+  signing_key: string;
   synced: number;
   created: number;
   updated: number;

@@ -32,6 +32,10 @@ const DEFAULTS = {
   ignorePullRequests: false,
   cancelPulls: false,
   cancelPush: false,
+  cancelRunning: false,
+  throttle: 0,
+  approval: 'forks',
+  signingKey: '',
   timeout: 60,
   hookSecret: '',
 } satisfies Partial<NewRepo>;

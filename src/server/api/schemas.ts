@@ -4,6 +4,7 @@
  * cannot drift from what the server sends. Times are epoch seconds, as in Drone.
  */
 import { z } from 'zod';
+import { APPROVAL_POLICIES } from '../../core/repo.js';
 import { STATUSES } from '../../core/status.js';
 
 const int = z.number().int();
@@ -136,6 +137,9 @@ export const repoSchema = z.object({
   ignore_pull_requests: z.boolean(),
   auto_cancel_pull_requests: z.boolean(),
   auto_cancel_pushes: z.boolean(),
+  auto_cancel_running: z.boolean(),
+  throttle: int.describe('builds that may run at once; 0 = no limit'),
+  approval: z.enum(APPROVAL_POLICIES).describe('which builds wait for approval'),
   timeout: int,
   counter: int,
   synced: seconds,

@@ -2,10 +2,17 @@ import { initialSchema } from './001-initial.js';
 import { buildConfig } from './002-build-config.js';
 import { logBatches } from './003-log-batches.js';
 import { queueIndex } from './004-queue-index.js';
+import { repoSettings } from './005-repo-settings.js';
 import type { Migration } from './migration.js';
 
 /** Every migration svc knows, oldest first; append, never edit or reorder. */
-export const MIGRATIONS: readonly Migration[] = [initialSchema, buildConfig, logBatches, queueIndex];
+export const MIGRATIONS: readonly Migration[] = [
+  initialSchema,
+  buildConfig,
+  logBatches,
+  queueIndex,
+  repoSettings,
+];
 
 /** The schema version this svc writes. */
 export const LATEST_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

@@ -1,8 +1,19 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { NewRepo, Repo, RepoStore, Visibility } from '../../core/repo.js';
+import {
+  APPROVAL_POLICIES,
+  type ApprovalPolicy,
+  type NewRepo,
+  type Repo,
+  type RepoStore,
+  type Visibility,
+} from '../../core/repo.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
 import type { RepoRow, Tables } from '../tables.js';
 import { bool, changed, checkVersioned, flag, insertId, write } from './rows.js';
+
+function approvalOf(value: string): ApprovalPolicy {
+  return (APPROVAL_POLICIES as readonly string[]).includes(value) ? (value as ApprovalPolicy) : 'forks';
+}
 
 function toRepo(row: Selectable<RepoRow>): Repo {
   return {
@@ -27,6 +38,10 @@ function toRepo(row: Selectable<RepoRow>): Repo {
     ignorePullRequests: bool(row.ignore_pull_requests),
     cancelPulls: bool(row.cancel_pulls),
     cancelPush: bool(row.cancel_push),
+    cancelRunning: bool(row.cancel_running),
+    throttle: Number(row.throttle),
+    approval: approvalOf(row.approval),
+    signingKey: row.signing_key,
     timeout: Number(row.timeout),
     counter: Number(row.counter),
     hookSecret: row.hook_secret,
@@ -60,6 +75,10 @@ function columns(repo: NewRepo) {
     ignore_pull_requests: flag(repo.ignorePullRequests),
     cancel_pulls: flag(repo.cancelPulls),
     cancel_push: flag(repo.cancelPush),
+    cancel_running: flag(repo.cancelRunning),
+    throttle: repo.throttle,
+    approval: repo.approval,
+    signing_key: repo.signingKey,
     timeout: repo.timeout,
     hook_secret: repo.hookSecret,
     synced: repo.synced,
