@@ -64,6 +64,11 @@ export interface NewStageWithSteps {
   steps: Omit<NewStep, 'stageId'>[];
 }
 
+/** Narrows a list of builds: `ref` (e.g. `refs/heads/main`) keeps the builds of that git ref. */
+export interface BuildFilter {
+  ref?: string;
+}
+
 export interface Page {
   /** 1-based page number. */
   page: number;
@@ -75,16 +80,19 @@ export interface Page {
  * - `create` runs in one transaction: it takes the next number from the repository's counter,
  *   inserts the build, its stages and their steps, and returns them all.
  * - `update` is optimistic-locked: StaleVersionError when `build.version` is not the stored version.
- * - `list` returns a repository's builds, newest first.
+ * - `list` returns a repository's builds, newest first, narrowed by `filter` when given.
  * - `listIncomplete` returns the builds of every repository that are not done, oldest first.
+ * - `purge(repoId, before)` deletes the repository's builds numbered below `before` that are done
+ *   (with their stages, steps and logs) and returns how many.
  */
 export interface BuildStore {
   find(id: number): Promise<Build | undefined>;
   findNumber(repoId: number, number: number): Promise<Build | undefined>;
-  list(repoId: number, page: Page): Promise<Build[]>;
+  list(repoId: number, page: Page, filter?: BuildFilter): Promise<Build[]>;
   listIncomplete(): Promise<Build[]>;
   count(): Promise<number>;
   create(build: NewBuild, stages: NewStageWithSteps[]): Promise<{ build: Build; stages: Stage[] }>;
   update(build: Build): Promise<Build>;
   delete(id: number): Promise<void>;
+  purge(repoId: number, before: number): Promise<number>;
 }

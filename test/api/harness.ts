@@ -14,6 +14,7 @@ import { buildApp } from '../../src/server/app.js';
 import { Authenticator, registerAuthRoutes, SessionCookies } from '../../src/server/auth/index.js';
 import { hookRoute } from '../../src/server/hook/index.js';
 import { InMemoryLiveLogs } from '../../src/server/logs/live-logs.js';
+import { BuildActions, BuildWatches } from '../../src/server/queue/index.js';
 import { CommitStatusReporter } from '../../src/server/status/index.js';
 import { Trigger } from '../../src/server/trigger/index.js';
 import type { LoginSettings } from '../../src/server/web/index.js';
@@ -97,6 +98,15 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   } satisfies QueueSignal & { wakes: number };
   const announced: Harness['announced'] = [];
+  const watches = new BuildWatches({ builds: store.builds });
+  // Build changes made through the API (cancel, approve) are heard like the trigger's.
+  const apiListener: BuildListener = {
+    async buildUpdated(change) {
+      await reporter?.buildUpdated(change);
+      announced.push(change);
+    },
+  };
+  const buildActions = new BuildActions({ store, listener: apiListener, queue, watches, liveLogs, logger });
   const app = buildApp({ logger, version: '0.0.0-test', schemaVersion: store.schemaVersion, health: store });
   const registered: { method: string; url: string }[] = [];
   app.addHook('onRoute', (options) => {
@@ -123,6 +133,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     address,
     repositoryFilter: options.repositoryFilter ?? [],
     logger,
+    buildActions,
   });
   let reporter: CommitStatusReporter | undefined;
   if (provider !== undefined) {

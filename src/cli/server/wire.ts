@@ -9,7 +9,7 @@ import { buildApp } from '../../server/app.js';
 import { Authenticator, registerAuthRoutes, scmTokenOf, SessionCookies } from '../../server/auth/index.js';
 import { hookRoute } from '../../server/hook/index.js';
 import { InMemoryLiveLogs } from '../../server/logs/index.js';
-import { BuildWatches, StageQueue } from '../../server/queue/index.js';
+import { BuildActions, BuildWatches, StageQueue } from '../../server/queue/index.js';
 import { registerRpcRoutes } from '../../server/rpc/index.js';
 import { CommitStatusReporter } from '../../server/status/index.js';
 import { Trigger } from '../../server/trigger/index.js';
@@ -61,6 +61,7 @@ export function wireServer({
   const watches = new BuildWatches({ builds: store.builds });
   const webhooks = webhookEvents(settings, store, system, logger);
   const listener = buildListener(settings, store, provider, address, logger, webhooks);
+  const buildActions = new BuildActions({ store, listener, queue, watches, liveLogs, logger });
 
   registerWebRoutes(app, { version, settings, auth });
   metricsRoute(app, { auth, store, anonymous: settings.SVC_METRICS_ANONYMOUS_ACCESS });
@@ -86,6 +87,7 @@ export function wireServer({
     repositoryFilter: settings.SVC_REPOSITORY_FILTER ?? [],
     logger,
     version,
+    buildActions,
     ...(webhooks === undefined ? {} : { events: webhooks }),
   });
   if (provider !== undefined) {

@@ -8,9 +8,13 @@ import type { Store } from '../../core/store.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { SessionCookies } from '../auth/session-cookies.js';
 import type { HookAddress } from '../web/address.js';
+import type { BuildActions } from '../queue/build-actions.js';
+import { buildActionRoutes } from './builds/actions.js';
 import { findBuildRoute } from './builds/find.js';
+import { purgeBuildsRoute } from './builds/purge.js';
 import { listBuildsRoute } from './builds/list.js';
 import { AccessGuard } from './guard.js';
+import { deleteLogRoute } from './logs/delete.js';
 import { findLogRoute } from './logs/find.js';
 import { streamLogRoutes } from './logs/stream.js';
 import { NamespaceAccess } from './namespace-access.js';
@@ -47,6 +51,8 @@ export interface ApiDeps {
   /** SVC_REPOSITORY_FILTER. */
   readonly repositoryFilter: readonly string[];
   readonly logger: Logger;
+  /** Cancels, approves and declines builds (the scheduler's side of those acts). */
+  readonly buildActions: BuildActions;
   /** svc's version, for the OpenAPI document. */
   readonly version?: string;
   /** Told of user and repository changes (global webhooks). */
@@ -105,7 +111,10 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       enableRepoRoute({ access, repos: store.repos, provider, address: deps.address, events: deps.events }),
       listBuildsRoute({ builds: store.builds }),
       findBuildRoute({ builds: store.builds, stages: store.stages }),
+      ...buildActionRoutes({ builds: store.builds, stages: store.stages, actions: deps.buildActions }),
+      purgeBuildsRoute({ builds: store.builds }),
       findLogRoute(store),
+      deleteLogRoute(store),
       ...streamLogRoutes(api, { ...store, liveLogs: deps.liveLogs, logBatches: deps.logBatches }),
     );
     routes.push(openApiRoute(routes, deps.version ?? '0.0.0'));

@@ -82,6 +82,30 @@ export function buildsContract(open: OpenFreshStore): void {
       await expect(store().builds.list(repo.id, { page: 0, perPage: 2 })).rejects.toThrow(InvalidInputError);
     });
 
+    it('lists the builds of one git ref', async () => {
+      const repo = await store().repos.create(newRepo());
+      await store().builds.create(newBuild(repo.id, { ref: 'refs/heads/main' }), []);
+      await store().builds.create(newBuild(repo.id, { ref: 'refs/heads/dev' }), []);
+      await store().builds.create(newBuild(repo.id, { ref: 'refs/heads/main' }), []);
+      const main = await store().builds.list(repo.id, { page: 1, perPage: 10 }, { ref: 'refs/heads/main' });
+      expect(main.map((b) => b.number)).toEqual([3, 1]);
+      expect(await store().builds.list(repo.id, { page: 1, perPage: 10 }, { ref: 'refs/heads/x' })).toEqual(
+        [],
+      );
+    });
+
+    it('purges the done builds numbered below a number, with their stages, and counts them', async () => {
+      const repo = await store().repos.create(newRepo());
+      const first = await store().builds.create(newBuild(repo.id, { status: 'success' }), [newStage(1)]);
+      await store().builds.create(newBuild(repo.id, { status: 'running' }), []);
+      await store().builds.create(newBuild(repo.id, { status: 'failure' }), []);
+      await store().builds.create(newBuild(repo.id, { status: 'success' }), []);
+      expect(await store().builds.purge(repo.id, 4)).toBe(2);
+      const left = await store().builds.list(repo.id, { page: 1, perPage: 10 });
+      expect(left.map((b) => b.number)).toEqual([4, 2]);
+      expect(await store().stages.list(first.build.id)).toEqual([]);
+    });
+
     it('lists the builds that are not done, oldest first, and counts all builds', async () => {
       const repo = await store().repos.create(newRepo());
       const before = new Set((await store().builds.listIncomplete()).map((b) => b.id));

@@ -1,5 +1,13 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Build, BuildEvent, BuildStore, NewBuild, NewStageWithSteps, Page } from '../../core/build.js';
+import type {
+  Build,
+  BuildEvent,
+  BuildFilter,
+  BuildStore,
+  NewBuild,
+  NewStageWithSteps,
+  Page,
+} from '../../core/build.js';
 import { InvalidInputError, NotFoundError } from '../../core/errors.js';
 import type { Stage } from '../../core/stage.js';
 import { isDone, STATUSES, type Status } from '../../core/status.js';
@@ -119,7 +127,7 @@ export class SqlBuildStore implements BuildStore {
     return row && toBuild(row);
   }
 
-  async list(repoId: number, { page, perPage }: Page): Promise<Build[]> {
+  async list(repoId: number, { page, perPage }: Page, filter: BuildFilter = {}): Promise<Build[]> {
     if (!Number.isInteger(page) || page < 1 || !Number.isInteger(perPage) || perPage < 1) {
       throw new InvalidInputError(
         `page ${page} of ${perPage} builds: both must be whole numbers of at least 1`,
@@ -129,6 +137,7 @@ export class SqlBuildStore implements BuildStore {
       .selectFrom('builds')
       .selectAll()
       .where('repo_id', '=', repoId)
+      .$if(filter.ref !== undefined, (query) => query.where('ref', '=', filter.ref ?? ''))
       .orderBy('number', 'desc')
       .limit(perPage)
       .offset((page - 1) * perPage)
@@ -233,5 +242,16 @@ export class SqlBuildStore implements BuildStore {
   async delete(id: number): Promise<void> {
     // Foreign keys cascade to the stages, their steps and the steps' logs.
     await this.#db.deleteFrom('builds').where('id', '=', id).execute();
+  }
+
+  async purge(repoId: number, before: number): Promise<number> {
+    // Foreign keys cascade to the stages, their steps and the steps' logs.
+    const result = await this.#db
+      .deleteFrom('builds')
+      .where('repo_id', '=', repoId)
+      .where('number', '<', before)
+      .where('status', 'not in', INCOMPLETE)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }

@@ -1,0 +1,192 @@
+import type { Logger } from 'pino';
+import type { Build, BuildStore } from '../../core/build.js';
+import { ConflictError, InvalidInputError, NotFoundError, StaleVersionError } from '../../core/errors.js';
+import type { BuildListener, QueueSignal } from '../../core/events.js';
+import type { LiveLogs } from '../../core/live-logs.js';
+import type { Repo, RepoStore } from '../../core/repo.js';
+import type { Stage } from '../../core/stage.js';
+import { isDone } from '../../core/status.js';
+import type { Store } from '../../core/store.js';
+import type { BuildWatches } from './build-watches.js';
+import { closeSteps } from './finish.js';
+import { clip } from './reports.js';
+import { notifyListener } from './notify.js';
+import { settleBuild, type SettleDeps } from './settle.js';
+
+/** What acting on builds from the API touches and tells. */
+export interface BuildActionsDeps {
+  store: Pick<Store, 'stages' | 'steps' | 'logs' | 'logBatches'> & {
+    repos: Pick<RepoStore, 'find'>;
+    builds: Pick<BuildStore, 'find' | 'update'>;
+  };
+  listener: BuildListener;
+  queue: QueueSignal;
+  watches: BuildWatches;
+  liveLogs: LiveLogs;
+  logger: Logger;
+  now?: () => number;
+}
+
+/** Optimistic writes are tried this often before giving up (someone keeps changing the build). */
+const ATTEMPTS = 5;
+
+/**
+ * What people do to builds through the API: cancel, approve and decline stages that wait for
+ * approval. Every write is optimistic-locked; the build's watchers (runners) and its listener
+ * (commit status, webhooks) hear of each change.
+ */
+export class BuildActions {
+  readonly #deps: BuildActionsDeps;
+  readonly #now: () => number;
+  readonly #settle: SettleDeps;
+
+  constructor(deps: BuildActionsDeps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
+    this.#settle = { ...deps, store: deps.store, now: this.#now };
+  }
+
+  /**
+   * Cancels a build that is not done: the build becomes `killed` first — its runners, watching it,
+   * stop its steps and remove their containers — then its running (or taken) stages become
+   * `killed` with their running steps, and the stages that never started `skipped`. A done build is
+   * a ConflictError. Returns the build as cancelled.
+   */
+  async cancel(build: Build, by: string): Promise<Build> {
+    const killed = await this.#writeBuild(build, (current) => {
+      if (isDone(current.status)) {
+        throw new ConflictError(
+          `build ${current.number} is already ${current.status}: there is nothing to cancel`,
+        );
+      }
+      const now = this.#now();
+      return { ...current, status: 'killed', error: '', started: current.started || now, finished: now };
+    });
+    this.#deps.watches.notify(build.id);
+    const message = `cancelled by ${by}`;
+    for (const stage of await this.#deps.store.stages.list(build.id)) {
+      if (isDone(stage.status)) continue;
+      const ran = stage.status === 'running' || stage.machine !== '';
+      await this.#writeStage(stage, (current) => {
+        if (isDone(current.status)) return undefined;
+        const now = this.#now();
+        return ran
+          ? {
+              ...current,
+              status: 'killed',
+              error: clip(message),
+              started: current.started || now,
+              stopped: now,
+            }
+          : { ...current, status: 'skipped', started: now, stopped: now };
+      });
+      await closeSteps({ ...this.#deps, now: this.#now }, stage.id, 'killed', message);
+    }
+    await this.#tell(killed);
+    return killed;
+  }
+
+  /**
+   * Approves stage `number` of a build waiting for approval: it is queued (or waits for the stages
+   * it depends on), and a build that was `blocked` becomes `pending`. Only a `blocked` stage can be
+   * approved (INVALID_INPUT otherwise, as in Drone).
+   */
+  async approve(build: Build, number: number): Promise<Build> {
+    const stage = await this.#blockedStage(build, number, 'approve');
+    await this.#writeStage(stage, (current) =>
+      current.status === 'blocked'
+        ? { ...current, status: current.dependsOn.length > 0 ? 'waiting_on_dependencies' : 'pending' }
+        : undefined,
+    );
+    const approved = await this.#writeBuild(build, (current) =>
+      current.status === 'blocked' ? { ...current, status: 'pending' } : current,
+    );
+    // Settling queues what may run now (a dependency may already be done) and tells the listener.
+    await settleBuild(this.#settle, build.id, { stageChanged: true });
+    this.#deps.queue.wake();
+    return (await this.#deps.store.builds.find(build.id)) ?? approved;
+  }
+
+  /**
+   * Declines stage `number` of a build waiting for approval: the stage becomes `declined`, the
+   * other stages still waiting for approval `skipped`, and the build `declined` — it will not run.
+   */
+  async decline(build: Build, number: number, by: string): Promise<Build> {
+    const stage = await this.#blockedStage(build, number, 'decline');
+    await this.#writeStage(stage, (current) => {
+      if (current.status !== 'blocked') return undefined;
+      const now = this.#now();
+      return { ...current, status: 'declined', error: clip(`declined by ${by}`), started: now, stopped: now };
+    });
+    for (const other of await this.#deps.store.stages.list(build.id)) {
+      if (other.id === stage.id || other.status !== 'blocked') continue;
+      await this.#writeStage(other, (current) => {
+        if (current.status !== 'blocked') return undefined;
+        const now = this.#now();
+        return { ...current, status: 'skipped', started: now, stopped: now };
+      });
+    }
+    const declined = await this.#writeBuild(build, (current) => {
+      if (isDone(current.status)) return current;
+      const now = this.#now();
+      return { ...current, status: 'declined', started: current.started || now, finished: now };
+    });
+    this.#deps.watches.notify(build.id);
+    await this.#tell(declined);
+    return declined;
+  }
+
+  async #blockedStage(build: Build, number: number, verb: string): Promise<Stage> {
+    const stages = await this.#deps.store.stages.list(build.id);
+    const stage = stages.find((s) => s.number === number);
+    if (stage === undefined) throw new NotFoundError(`stage ${number} of build ${build.number}`);
+    if (stage.status !== 'blocked') {
+      throw new InvalidInputError(
+        `cannot ${verb} stage ${number}: it is ${stage.status}, not waiting for approval`,
+      );
+    }
+    return stage;
+  }
+
+  /** Writes `change(current)` over the build, reading it again when someone else wrote first. */
+  async #writeBuild(build: Build, change: (current: Build) => Build): Promise<Build> {
+    let current = build;
+    for (let attempt = 0; ; attempt++) {
+      const next = change(current);
+      if (next === current) return current;
+      try {
+        return await this.#deps.store.builds.update(next);
+      } catch (error) {
+        if (!(error instanceof StaleVersionError) || attempt >= ATTEMPTS) throw error;
+        const fresh = await this.#deps.store.builds.find(build.id);
+        if (fresh === undefined) throw new NotFoundError(`build ${build.number}`);
+        current = fresh;
+      }
+    }
+  }
+
+  /** Like #writeBuild for a stage; `change` answers undefined when there is nothing (left) to do. */
+  async #writeStage(stage: Stage, change: (current: Stage) => Stage | undefined): Promise<void> {
+    let current = stage;
+    for (let attempt = 0; ; attempt++) {
+      const next = change(current);
+      if (next === undefined) return;
+      try {
+        await this.#deps.store.stages.update(next);
+        return;
+      } catch (error) {
+        if (!(error instanceof StaleVersionError) || attempt >= ATTEMPTS) throw error;
+        const fresh = await this.#deps.store.stages.find(stage.id);
+        if (fresh === undefined) return;
+        current = fresh;
+      }
+    }
+  }
+
+  async #tell(build: Build): Promise<void> {
+    const repo: Repo | undefined = await this.#deps.store.repos.find(build.repoId);
+    if (repo === undefined) return;
+    const stages = await this.#deps.store.stages.list(build.id);
+    await notifyListener(this.#deps.listener, { repo, build, stages }, this.#deps.logger);
+  }
+}
