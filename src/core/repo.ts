@@ -71,6 +71,9 @@ export type NewRepo = Omit<Repo, 'id' | 'created' | 'updated' | 'version' | 'cou
  * - `update` is optimistic-locked: it throws StaleVersionError when `repo.version` is not the
  *   stored version, and returns the repository with its new version.
  * - `listUser` lists the repositories the user has any permission on, by slug.
+ * - `setCounter(id, counter)` sets the last build number handed out (Drone's `counter` patch),
+ *   never below the number of an existing build of the repository: false then, and nothing
+ *   changes. It does not change the version (the counter is not part of optimistic locking).
  */
 export interface RepoStore {
   find(id: number): Promise<Repo | undefined>;
@@ -82,5 +85,6 @@ export interface RepoStore {
   count(): Promise<number>;
   create(repo: NewRepo): Promise<Repo>;
   update(repo: Repo): Promise<Repo>;
+  setCounter(id: number, counter: number): Promise<boolean>;
   delete(id: number): Promise<void>;
 }

@@ -150,7 +150,15 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         announced.push(change);
       },
     };
-    const trigger = new Trigger({ store, provider, queue, listener, system, logger });
+    const trigger = new Trigger({
+      store,
+      provider,
+      queue,
+      listener,
+      system,
+      logger,
+      cancel: (build, by, cancelOptions) => buildActions.cancel(build, by, cancelOptions),
+    });
     hookRoute(app, { repos: store.repos, provider, trigger });
   }
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -51,7 +51,7 @@ describe('repositories: change settings, disable', () => {
     expect(trusted.status).toBe(403);
     expect(trusted.json).toEqual({
       code: 'FORBIDDEN',
-      message: 'only svc administrators may change trusted and timeout',
+      message: 'only svc administrators may change trusted',
     });
     expect((await patch(writer, { protected: false })).status).toBe(403);
     const unknown = await patch(owner, { hook_secret: 'mine' });

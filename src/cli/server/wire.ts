@@ -98,6 +98,7 @@ export function wireServer({
       listener,
       system,
       logger,
+      cancel: (build, by, options) => buildActions.cancel(build, by, options),
       ...pipelinePlugins(settings),
     });
     hookRoute(app, { repos: store.repos, provider, trigger });

@@ -50,9 +50,11 @@ export class BuildActions {
    * Cancels a build that is not done: the build becomes `killed` first — its runners, watching it,
    * stop its steps and remove their containers — then its running (or taken) stages become
    * `killed` with their running steps, and the stages that never started `skipped`. A done build is
-   * a ConflictError. Returns the build as cancelled.
+   * a ConflictError. Returns the build as cancelled. A build superseded by a newer one
+   * (auto-cancel) ends `skipped` instead, as in Drone, so that its commit does not show a failure.
    */
-  async cancel(build: Build, by: string): Promise<Build> {
+  async cancel(build: Build, by: string, options: { superseded?: boolean } = {}): Promise<Build> {
+    const superseded = options.superseded === true;
     const killed = await this.#writeBuild(build, (current) => {
       if (isDone(current.status)) {
         throw new ConflictError(
@@ -60,10 +62,11 @@ export class BuildActions {
         );
       }
       const now = this.#now();
-      return { ...current, status: 'killed', error: '', started: current.started || now, finished: now };
+      const status = superseded ? 'skipped' : 'killed';
+      return { ...current, status, error: '', started: current.started || now, finished: now };
     });
     this.#deps.watches.notify(build.id);
-    const message = `cancelled by ${by}`;
+    const message = superseded ? `superseded by ${by}` : `cancelled by ${by}`;
     for (const stage of await this.#deps.store.stages.list(build.id)) {
       if (isDone(stage.status)) continue;
       const ran = stage.status === 'running' || stage.machine !== '';

@@ -10,6 +10,8 @@ import type { Store } from '../../core/store.js';
 import type { User } from '../../core/user.js';
 import { buildEnviron, matchFacts, type SystemFacts } from '../../pipeline/index.js';
 import { scmTokenOf } from '../auth/scm-token.js';
+import { needsApproval } from './approval.js';
+import { cancelSuperseded, type AutoCancelDeps } from './auto-cancel.js';
 import { KeyedLock } from './keyed-lock.js';
 import { newBuildOf } from './new-build.js';
 import { readPipelineFile, type PipelineFile } from './pipeline-file.js';
@@ -32,6 +34,8 @@ export interface TriggerDeps {
   readonly convert?: ConvertPlugin;
   /** SVC_VALIDATE_PLUGIN_*: may refuse, skip or block the build. */
   readonly validate?: ValidatePlugin;
+  /** Cancels builds a new one supersedes (the repository's auto-cancel settings); none when absent. */
+  readonly cancel?: AutoCancelDeps['cancel'];
 }
 
 /** A build was created (possibly in state `error`), or the hook asks for none, and why. */
@@ -66,7 +70,10 @@ export class Trigger {
     if (owner === undefined || !owner.active)
       return skipped('the account that enabled the repository is gone or inactive; enable it again');
     const result = await this.#perRepo.run(String(repo.id), () => this.#create(repo, owner, hook));
-    if (result.kind === 'created') this.#announce(repo, result.build, result.stages);
+    if (result.kind === 'created') {
+      this.#announce(repo, result.build, result.stages);
+      await this.#supersede(repo, result.build);
+    }
     return result;
   }
 
@@ -94,7 +101,7 @@ export class Trigger {
         `no pipeline's trigger matches this ${hook.event} (branch ${hook.target}, ref ${hook.ref})`,
       );
     }
-    const blocked = repo.protected || checked.blocked;
+    const blocked = needsApproval(repo, hook) || checked.blocked;
     const created = await this.#deps.store.builds.create(
       { ...base, status: blocked ? 'blocked' : 'pending', config: manifest.text },
       stagesOf(selected, blocked),
@@ -187,6 +194,21 @@ export class Trigger {
       'trigger: build number changed under a concurrent hook; substituted the file again',
     );
     return this.#deps.store.builds.update({ ...build, config: again.text });
+  }
+
+  /** Auto-cancel: older builds of the same ref the new one supersedes. Never fails the new build. */
+  async #supersede(repo: Repo, build: Build): Promise<void> {
+    const { cancel } = this.#deps;
+    if (cancel === undefined || build.status === 'error') return;
+    try {
+      await cancelSuperseded(
+        { builds: this.#deps.store.builds, cancel, logger: this.#deps.logger },
+        repo,
+        build,
+      );
+    } catch (error) {
+      this.#deps.logger.warn({ err: error, repo: repo.slug, build: build.number }, 'auto-cancel failed');
+    }
   }
 
   #announce(repo: Repo, build: Build, stages: Stage[]): void {

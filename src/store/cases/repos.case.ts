@@ -109,6 +109,18 @@ export function reposContract(open: OpenFreshStore): void {
       expect((await store().repos.find(repo.id))?.counter).toBe(1);
     });
 
+    it('sets the build counter, never below an existing build number', async () => {
+      const repo = await store().repos.create(newRepo());
+      await store().builds.create(newBuild(repo.id), []);
+      await store().builds.create(newBuild(repo.id), []);
+      expect(await store().repos.setCounter(repo.id, 1)).toBe(false);
+      expect((await store().repos.find(repo.id))?.counter).toBe(2);
+      expect(await store().repos.setCounter(repo.id, 41)).toBe(true);
+      const next = await store().builds.create(newBuild(repo.id), []);
+      expect(next.build.number).toBe(42);
+      expect((await store().repos.find(repo.id))?.version).toBe(repo.version);
+    });
+
     it('says NotFoundError when updating a deleted repository', async () => {
       const repo = await store().repos.create(newRepo());
       await store().repos.delete(repo.id);

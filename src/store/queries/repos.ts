@@ -182,6 +182,27 @@ export class SqlRepoStore implements RepoStore {
     return { ...repo, counter: Number(stored?.counter ?? repo.counter), updated, version: repo.version + 1 };
   }
 
+  async setCounter(id: number, counter: number): Promise<boolean> {
+    // One conditional statement: a build numbered above the new counter may appear at any moment.
+    const result = await this.#db
+      .updateTable('repos')
+      .set({ counter })
+      .where('id', '=', id)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('builds')
+              .select('builds.id')
+              .where('builds.repo_id', '=', id)
+              .where('builds.number', '>', counter),
+          ),
+        ),
+      )
+      .executeTakeFirst();
+    return changed(result) > 0;
+  }
+
   async delete(id: number): Promise<void> {
     // Foreign keys cascade to the builds (and their stages, steps, logs), perms, secrets and crons.
     await this.#db.deleteFrom('repos').where('id', '=', id).execute();

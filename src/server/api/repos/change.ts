@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { SystemEvents } from '../../../core/events.js';
-import { ForbiddenError } from '../../../core/errors.js';
-import type { Repo, RepoStore } from '../../../core/repo.js';
+import { ForbiddenError, InvalidInputError } from '../../../core/errors.js';
+import { APPROVAL_POLICIES, type Repo, type RepoStore } from '../../../core/repo.js';
 import type { ScmProvider } from '../../../core/scm.js';
 import type { UserStore } from '../../../core/user.js';
 import { scmTokenOf } from '../../auth/scm-token.js';
@@ -14,7 +14,7 @@ import { repoSchema } from '../schemas.js';
 
 /** What changing and disabling a repository need. */
 export interface ChangeRepoDeps {
-  readonly repos: Pick<RepoStore, 'find' | 'update'>;
+  readonly repos: Pick<RepoStore, 'find' | 'update' | 'setCounter'>;
   readonly users: Pick<UserStore, 'find'>;
   /** Removes the provider webhook on disable; undefined without a git provider. */
   readonly provider: Pick<ScmProvider, 'deleteHook'> | undefined;
@@ -23,7 +23,11 @@ export interface ChangeRepoDeps {
   readonly events?: SystemEvents | undefined;
 }
 
-/** Drone's repository patch: every field optional; `trusted` and `timeout` are for svc administrators. */
+/**
+ * Drone's repository patch: every field optional. Drone's clients send the auto-cancel settings
+ * under two names each (`auto_cancel_pushes` or `cancel_push`, …): both are read. `trusted`,
+ * `timeout`, `throttle` and `counter` are for svc administrators, as in Drone.
+ */
 const RepoPatch = z
   .object({
     config_path: z.string().max(500),
@@ -34,14 +38,24 @@ const RepoPatch = z
       .int()
       .min(1)
       .max(24 * 60),
+    throttle: z.number().int().min(0).max(1000),
+    counter: z.number().int().min(0),
     visibility: z.enum(['public', 'private', 'internal']),
     ignore_forks: z.boolean(),
     ignore_pull_requests: z.boolean(),
     auto_cancel_pull_requests: z.boolean(),
+    cancel_pulls: z.boolean(),
     auto_cancel_pushes: z.boolean(),
+    cancel_push: z.boolean(),
+    auto_cancel_running: z.boolean(),
+    cancel_running: z.boolean(),
+    approval: z.enum(APPROVAL_POLICIES),
   })
   .partial()
   .strict();
+
+/** Settings only svc administrators may change: they decide what builds may do to the runners. */
+const ADMIN_ONLY = ['trusted', 'timeout', 'throttle', 'counter'] as const;
 
 /**
  * PATCH /api/repos/{owner}/{name}: changes a repository's settings (admins of the repository; only
@@ -61,8 +75,12 @@ export function changeRepoRoutes(deps: ChangeRepoDeps): ApiRoute[] {
       body: RepoPatch,
       response: { schema: repoSchema, description: 'the repository as changed' },
       async handler({ repo, principal, body }) {
-        if ((body.trusted !== undefined || body.timeout !== undefined) && !principal.user.admin) {
-          throw new ForbiddenError('only svc administrators may change trusted and timeout');
+        const restricted = ADMIN_ONLY.filter((field) => body[field] !== undefined);
+        if (restricted.length > 0 && !principal.user.admin) {
+          throw new ForbiddenError(`only svc administrators may change ${restricted.join(', ')}`);
+        }
+        if (body.counter !== undefined && !(await deps.repos.setCounter(repo.id, body.counter))) {
+          throw new InvalidInputError(`counter: build numbers above ${body.counter} are taken already`);
         }
         const changed = await updateRepo(deps.repos, repo, (current) => applyPatch(current, body));
         deps.events?.emit({ kind: 'repo', action: 'updated', repo: changed });
@@ -104,11 +122,18 @@ function applyPatch(repo: Repo, patch: z.infer<typeof RepoPatch>): Repo {
     ...(patch.visibility === undefined ? {} : { visibility: patch.visibility }),
     ...(patch.ignore_forks === undefined ? {} : { ignoreForks: patch.ignore_forks }),
     ...(patch.ignore_pull_requests === undefined ? {} : { ignorePullRequests: patch.ignore_pull_requests }),
-    ...(patch.auto_cancel_pull_requests === undefined
-      ? {}
-      : { cancelPulls: patch.auto_cancel_pull_requests }),
-    ...(patch.auto_cancel_pushes === undefined ? {} : { cancelPush: patch.auto_cancel_pushes }),
+    ...(patch.throttle === undefined ? {} : { throttle: patch.throttle }),
+    ...(patch.approval === undefined ? {} : { approval: patch.approval }),
+    ...either('cancelPulls', patch.auto_cancel_pull_requests, patch.cancel_pulls),
+    ...either('cancelPush', patch.auto_cancel_pushes, patch.cancel_push),
+    ...either('cancelRunning', patch.auto_cancel_running, patch.cancel_running),
   };
+}
+
+/** A setting given under either of its two names (the first wins when both are given). */
+function either<K extends keyof Repo>(key: K, value: boolean | undefined, alias: boolean | undefined) {
+  const given = value ?? alias;
+  return given === undefined ? {} : { [key]: given };
 }
 
 /** Deletes svc's webhook with the token of the user who enabled the repository; failures are logged only. */
