@@ -77,12 +77,19 @@ export interface Page {
  * - `update` is optimistic-locked: StaleVersionError when `build.version` is not the stored version.
  * - `list` returns a repository's builds, newest first.
  * - `listIncomplete` returns the builds of every repository that are not done, oldest first.
+ * - `findLatest` returns a repository's newest build of a branch (its `refs/heads/<branch>` ref),
+ *   of a ref (a full ref such as `refs/tags/v1` or `refs/pull/7/head`), or of any kind when neither
+ *   is given; `branch` wins when both are. Undefined when there is none.
+ * - `listRecent` returns the newest builds (at most `limit`) of the repositories the user has any
+ *   permission on, newest first: the user's recent activity.
  */
 export interface BuildStore {
   find(id: number): Promise<Build | undefined>;
   findNumber(repoId: number, number: number): Promise<Build | undefined>;
   list(repoId: number, page: Page): Promise<Build[]>;
   listIncomplete(): Promise<Build[]>;
+  findLatest(repoId: number, which: { branch?: string; ref?: string }): Promise<Build | undefined>;
+  listRecent(userId: number, limit: number): Promise<Build[]>;
   count(): Promise<number>;
   create(build: NewBuild, stages: NewStageWithSteps[]): Promise<{ build: Build; stages: Stage[] }>;
   update(build: Build): Promise<Build>;
