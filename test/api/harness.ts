@@ -11,6 +11,7 @@ import type { Store } from '../../src/core/store.js';
 import { createGitHubProvider } from '../../src/scm/github/index.js';
 import { registerApiRoutes, type ApiRoute } from '../../src/server/api/index.js';
 import { buildApp } from '../../src/server/app.js';
+import { BuildEventHub } from '../../src/server/events/build-events.js';
 import { Authenticator, registerAuthRoutes, SessionCookies } from '../../src/server/auth/index.js';
 import { hookRoute } from '../../src/server/hook/index.js';
 import { InMemoryLiveLogs } from '../../src/server/logs/live-logs.js';
@@ -48,6 +49,8 @@ export interface Harness {
   readonly queue: { wakes: number };
   /** Every build update the trigger announced, after the status reporter saw it. */
   readonly announced: Parameters<BuildListener['buildUpdated']>[0][];
+  /** The fan-out of build changes to the API's event streams; the trigger tells it. */
+  readonly buildEvents: BuildEventHub;
   /** The commit status reporter the trigger tells (undefined without a provider). */
   readonly reporter: CommitStatusReporter | undefined;
   readonly app: FastifyInstance;
@@ -97,6 +100,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   } satisfies QueueSignal & { wakes: number };
   const announced: Harness['announced'] = [];
+  const buildEvents = new BuildEventHub();
   const app = buildApp({ logger, version: '0.0.0-test', schemaVersion: store.schemaVersion, health: store });
   const registered: { method: string; url: string }[] = [];
   app.addHook('onRoute', (options) => {
@@ -123,6 +127,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     address,
     repositoryFilter: options.repositoryFilter ?? [],
     logger,
+    buildEvents,
   });
   let reporter: CommitStatusReporter | undefined;
   if (provider !== undefined) {
@@ -135,6 +140,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     });
     const listener: BuildListener = {
       async buildUpdated(change) {
+        await buildEvents.buildUpdated(change);
         await reporter?.buildUpdated(change);
         announced.push(change);
       },
@@ -155,6 +161,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     liveLogs,
     queue,
     announced,
+    buildEvents,
     reporter,
     app,
     routes,

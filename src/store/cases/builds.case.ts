@@ -88,7 +88,10 @@ export function buildsContract(open: OpenFreshStore): void {
       expect(await store().builds.findLatest(repo.id, {})).toBeUndefined();
       const main1 = await store().builds.create(newBuild(repo.id, { status: 'failure' }), []);
       const main2 = await store().builds.create(newBuild(repo.id, { status: 'success' }), []);
-      const dev = await store().builds.create(newBuild(repo.id, { ref: 'refs/heads/dev', source: 'dev' }), []);
+      const dev = await store().builds.create(
+        newBuild(repo.id, { ref: 'refs/heads/dev', source: 'dev' }),
+        [],
+      );
       const pull = await store().builds.create(
         newBuild(repo.id, { event: 'pull_request', ref: 'refs/pull/7/head', source: 'dev', target: 'main' }),
         [],
