@@ -15,6 +15,8 @@ import { BuildEventHub } from '../../src/server/events/build-events.js';
 import { Authenticator, registerAuthRoutes, SessionCookies } from '../../src/server/auth/index.js';
 import { hookRoute } from '../../src/server/hook/index.js';
 import { InMemoryLiveLogs } from '../../src/server/logs/live-logs.js';
+import { BuildWatches, StageQueue } from '../../src/server/queue/index.js';
+import { registerRpcRoutes } from '../../src/server/rpc/index.js';
 import { CommitStatusReporter } from '../../src/server/status/index.js';
 import { Trigger } from '../../src/server/trigger/index.js';
 import type { LoginSettings } from '../../src/server/web/index.js';
@@ -62,6 +64,8 @@ export interface Harness {
 }
 
 const COOKIE_SECRET = 'a-cookie-secret-for-tests-only';
+/** The runner protocol's secret (X-SVC-Token), for tests that play a runner. */
+export const RPC_SECRET = 'an-rpc-secret-for-tests-only';
 
 /** Starts the GitHub double, a fresh database and svc. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -147,6 +151,18 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     };
     const trigger = new Trigger({ store, provider, queue, listener, system, logger });
     hookRoute(app, { repos: store.repos, provider, trigger });
+    // The runner protocol, so that tests can move builds along as a runner does (/rpc/v2/…).
+    registerRpcRoutes(app, {
+      store,
+      listener,
+      liveLogs,
+      secret: RPC_SECRET,
+      system,
+      logger,
+      queue: new StageQueue({ store }),
+      watches: new BuildWatches({ builds: store.builds }),
+      netrcFor: () => Promise.resolve(undefined),
+    });
   }
   await app.listen({ host: '127.0.0.1', port: 0 });
   const bound = app.server.address();
