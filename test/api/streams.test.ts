@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Build } from '../../src/core/build.js';
 import { call, enable, loginAs, tokenOf } from './client.js';
 import { openEventStream, type ReceivedEvent } from './event-stream.js';
-import { eventually, RPC_SECRET, startHarness, type Harness } from './harness.js';
+import { eventually, startHarness, type Harness } from './harness.js';
+import { runStage } from './runner-flow.js';
 
 const PIPELINE = `kind: pipeline
 type: docker
@@ -21,36 +22,6 @@ interface Payload {
 const payload = (event: ReceivedEvent): Payload => JSON.parse(event.data) as Payload;
 const isBuild = (slug: string, status: string) => (event: ReceivedEvent) =>
   event.event === 'message' && payload(event).slug === slug && payload(event).build.status === status;
-
-/** Plays a runner over the runner protocol: takes the build's stage, starts it, ends it with `status`. */
-async function runStage(h: Harness, build: Build, status: 'success' | 'failure'): Promise<void> {
-  const [stage] = await h.store.stages.list(build.id);
-  const rpc = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
-    const response = await fetch(`${h.url}${path}`, {
-      method,
-      headers: {
-        'x-svc-token': RPC_SECRET,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? null : JSON.stringify(body),
-    });
-    expect(response.status, `${method} ${path}`).toBe(200);
-    return (await response.json()) as Record<string, unknown>;
-  };
-  const accepted = await rpc('POST', `/rpc/v2/stage/${stage?.id}?machine=runner-1`);
-  const now = Math.floor(Date.now() / 1000);
-  const running = await rpc('PUT', `/rpc/v2/stage/${stage?.id}`, {
-    ...accepted,
-    status: 'running',
-    started: now,
-  });
-  await rpc('PUT', `/rpc/v2/stage/${stage?.id}`, {
-    ...running,
-    status,
-    exit_code: status === 'success' ? 0 : 1,
-    stopped: now + 1,
-  });
-}
 
 describe('build event streams', () => {
   let h: Harness;
