@@ -84,12 +84,19 @@ export interface Page {
  * - `listIncomplete` returns the builds of every repository that are not done, oldest first.
  * - `purge(repoId, before)` deletes the repository's builds numbered below `before` that are done
  *   (with their stages, steps and logs) and returns how many.
+ * - `findLatest` returns a repository's newest build of a branch (its `refs/heads/<branch>` ref),
+ *   of a ref (a full ref such as `refs/tags/v1` or `refs/pull/7/head`), or of any kind when neither
+ *   is given; `branch` wins when both are. Undefined when there is none.
+ * - `listRecent` returns the newest builds (at most `limit`) of the repositories the user has any
+ *   permission on, newest first: the user's recent activity.
  */
 export interface BuildStore {
   find(id: number): Promise<Build | undefined>;
   findNumber(repoId: number, number: number): Promise<Build | undefined>;
   list(repoId: number, page: Page, filter?: BuildFilter): Promise<Build[]>;
   listIncomplete(): Promise<Build[]>;
+  findLatest(repoId: number, which: { branch?: string; ref?: string }): Promise<Build | undefined>;
+  listRecent(userId: number, limit: number): Promise<Build[]>;
   count(): Promise<number>;
   create(build: NewBuild, stages: NewStageWithSteps[]): Promise<{ build: Build; stages: Stage[] }>;
   update(build: Build): Promise<Build>;

@@ -11,10 +11,12 @@ import type { Store } from '../../src/core/store.js';
 import { createGitHubProvider } from '../../src/scm/github/index.js';
 import { registerApiRoutes, type ApiRoute } from '../../src/server/api/index.js';
 import { buildApp } from '../../src/server/app.js';
+import { BuildEventHub } from '../../src/server/events/build-events.js';
 import { Authenticator, registerAuthRoutes, SessionCookies } from '../../src/server/auth/index.js';
 import { hookRoute } from '../../src/server/hook/index.js';
 import { InMemoryLiveLogs } from '../../src/server/logs/live-logs.js';
-import { BuildActions, BuildWatches } from '../../src/server/queue/index.js';
+import { BuildActions, BuildWatches, StageQueue } from '../../src/server/queue/index.js';
+import { registerRpcRoutes } from '../../src/server/rpc/index.js';
 import { CommitStatusReporter } from '../../src/server/status/index.js';
 import { Trigger } from '../../src/server/trigger/index.js';
 import type { LoginSettings } from '../../src/server/web/index.js';
@@ -49,6 +51,8 @@ export interface Harness {
   readonly queue: { wakes: number };
   /** Every build update the trigger announced, after the status reporter saw it. */
   readonly announced: Parameters<BuildListener['buildUpdated']>[0][];
+  /** The fan-out of build changes to the API's event streams; the trigger tells it. */
+  readonly buildEvents: BuildEventHub;
   /** The commit status reporter the trigger tells (undefined without a provider). */
   readonly reporter: CommitStatusReporter | undefined;
   readonly app: FastifyInstance;
@@ -60,6 +64,8 @@ export interface Harness {
 }
 
 const COOKIE_SECRET = 'a-cookie-secret-for-tests-only';
+/** The runner protocol's secret (X-SVC-Token), for tests that play a runner. */
+export const RPC_SECRET = 'an-rpc-secret-for-tests-only';
 
 /** Starts the GitHub double, a fresh database and svc. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -98,10 +104,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   } satisfies QueueSignal & { wakes: number };
   const announced: Harness['announced'] = [];
+  const buildEvents = new BuildEventHub();
   const watches = new BuildWatches({ builds: store.builds });
   // Build changes made through the API (cancel, approve) are heard like the trigger's.
   const apiListener: BuildListener = {
     async buildUpdated(change) {
+      await buildEvents.buildUpdated(change);
       await reporter?.buildUpdated(change);
       announced.push(change);
     },
@@ -134,6 +142,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     repositoryFilter: options.repositoryFilter ?? [],
     logger,
     buildActions,
+    buildEvents,
   });
   let reporter: CommitStatusReporter | undefined;
   if (provider !== undefined) {
@@ -146,6 +155,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     });
     const listener: BuildListener = {
       async buildUpdated(change) {
+        await buildEvents.buildUpdated(change);
         await reporter?.buildUpdated(change);
         announced.push(change);
       },
@@ -160,6 +170,18 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       cancel: (build, by, cancelOptions) => buildActions.cancel(build, by, cancelOptions),
     });
     hookRoute(app, { repos: store.repos, provider, trigger });
+    // The runner protocol, so that tests can move builds along as a runner does (/rpc/v2/…).
+    registerRpcRoutes(app, {
+      store,
+      listener,
+      liveLogs,
+      secret: RPC_SECRET,
+      system,
+      logger,
+      queue: new StageQueue({ store }),
+      watches: new BuildWatches({ builds: store.builds }),
+      netrcFor: () => Promise.resolve(undefined),
+    });
   }
   await app.listen({ host: '127.0.0.1', port: 0 });
   const bound = app.server.address();
@@ -174,6 +196,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     liveLogs,
     queue,
     announced,
+    buildEvents,
     reporter,
     app,
     routes,

@@ -7,6 +7,7 @@ import type { Store } from '../../core/store.js';
 import { registerApiRoutes } from '../../server/api/index.js';
 import { buildApp } from '../../server/app.js';
 import { Authenticator, registerAuthRoutes, scmTokenOf, SessionCookies } from '../../server/auth/index.js';
+import { BuildEventHub } from '../../server/events/build-events.js';
 import { hookRoute } from '../../server/hook/index.js';
 import { InMemoryLiveLogs } from '../../server/logs/index.js';
 import { BuildActions, BuildWatches, StageQueue } from '../../server/queue/index.js';
@@ -60,7 +61,8 @@ export function wireServer({
   const queue = new StageQueue({ store });
   const watches = new BuildWatches({ builds: store.builds });
   const webhooks = webhookEvents(settings, store, system, logger);
-  const listener = buildListener(settings, store, provider, address, logger, webhooks);
+  const buildEvents = new BuildEventHub();
+  const listener = buildListener(settings, store, provider, address, logger, webhooks, buildEvents);
   const buildActions = new BuildActions({ store, listener, queue, watches, liveLogs, logger });
 
   registerWebRoutes(app, { version, settings, auth });
@@ -89,6 +91,7 @@ export function wireServer({
     version,
     buildActions,
     ...(webhooks === undefined ? {} : { events: webhooks }),
+    buildEvents,
   });
   if (provider !== undefined) {
     const trigger = new Trigger({
@@ -130,8 +133,8 @@ export function wireServer({
 }
 
 /**
- * Commit statuses at the git provider (unless SVC_STATUS_DISABLED) and global webhooks; a listener
- * never breaks a build.
+ * The API's event streams, commit statuses at the git provider (unless SVC_STATUS_DISABLED) and
+ * global webhooks; a listener never breaks a build.
  */
 function buildListener(
   settings: ServerSettings,
@@ -140,8 +143,12 @@ function buildListener(
   address: { proto: 'http' | 'https'; host: string },
   logger: Logger,
   webhooks: BuildListener | undefined,
+  streams: BuildListener,
 ): BuildListener {
-  const listeners: { name: string; listener: BuildListener }[] = [];
+  // The streams first: they only hand the change to open connections, while the others call out.
+  const listeners: { name: string; listener: BuildListener }[] = [
+    { name: 'sending it to event streams', listener: streams },
+  ];
   if (provider !== undefined) {
     const statuses = new CommitStatusReporter({
       provider,

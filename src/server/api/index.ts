@@ -10,9 +10,12 @@ import type { SessionCookies } from '../auth/session-cookies.js';
 import type { HookAddress } from '../web/address.js';
 import type { BuildActions } from '../queue/build-actions.js';
 import { buildActionRoutes } from './builds/actions.js';
+import type { BuildEventSource } from '../events/build-events.js';
+import { badgeRoutes } from './badges/badges.js';
 import { findBuildRoute } from './builds/find.js';
 import { purgeBuildsRoute } from './builds/purge.js';
 import { listBuildsRoute } from './builds/list.js';
+import { eventStreamRoutes } from './events/stream.js';
 import { AccessGuard } from './guard.js';
 import { deleteLogRoute } from './logs/delete.js';
 import { findLogRoute } from './logs/find.js';
@@ -22,13 +25,18 @@ import { openApiRoute } from './openapi-route.js';
 import { registerRoutes } from './register.js';
 import { RepoAccess } from './repo-access.js';
 import { RepoSync } from './repo-sync.js';
+import { allReposRoute } from './repos/all.js';
 import { changeRepoRoutes } from './repos/change.js';
+import { chownRepoRoute } from './repos/chown.js';
 import { enableRepoRoute } from './repos/enable.js';
 import { findRepoRoute } from './repos/find.js';
+import { repairRepoRoute } from './repos/repair.js';
 import type { ApiRoute } from './route.js';
+import { userBuildsRoutes } from './user/builds.js';
 import { findUserRoute } from './user/find.js';
 import { userReposRoutes } from './user/repos.js';
 import { userTokenRoute } from './user/token.js';
+import { updateUserRoute } from './user/update.js';
 import { userAdminRoutes } from './users/admin.js';
 
 export { RepoAccess, type Need, type RepoAccessDeps } from './repo-access.js';
@@ -57,6 +65,8 @@ export interface ApiDeps {
   readonly version?: string;
   /** Told of user and repository changes (global webhooks). */
   readonly events?: SystemEvents;
+  /** Build changes on this server, for the event streams (GET /api/stream…). */
+  readonly buildEvents: BuildEventSource;
 }
 
 /**
@@ -92,7 +102,8 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) await auth.identify(request);
     });
     api.addHook('onSend', (_request, reply, payload, next) => {
-      void reply.header('cache-control', 'no-store');
+      // Routes with their own caching rule (badges) set it themselves.
+      if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
       next(null, payload);
     });
     routes.push(
@@ -116,10 +127,32 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       findLogRoute(store),
       deleteLogRoute(store),
       ...streamLogRoutes(api, { ...store, liveLogs: deps.liveLogs, logBatches: deps.logBatches }),
+      ...streamsBadgesAndAccountRoutes(api, deps, access),
     );
     routes.push(openApiRoute(routes, deps.version ?? '0.0.0'));
     registerRoutes(api, routes, guard);
     done();
   });
   return routes;
+}
+
+/** Event streams, badges, and the account and repository routes of issue 9 §1 that go with them. */
+function streamsBadgesAndAccountRoutes(api: FastifyInstance, deps: ApiDeps, access: RepoAccess): ApiRoute[] {
+  const { store, events } = deps;
+  return [
+    ...eventStreamRoutes(api, { events: deps.buildEvents, access }),
+    ...badgeRoutes({ builds: store.builds, address: deps.address }),
+    updateUserRoute({ users: store.users, events }),
+    ...userBuildsRoutes({ builds: store.builds, repos: store.repos }),
+    allReposRoute({ repos: store.repos }),
+    repairRepoRoute({
+      access,
+      repos: store.repos,
+      users: store.users,
+      provider: deps.provider,
+      address: deps.address,
+      events,
+    }),
+    chownRepoRoute({ access, repos: store.repos, events }),
+  ];
 }

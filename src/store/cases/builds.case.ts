@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError, NotFoundError, StaleVersionError } from '../../core/errors.js';
-import { newBuild, newRepo, newStage, useStore, type OpenFreshStore } from './fixtures.case.js';
+import { newBuild, newRepo, newStage, newUser, useStore, type OpenFreshStore } from './fixtures.case.js';
 
 /** BuildStore: creation with stages and steps, numbering, listing, optimistic locking, deletion. */
 export function buildsContract(open: OpenFreshStore): void {
@@ -104,6 +104,58 @@ export function buildsContract(open: OpenFreshStore): void {
       const left = await store().builds.list(repo.id, { page: 1, perPage: 10 });
       expect(left.map((b) => b.number)).toEqual([4, 2]);
       expect(await store().stages.list(first.build.id)).toEqual([]);
+    });
+
+    it('finds the newest build of a branch, of a ref, or of any kind', async () => {
+      const repo = await store().repos.create(newRepo());
+      const other = await store().repos.create(newRepo());
+      expect(await store().builds.findLatest(repo.id, {})).toBeUndefined();
+      const main1 = await store().builds.create(newBuild(repo.id, { status: 'failure' }), []);
+      const main2 = await store().builds.create(newBuild(repo.id, { status: 'success' }), []);
+      const dev = await store().builds.create(
+        newBuild(repo.id, { ref: 'refs/heads/dev', source: 'dev' }),
+        [],
+      );
+      const pull = await store().builds.create(
+        newBuild(repo.id, { event: 'pull_request', ref: 'refs/pull/7/head', source: 'dev', target: 'main' }),
+        [],
+      );
+      await store().builds.create(newBuild(other.id), []);
+      expect(main1.build.number).toBeLessThan(main2.build.number);
+      expect(await store().builds.findLatest(repo.id, { branch: 'main' })).toEqual(main2.build);
+      expect(await store().builds.findLatest(repo.id, { ref: 'refs/heads/dev' })).toEqual(dev.build);
+      expect(await store().builds.findLatest(repo.id, { ref: 'refs/pull/7/head' })).toEqual(pull.build);
+      expect(await store().builds.findLatest(repo.id, {})).toEqual(pull.build);
+      // The branch wins over the ref, as in Drone.
+      expect(await store().builds.findLatest(repo.id, { branch: 'dev', ref: 'refs/heads/main' })).toEqual(
+        dev.build,
+      );
+      expect(await store().builds.findLatest(repo.id, { branch: 'nope' })).toBeUndefined();
+    });
+
+    it('lists the newest builds of the repositories a user may see, newest first', async () => {
+      const user = await store().users.create(newUser());
+      const mine = await store().repos.create(newRepo());
+      const readable = await store().repos.create(newRepo());
+      const revoked = await store().repos.create(newRepo());
+      const foreign = await store().repos.create(newRepo());
+      const perm = { userId: user.id, read: true, write: false, admin: false, synced: 1 };
+      await store().perms.upsert({ ...perm, repoId: mine.id, write: true, admin: true });
+      await store().perms.upsert({ ...perm, repoId: readable.id });
+      await store().perms.upsert({ ...perm, repoId: revoked.id, read: false });
+      const a = await store().builds.create(newBuild(mine.id), []);
+      const b = await store().builds.create(newBuild(readable.id), []);
+      await store().builds.create(newBuild(revoked.id), []);
+      await store().builds.create(newBuild(foreign.id), []);
+      const c = await store().builds.create(newBuild(mine.id), []);
+      const recent = await store().builds.listRecent(user.id, 25);
+      expect(recent.map((build) => build.id)).toEqual([c.build.id, b.build.id, a.build.id]);
+      expect(recent[0]).toEqual(c.build);
+      expect((await store().builds.listRecent(user.id, 2)).map((build) => build.id)).toEqual([
+        c.build.id,
+        b.build.id,
+      ]);
+      await expect(store().builds.listRecent(user.id, 0)).rejects.toThrow(InvalidInputError);
     });
 
     it('lists the builds that are not done, oldest first, and counts all builds', async () => {

@@ -145,6 +145,30 @@ export class SqlBuildStore implements BuildStore {
     return rows.map(toBuild);
   }
 
+  async findLatest(repoId: number, which: { branch?: string; ref?: string }): Promise<Build | undefined> {
+    const ref = which.branch !== undefined ? `refs/heads/${which.branch}` : which.ref;
+    let query = this.#db.selectFrom('builds').selectAll().where('repo_id', '=', repoId);
+    if (ref !== undefined) query = query.where('ref', '=', ref);
+    const row = await query.orderBy('number', 'desc').limit(1).executeTakeFirst();
+    return row && toBuild(row);
+  }
+
+  async listRecent(userId: number, limit: number): Promise<Build[]> {
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new InvalidInputError(`${limit} recent builds: the limit must be a whole number of at least 1`);
+    }
+    const rows = await this.#db
+      .selectFrom('builds')
+      .innerJoin('perms', 'perms.repo_id', 'builds.repo_id')
+      .selectAll('builds')
+      .where('perms.user_id', '=', userId)
+      .where((eb) => eb.or([eb('perms.read', '=', 1), eb('perms.write', '=', 1), eb('perms.admin', '=', 1)]))
+      .orderBy('builds.id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(toBuild);
+  }
+
   async listIncomplete(): Promise<Build[]> {
     const rows = await this.#db
       .selectFrom('builds')

@@ -1,0 +1,34 @@
+/* Test support: moving a build along as a runner does, over the runner protocol. */
+import { expect } from 'vitest';
+import type { Build } from '../../src/core/build.js';
+import { RPC_SECRET, type Harness } from './harness.js';
+
+/** Plays a runner over the runner protocol: takes the build's stage, starts it, ends it with `status`. */
+export async function runStage(h: Harness, build: Build, status: 'success' | 'failure'): Promise<void> {
+  const [stage] = await h.store.stages.list(build.id);
+  const rpc = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
+    const response = await fetch(`${h.url}${path}`, {
+      method,
+      headers: {
+        'x-svc-token': RPC_SECRET,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+    expect(response.status, `${method} ${path}`).toBe(200);
+    return (await response.json()) as Record<string, unknown>;
+  };
+  const accepted = await rpc('POST', `/rpc/v2/stage/${stage?.id}?machine=runner-1`);
+  const now = Math.floor(Date.now() / 1000);
+  const running = await rpc('PUT', `/rpc/v2/stage/${stage?.id}`, {
+    ...accepted,
+    status: 'running',
+    started: now,
+  });
+  await rpc('PUT', `/rpc/v2/stage/${stage?.id}`, {
+    ...running,
+    status,
+    exit_code: status === 'success' ? 0 : 1,
+    stopped: now + 1,
+  });
+}
