@@ -32,7 +32,7 @@ describe('organization secrets', () => {
     const created = await as('owner', 'POST', '/api/secrets/acme', { name: 'docker_password', data: VALUE });
     expect(created.status, created.text).toBe(200);
     expect(created.json).toEqual({
-      id: expect.any(Number),
+      id: expect.any(Number) as unknown,
       namespace: 'acme',
       name: 'docker_password',
       pull_request: false,

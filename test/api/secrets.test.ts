@@ -43,7 +43,7 @@ describe('repository secrets', () => {
     expect(created.status, created.text).toBe(200);
     const repo = await h.store.repos.findSlug('octocat', 'hello');
     expect(created.json).toEqual({
-      id: expect.any(Number),
+      id: expect.any(Number) as unknown,
       repo_id: repo?.id,
       name: 'docker_password',
       pull_request: false,
@@ -109,7 +109,10 @@ describe('repository secrets', () => {
     for (const name of ['has space', 'slash/name', 'dollar$', '', 'x'.repeat(256)]) {
       const bad = await as('writer', 'POST', BASE, { name, data: 'v' });
       expect(bad.status, name).toBe(400);
-      expect(bad.json).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/^name: /) });
+      expect(bad.json).toMatchObject({
+        code: 'INVALID_INPUT',
+        message: expect.stringMatching(/^name: /) as unknown,
+      });
     }
     const noValue = await as('writer', 'POST', BASE, { name: 'empty' });
     expect(noValue.status).toBe(400);
