@@ -17,6 +17,14 @@ export interface ScmAccount {
   avatar: string;
 }
 
+/** The asking user's standing in an organization at the provider. */
+export interface ScmMembership {
+  /** An active member (an invitation not yet accepted does not count). */
+  member: boolean;
+  /** An active member who administers the organization (GitHub: role `admin`, the owners). */
+  admin: boolean;
+}
+
 /** A repository as the provider describes it, with the permissions of the user who asked. */
 export interface ScmRepo {
   /** The provider's stable id of the repository. */
@@ -119,6 +127,13 @@ export interface ScmProvider {
    * lists private memberships only with the `read:org` scope): SVC_USER_FILTER admits their members.
    */
   organizations(token: ScmToken): Promise<string[]>;
+  /**
+   * The user's standing in the organization `namespace` (organization secrets are read by its
+   * members and changed by its administrators). Not being a member is an answer, not an error:
+   * `{ member: false, admin: false }`, also for an organization that does not exist or that the
+   * token may not see. Pending invitations do not count. `admin` implies `member`.
+   */
+  membership(token: ScmToken, namespace: string): Promise<ScmMembership>;
   /** Every repository the user can see, with their permissions on it. */
   listRepos(token: ScmToken): Promise<ScmRepo[]>;
   findRepo(token: ScmToken, repo: ScmRepoRef): Promise<ScmRepo>;

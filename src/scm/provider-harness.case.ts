@@ -14,7 +14,8 @@ export interface ScmTestDouble {
   provider(git?: Partial<GitAuthOptions>): ScmProvider;
   /** A provider whose server does not answer (a closed port). */
   unreachableProvider(): ScmProvider;
-  addUser(login: string, email: string, orgs?: string[]): ScmToken;
+  /** `orgs`: organizations the user is a member of; `orgAdmin`: those they administer (members too). */
+  addUser(login: string, email: string, orgs?: string[], orgAdmin?: string[]): ScmToken;
   addRepo(repo: {
     owner: string;
     name: string;

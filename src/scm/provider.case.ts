@@ -81,6 +81,17 @@ export function providerContract(driver: ScmDoubleDriver): void {
         expect(await scm.organizations(bob)).toEqual([]);
         await expectCode(scm.organizations({ token: 'nope', refresh: '', expiry: 0 }), 'UNAUTHORIZED');
       });
+
+      it('says whether the current user is a member or an administrator of an organization', async () => {
+        const owner = double.addUser('org-owner', 'org-owner@example.com', ['Guild'], ['Tower']);
+        expect(await scm.membership(owner, 'Tower')).toEqual({ member: true, admin: true });
+        expect(await scm.membership(owner, 'tower')).toEqual({ member: true, admin: true });
+        expect(await scm.membership(owner, 'Guild')).toEqual({ member: true, admin: false });
+        // Not a member, and no such organization, are answers rather than errors.
+        expect(await scm.membership(bob, 'Tower')).toEqual({ member: false, admin: false });
+        expect(await scm.membership(owner, 'no-such-org')).toEqual({ member: false, admin: false });
+        await expectCode(scm.membership({ token: 'nope', refresh: '', expiry: 0 }, 'Tower'), 'UNAUTHORIZED');
+      });
     });
 
     describe('repositories', () => {

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
+import type { Datasource } from '../../src/core/datasource.js';
 import type { BuildListener, QueueSignal } from '../../src/core/events.js';
 import type { ScmProvider } from '../../src/core/scm.js';
 import type { Store } from '../../src/core/store.js';
@@ -37,6 +38,8 @@ export interface HarnessOptions {
   statusDisabled?: boolean;
   proxy?: { proto: 'http' | 'https'; host: string };
   repositoryFilter?: string[];
+  /** SVC_DATABASE_SECRET as a 32-byte key: secrets encrypted at rest. */
+  secretKey?: Uint8Array;
 }
 
 /** A running svc with its collaborators, for one test file. */
@@ -45,6 +48,8 @@ export interface Harness {
   readonly url: string;
   readonly host: string;
   readonly store: Store;
+  /** Where the database is, for tests that look at what is stored at rest. */
+  readonly datasource: Datasource;
   readonly github: GitHubDouble;
   readonly provider: ScmProvider | undefined;
   readonly liveLogs: InMemoryLiveLogs;
@@ -71,7 +76,7 @@ export const RPC_SECRET = 'an-rpc-secret-for-tests-only';
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dialect = options.dialect ?? sqlite();
   const database = await dialect.create();
-  const store = await openStore({ datasource: database.datasource });
+  const store = await openStore({ datasource: database.datasource, secretKey: options.secretKey });
   const github = await startGitHubDouble();
   const logger = pino({ level: 'silent' });
   const provider = options.noProvider === true ? undefined : githubProvider(github);
@@ -191,6 +196,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     url: `http://${address.host}`,
     host: address.host,
     store,
+    datasource: database.datasource,
     github,
     provider,
     liveLogs,

@@ -23,6 +23,9 @@ async function seedSecrets(store: Store, repoId: number, namespace: string): Pro
   await store.secrets.create(
     newSecret({ kind: 'repo', repoId }, { name: 'npm_token', data: 'n', pullRequest: true }),
   );
+  await store.secrets.create(
+    newSecret({ kind: 'repo', repoId }, { name: 'push_only', data: 'p', pullRequestPush: true }),
+  );
 }
 
 describe('rpc stage details', () => {
@@ -81,11 +84,30 @@ describe('rpc stage details', () => {
     await seedSecrets(s.store, repo.id, 'acme');
     const d = await details(s, stages[0]!.id);
     const secrets = Object.fromEntries(d.secrets.map((x) => [x.name, x.data]));
-    expect(secrets).toEqual({ shared: 'ns-value', global_only: 'g', deploy_key: 'k', npm_token: 'n' });
+    expect(secrets).toEqual({
+      shared: 'ns-value',
+      global_only: 'g',
+      deploy_key: 'k',
+      npm_token: 'n',
+      push_only: 'p',
+    });
     expect(d.netrc).toBeUndefined();
   });
 
-  it('gives pull requests only the secrets marked for pull requests', async () => {
+  it('gives builds of every other event every secret, whatever the flags', async () => {
+    for (const event of ['tag', 'cron', 'promote', 'custom'] as const) {
+      const s = await server();
+      const { repo, stages } = await queueBuild(s.store, [{ name: 'build' }], {
+        repo: { namespace: 'acme' },
+        build: { event },
+      });
+      await seedSecrets(s.store, repo.id, 'acme');
+      const names = (await details(s, stages[0]!.id)).secrets.map((x) => x.name).sort();
+      expect(names, event).toEqual(['deploy_key', 'global_only', 'npm_token', 'push_only', 'shared']);
+    }
+  });
+
+  it('gives pull requests only the secrets allowed for pull requests, as Drone does', async () => {
     const s = await server();
     const { repo, stages } = await queueBuild(s.store, [{ name: 'build' }], {
       repo: { namespace: 'acme' },
@@ -93,7 +115,12 @@ describe('rpc stage details', () => {
     });
     await seedSecrets(s.store, repo.id, 'acme');
     const d = await details(s, stages[0]!.id);
+    // `pull_request_push` alone does not expose a secret to pull requests (nor does it in Drone).
     expect(d.secrets.map((x) => x.name).sort()).toEqual(['global_only', 'npm_token']);
+    expect(d.secrets.find((x) => x.name === 'npm_token')).toMatchObject({
+      pull_request: true,
+      pull_request_push: false,
+    });
   });
 
   it('gives no secret at all to a pull request from a fork', async () => {

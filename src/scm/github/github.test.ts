@@ -45,7 +45,8 @@ function driver(enterprise: boolean): ScmDoubleDriver {
         provider: (git) => createGitHubProvider(optionsFor(double, enterprise, git)),
         unreachableProvider: () =>
           createGitHubProvider({ ...optionsFor(double, true), server: 'http://127.0.0.1:1' }),
-        addUser: (login, email, orgs) => token(double.addUser({ login, email, orgs }).token),
+        addUser: (login, email, orgs, orgAdmin) =>
+          token(double.addUser({ login, email, orgs, orgAdmin }).token),
         addRepo: (repo) => void double.addRepo(repo),
         commit: (fullName, branch, files) => double.commit(fullName, branch, files),
         async authorize(url, login) {

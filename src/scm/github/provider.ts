@@ -3,6 +3,7 @@ import type {
   ScmAccount,
   ScmHookRequest,
   ScmHookResult,
+  ScmMembership,
   ScmNetrc,
   ScmProvider,
   ScmRepo,
@@ -19,7 +20,15 @@ import { authorizeUrl, exchangeCode, type OAuthApp } from './oauth.js';
 import { githubEndpoints, type GitHubEndpoints, type GitHubOptions } from './options.js';
 import { parseHook } from './parse.js';
 import { filePath, repoPath } from './paths.js';
-import { branchSchema, contentSchema, emailSchema, orgSchema, repoSchema, userSchema } from './schemas.js';
+import {
+  branchSchema,
+  contentSchema,
+  emailSchema,
+  membershipSchema,
+  orgSchema,
+  repoSchema,
+  userSchema,
+} from './schemas.js';
 
 /** GitHub and GitHub Enterprise Server behind svc's ScmProvider (settings SVC_SCMC_*). */
 export class GitHubProvider implements ScmProvider {
@@ -62,6 +71,23 @@ export class GitHubProvider implements ScmProvider {
   async organizations(token: ScmToken): Promise<string[]> {
     const orgs = await this.#client.list(token.token, '/user/orgs', orgSchema);
     return orgs.map((org) => org.login);
+  }
+
+  /**
+   * GitHub answers 404 when the user is not affiliated with the organization (or it does not exist),
+   * and 403 when the organization keeps this app out: either way the user is no member svc can see.
+   */
+  async membership(token: ScmToken, namespace: string): Promise<ScmMembership> {
+    const path = `/user/memberships/orgs/${encodeURIComponent(namespace)}`;
+    try {
+      const { state, role } = await this.#client.json(token.token, 'GET', path, membershipSchema);
+      const member = state === 'active';
+      return { member, admin: member && role === 'admin' };
+    } catch (error) {
+      if (error instanceof SvcError && (error.code === 'NOT_FOUND' || error.code === 'FORBIDDEN'))
+        return { member: false, admin: false };
+      throw error;
+    }
   }
 
   /**

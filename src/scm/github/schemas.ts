@@ -15,6 +15,12 @@ export const userSchema = z.object({
 /** `GET /user/orgs` items (docs: rest/orgs/orgs#list-organizations-for-the-authenticated-user). */
 export const orgSchema = z.object({ login: z.string() });
 
+/**
+ * `GET /user/memberships/orgs/{org}` (docs: rest/orgs/members#get-an-organization-membership-for-the-authenticated-user):
+ * `state` is `active` or `pending` (invited), `role` is `admin`, `member` or `billing_manager`.
+ */
+export const membershipSchema = z.object({ state: z.string(), role: z.string() });
+
 /** `GET /user/emails` items (docs: rest/users/emails). */
 export const emailSchema = z.object({
   email: z.string(),

@@ -20,7 +20,7 @@ import { AccessGuard } from './guard.js';
 import { deleteLogRoute } from './logs/delete.js';
 import { findLogRoute } from './logs/find.js';
 import { streamLogRoutes } from './logs/stream.js';
-import { NamespaceAccess } from './namespace-access.js';
+import { NamespaceAccess, providerMembership } from './namespace-access.js';
 import { openApiRoute } from './openapi-route.js';
 import { registerRoutes } from './register.js';
 import { RepoAccess } from './repo-access.js';
@@ -33,6 +33,7 @@ import { findRepoRoute } from './repos/find.js';
 import { repairRepoRoute } from './repos/repair.js';
 import type { ApiRoute } from './route.js';
 import { userBuildsRoutes } from './user/builds.js';
+import { secretRoutes } from './secrets/index.js';
 import { findUserRoute } from './user/find.js';
 import { userReposRoutes } from './user/repos.js';
 import { userTokenRoute } from './user/token.js';
@@ -48,7 +49,10 @@ export interface ApiDeps {
   readonly auth: Authenticator;
   /** Re-issues the session cookie when a cookie-authenticated caller rotates its token. */
   readonly sessions: SessionCookies;
-  readonly store: Pick<Store, 'users' | 'repos' | 'perms' | 'builds' | 'stages' | 'steps' | 'logs'>;
+  readonly store: Pick<
+    Store,
+    'users' | 'repos' | 'perms' | 'builds' | 'stages' | 'steps' | 'logs' | 'secrets'
+  >;
   /** Undefined when no git provider is configured: no sync, no enabling, stored permissions only. */
   readonly provider: ScmProvider | undefined;
   readonly liveLogs: LiveLogs;
@@ -93,7 +97,11 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
     sync,
     logger: deps.logger,
   });
-  const guard = new AccessGuard({ auth, repos: access, namespaces: new NamespaceAccess() });
+  const guard = new AccessGuard({
+    auth,
+    repos: access,
+    namespaces: new NamespaceAccess(providerMembership(provider)),
+  });
   const routes: ApiRoute[] = [];
   void app.register((api, _options, done) => {
     // Every state-changing API request resolves its caller up front, so the CSRF check cannot be
@@ -128,6 +136,7 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       deleteLogRoute(store),
       ...streamLogRoutes(api, { ...store, liveLogs: deps.liveLogs, logBatches: deps.logBatches }),
       ...streamsBadgesAndAccountRoutes(api, deps, access),
+      ...secretRoutes({ secrets: store.secrets }),
     );
     routes.push(openApiRoute(routes, deps.version ?? '0.0.0'));
     registerRoutes(api, routes, guard);

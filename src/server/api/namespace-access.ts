@@ -1,5 +1,7 @@
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../core/errors.js';
+import type { ScmProvider } from '../../core/scm.js';
 import type { Principal } from '../auth/authenticator.js';
+import { scmTokenOf } from '../auth/scm-token.js';
 
 /** A user's standing in an organization at the git provider. */
 export interface Membership {
@@ -9,6 +11,14 @@ export interface Membership {
 
 /** Asks the git provider whether a user belongs to (and administers) an organization. */
 export type MembershipLookup = (principal: Principal, namespace: string) => Promise<Membership>;
+
+/** Asks the git provider with the caller's own token; undefined without a provider. */
+export function providerMembership(
+  provider: Pick<ScmProvider, 'membership'> | undefined,
+): MembershipLookup | undefined {
+  if (provider === undefined) return undefined;
+  return (principal, namespace) => provider.membership(scmTokenOf(principal.user), namespace);
+}
 
 const NONE: Membership = { member: false, admin: false };
 

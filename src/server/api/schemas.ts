@@ -155,3 +155,15 @@ export const logLineSchema = z.object({
   out: z.string(),
   time: int.describe('seconds since the step started'),
 });
+
+export const secretSchema = z
+  .object({
+    id: int,
+    repo_id: int.optional().describe('repository secrets only'),
+    namespace: z.string().optional().describe('organization secrets only'),
+    name: z.string(),
+    pull_request: z.boolean().describe('builds of pull requests get the secret (never those from forks)'),
+    pull_request_push: z.boolean().describe('Drone’s “allow push on pull requests”; grants nothing alone'),
+  })
+  .strict()
+  .describe('a secret, without its value: no route returns the value');

@@ -9,9 +9,12 @@ export function isFromFork(repo: Repo, build: Build): boolean {
 
 /**
  * The secrets a build may use: the global ones, those of the repository's namespace, those of the
- * repository — a name in a narrower scope hides the same name in a wider one. Pull requests get
- * only secrets marked for pull requests, and builds of changes from forks get none at all (their
- * code is not trusted with anything; DESIGN.md "Security").
+ * repository — a name in a narrower scope hides the same name in a wider one. As in Drone, secrets
+ * are not exposed to pull requests by default: a pull request build gets only the secrets whose
+ * `pull_request` flag ("allow pull requests") is set; `pull_request_push` does not expose a secret
+ * by itself (Drone's server ignores it too). Every other event gets every secret. Builds of changes
+ * from forks get none at all, whatever the flags: their code is not trusted with anything
+ * (DESIGN.md "Security").
  */
 export async function secretsForBuild(
   secrets: Pick<SecretStore, 'list'>,
@@ -26,6 +29,10 @@ export async function secretsForBuild(
     { kind: 'repo' as const, repoId: repo.id },
   ];
   for (const scope of scopes) for (const secret of await secrets.list(scope)) byName.set(secret.name, secret);
-  const all = [...byName.values()];
-  return build.event === 'pull_request' ? all.filter((secret) => secret.pullRequest) : all;
+  return [...byName.values()].filter((secret) => allowedFor(secret, build.event));
+}
+
+/** Whether the secret's flags let a build of this event have it. */
+function allowedFor(secret: Secret, event: Build['event']): boolean {
+  return event !== 'pull_request' || secret.pullRequest;
 }

@@ -50,6 +50,22 @@ export function secretsContract(open: OpenFreshStore): void {
       expect((await store().secrets.list({ kind: 'global' })).map((s) => s.name)).toContain('global_only');
     });
 
+    it('lists every secret of one kind of scope, by scope then name', async () => {
+      const repo = await store().repos.create(newRepo());
+      await store().secrets.create(newSecret({ kind: 'namespace', namespace: 'all-b' }, { name: 'one' }));
+      await store().secrets.create(newSecret({ kind: 'namespace', namespace: 'all-a' }, { name: 'two' }));
+      await store().secrets.create(newSecret({ kind: 'namespace', namespace: 'all-a' }, { name: 'one' }));
+      await store().secrets.create(newSecret({ kind: 'repo', repoId: repo.id }, { name: 'repo_only' }));
+      const all = await store().secrets.listAll('namespace');
+      const mine = all.filter((s) => s.scope.kind === 'namespace' && s.scope.namespace.startsWith('all-'));
+      expect(mine.map((s) => [s.scope, s.name])).toEqual([
+        [{ kind: 'namespace', namespace: 'all-a' }, 'one'],
+        [{ kind: 'namespace', namespace: 'all-a' }, 'two'],
+        [{ kind: 'namespace', namespace: 'all-b' }, 'one'],
+      ]);
+      expect(all.every((s) => s.scope.kind === 'namespace')).toBe(true);
+    });
+
     it('updates a secret’s value and flags, and deletes it', async () => {
       const secret = await store().secrets.create(newSecret({ kind: 'global' }, { data: 'multi\nline ✓' }));
       expect((await store().secrets.find(secret.id))?.data).toBe('multi\nline ✓');

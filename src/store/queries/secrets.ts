@@ -83,6 +83,17 @@ export class SqlSecretStore implements SecretStore {
     return rows.map((row) => this.#toSecret(row));
   }
 
+  async listAll(kind: SecretScope['kind']): Promise<Secret[]> {
+    const rows = await this.#db
+      .selectFrom('secrets')
+      .selectAll()
+      .where('scope', '=', kind)
+      .orderBy('scope_key')
+      .orderBy('name')
+      .execute();
+    return rows.map((row) => this.#toSecret(row));
+  }
+
   async create(secret: NewSecret): Promise<Secret> {
     const now = Date.now();
     const values = { ...this.#columns(secret), created: now, updated: now };

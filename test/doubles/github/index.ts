@@ -17,6 +17,10 @@
  *   on `/user…`; anonymous callers see public repositories only.
  * - Users — "REST API endpoints for users" and "…for emails": `GET /user` (the profile `email` is null
  *   unless the user was added with `publicEmail`), `GET /user/emails`.
+ * - Organization membership — "REST API endpoints for organization members": `GET /user/orgs` lists
+ *   the user's organizations; `GET /user/memberships/orgs/{org}` answers the user's membership
+ *   (`state` active, `role` admin or member) and 404 when the user is not affiliated with the
+ *   organization (or it does not exist). Organizations exist only as users' memberships.
  * - Repositories — "REST API endpoints for repositories": `GET /user/repos` (owner and collaborator
  *   repositories, by full name), `GET /repos/{o}/{r}` with `permissions` {admin, maintain, push, triage,
  *   pull} and `visibility`; private repositories are 404 to users without access.
@@ -46,7 +50,7 @@
  *   `X-GitHub-Hook-ID`, `X-Hub-Signature` (sha1) and `X-Hub-Signature-256` (sha256 HMAC of the exact
  *   body). Payloads have the documented shape (compare them with @octokit/webhooks-examples).
  *
- * Not modelled: organizations and teams, scopes (every token may do everything its user may), ETags,
+ * Not modelled: teams, pending invitations, organization profiles, scopes (every token may do everything its user may), ETags,
  * the automatic `ping` GitHub sends when a hook is created, secondary rate limits.
  */
 import { randomBytes } from 'node:crypto';
@@ -83,6 +87,8 @@ export interface GitHubDouble {
     publicEmail?: boolean;
     /** Organizations the user is a member of. */
     orgs?: string[];
+    /** Organizations the user administers (and so is a member of). */
+    orgAdmin?: string[];
   }): {
     login: string;
     token: string;
@@ -195,7 +201,8 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
         login: user.login,
         publicEmail: user.publicEmail === true ? email : null,
         primaryEmail: email,
-        orgs: user.orgs ?? [],
+        orgs: [...new Set([...(user.orgs ?? []), ...(user.orgAdmin ?? [])])],
+        orgAdmin: (user.orgAdmin ?? []).map((org) => org.toLowerCase()),
       });
       const token = user.token ?? state.newToken(user.login);
       state.tokens.set(token, user.login);

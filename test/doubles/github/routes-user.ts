@@ -1,6 +1,6 @@
 import type { Env } from './env.js';
 import { error, paginate, type Context, type Reply, type Route } from './http.js';
-import { organization, privateUser, repository } from './render.js';
+import { organization, privateUser, repository, simpleUser } from './render.js';
 
 /** Answers 401 like GitHub when a user endpoint is called without a token. */
 export function requireUser(ctx: Context): string | Reply {
@@ -9,7 +9,7 @@ export function requireUser(ctx: Context): string | Reply {
 
 /**
  * The authenticated user's endpoints (docs: rest/users/users, rest/users/emails, rest/orgs/orgs,
- * rest/repos/repos).
+ * rest/orgs/members, rest/repos/repos).
  */
 export function userRoutes(env: Env): Route[] {
   const { state, urls } = env;
@@ -49,6 +49,32 @@ export function userRoutes(env: Env): Route[] {
           organization(org, 9_000 + index, urls),
         );
         return paginate(ctx, orgs, urls.api);
+      },
+    },
+    {
+      // docs: rest/orgs/members#get-an-organization-membership-for-the-authenticated-user
+      method: 'GET',
+      pattern: '/user/memberships/orgs/{org}',
+      handler(ctx) {
+        const login = requireUser(ctx);
+        if (typeof login !== 'string') return login;
+        const user = state.user(login);
+        const org = ctx.params.org ?? '';
+        const index = (user?.orgs ?? []).findIndex((o) => o.toLowerCase() === org.toLowerCase());
+        const name = user?.orgs[index];
+        if (user === undefined || name === undefined) return error(404, 'Not Found');
+        const organizationJson = organization(name, 9_000 + index, urls);
+        return {
+          status: 200,
+          body: {
+            url: `${organizationJson.url}/memberships/${user.login}`,
+            state: 'active',
+            role: user.orgAdmin.includes(name.toLowerCase()) ? 'admin' : 'member',
+            organization_url: organizationJson.url,
+            organization: organizationJson,
+            user: simpleUser(user, urls),
+          },
+        };
       },
     },
     {

@@ -10,6 +10,8 @@ export interface User {
   primaryEmail: string;
   /** Logins of the organizations the user is a member of, listed by `GET /user/orgs`. */
   orgs: string[];
+  /** Those of `orgs` the user administers (role `admin`, an owner), lower case. */
+  orgAdmin: string[];
 }
 
 /** A commit: the whole tree it points at, path → content. */
