@@ -21,6 +21,7 @@ import { RepoSync } from './repo-sync.js';
 import { changeRepoRoutes } from './repos/change.js';
 import { enableRepoRoute } from './repos/enable.js';
 import { findRepoRoute } from './repos/find.js';
+import { yamlHelperRoutes } from './repos/yaml-helpers.js';
 import type { ApiRoute } from './route.js';
 import { findUserRoute } from './user/find.js';
 import { userReposRoutes } from './user/repos.js';
@@ -107,6 +108,7 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       findBuildRoute({ builds: store.builds, stages: store.stages }),
       findLogRoute(store),
       ...streamLogRoutes(api, { ...store, liveLogs: deps.liveLogs, logBatches: deps.logBatches }),
+      ...yamlHelperRoutes({ repos: store.repos }),
     );
     routes.push(openApiRoute(routes, deps.version ?? '0.0.0'));
     registerRoutes(api, routes, guard);

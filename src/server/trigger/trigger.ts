@@ -10,6 +10,7 @@ import type { Store } from '../../core/store.js';
 import type { User } from '../../core/user.js';
 import { buildEnviron, matchFacts, type SystemFacts } from '../../pipeline/index.js';
 import { scmTokenOf } from '../auth/scm-token.js';
+import { hasValidSignature } from '../signing/signature.js';
 import { KeyedLock } from './keyed-lock.js';
 import { newBuildOf } from './new-build.js';
 import { readPipelineFile, type PipelineFile } from './pipeline-file.js';
@@ -94,7 +95,7 @@ export class Trigger {
         `no pipeline's trigger matches this ${hook.event} (branch ${hook.target}, ref ${hook.ref})`,
       );
     }
-    const blocked = repo.protected || checked.blocked;
+    const blocked = (repo.protected && !hasValidSignature(checked.text, repo.signingKey)) || checked.blocked;
     const created = await this.#deps.store.builds.create(
       { ...base, status: blocked ? 'blocked' : 'pending', config: manifest.text },
       stagesOf(selected, blocked),
