@@ -32,7 +32,7 @@ describe('pipeline file helpers: encrypt and sign', () => {
   beforeAll(async () => {
     h = await startHarness();
     for (const login of ['octocat', 'writer', 'reader']) h.github.addUser({ login });
-    for (const name of ['app', 'other', 'guarded']) {
+    for (const name of ['app', 'other', 'guarded', 'racy']) {
       h.github.addRepo({
         owner: 'octocat',
         name,
@@ -43,7 +43,7 @@ describe('pipeline file helpers: encrypt and sign', () => {
     }
     [owner, writer, reader] = await Promise.all(['octocat', 'writer', 'reader'].map((l) => loginAs(h, l)));
     for (const session of [owner, writer, reader]) await call(h, '/api/user/repos', { session });
-    for (const name of ['app', 'other', 'guarded']) await enable(h, owner, `octocat/${name}`);
+    for (const name of ['app', 'other', 'guarded', 'racy']) await enable(h, owner, `octocat/${name}`);
   });
   afterAll(() => h.close());
 
@@ -74,6 +74,16 @@ describe('pipeline file helpers: encrypt and sign', () => {
       const [app, other] = [await stored('app'), await stored('other')];
       expect(other.signingKey).not.toBe(app.signingKey);
       expect(() => decryptSecret(data, app.signingKey)).toThrow(/not encrypted with this repository’s key/);
+    });
+
+    it('makes one key when first uses race: every answer decrypts with the key that stays', async () => {
+      const answers = await Promise.all(
+        ['a', 'b', 'c', 'd'].map((value) => post(writer, 'racy/encrypt', { data: value })),
+      );
+      const { signingKey } = await stored('racy');
+      expect(
+        answers.map((answer) => decryptSecret((answer.json as { data: string }).data, signingKey)),
+      ).toEqual(['a', 'b', 'c', 'd']);
     });
 
     it('refuses readers and a missing value, naming the field', async () => {
