@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SvcError } from '../../core/errors.js';
+import { InvalidInputError, SvcError } from '../../core/errors.js';
 import type { ExecSpec } from '../../core/engine.js';
 import type { EnvironPlugin, RegistryPlugin, SecretPlugin } from '../../core/plugins.js';
 import {
@@ -121,7 +121,9 @@ export async function prepareStage(
 
 /**
  * Finds a secret among the build's (from the server: already limited to what the build may use)
- * and then the runner's own, which builds of forks do not get. Secrets of `kind: secret` documents
+ * and then the runner's own, which builds of forks do not get. Encrypted inline values of
+ * `kind: secret` documents come decrypted from the server with the build's secrets; a value the
+ * server could not decrypt fails the stage, naming the secret. Other `kind: secret` documents
  * come from the secret plugin, as Drone's runners get them: pull requests only get those the plugin
  * marks for pull requests, and without a plugin they are not found.
  */
@@ -131,6 +133,13 @@ function secretResolver(
   plugin: SecretPlugin | undefined,
 ): SecretResolver {
   return async ({ name, external }) => {
+    if (external !== undefined && external.data !== '') {
+      // An encrypted inline value: the server decrypted it with the repository's key, which never
+      // leaves the server (server/rpc/inline-secrets.ts), or says why it could not.
+      const failed = details.secret_errors.find((error) => error.name === name);
+      if (failed !== undefined) throw new InvalidInputError(failed.message);
+      return details.secrets.find((secret) => secret.name === name)?.data;
+    }
     if (external !== undefined) {
       if (plugin === undefined) return undefined;
       const found = await plugin.find({

@@ -31,6 +31,7 @@ import { chownRepoRoute } from './repos/chown.js';
 import { enableRepoRoute } from './repos/enable.js';
 import { findRepoRoute } from './repos/find.js';
 import { repairRepoRoute } from './repos/repair.js';
+import { yamlHelperRoutes } from './repos/yaml-helpers.js';
 import type { ApiRoute } from './route.js';
 import { userBuildsRoutes } from './user/builds.js';
 import { secretRoutes } from './secrets/index.js';
@@ -137,6 +138,7 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       ...streamLogRoutes(api, { ...store, liveLogs: deps.liveLogs, logBatches: deps.logBatches }),
       ...streamsBadgesAndAccountRoutes(api, deps, access),
       ...secretRoutes({ secrets: store.secrets }),
+      ...yamlHelperRoutes({ repos: store.repos }),
     );
     routes.push(openApiRoute(routes, deps.version ?? '0.0.0'));
     registerRoutes(api, routes, guard);

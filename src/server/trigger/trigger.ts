@@ -12,6 +12,7 @@ import { buildEnviron, matchFacts, type SystemFacts } from '../../pipeline/index
 import { scmTokenOf } from '../auth/scm-token.js';
 import { needsApproval } from './approval.js';
 import { cancelSuperseded, type AutoCancelDeps } from './auto-cancel.js';
+import { hasValidSignature } from '../signing/signature.js';
 import { KeyedLock } from './keyed-lock.js';
 import { newBuildOf } from './new-build.js';
 import { readPipelineFile, type PipelineFile } from './pipeline-file.js';
@@ -101,7 +102,9 @@ export class Trigger {
         `no pipeline's trigger matches this ${hook.event} (branch ${hook.target}, ref ${hook.ref})`,
       );
     }
-    const blocked = needsApproval(repo, hook) || checked.blocked;
+    // A protected repository's file signed with its key needs no approval for being protected.
+    const signed = repo.protected && hasValidSignature(checked.text, repo.signingKey);
+    const blocked = needsApproval({ ...repo, protected: repo.protected && !signed }, hook) || checked.blocked;
     const created = await this.#deps.store.builds.create(
       { ...base, status: blocked ? 'blocked' : 'pending', config: manifest.text },
       stagesOf(selected, blocked),

@@ -188,6 +188,14 @@ export const wireDetails = z.object({
     .array(wireSecret)
     .nullish()
     .transform((v) => v ?? []),
+  /**
+   * svc addition: the `kind: secret` documents with inline `data` the server could not decrypt
+   * (another repository's value, or altered), so that a stage using one fails saying so.
+   */
+  secret_errors: z
+    .array(z.object({ name: z.string(), message: z.string() }))
+    .nullish()
+    .transform((v) => v ?? []),
   netrc: wireNetrc.nullish().transform((v) => v ?? undefined),
   system: wireSystem,
 });

@@ -4,6 +4,7 @@ import type { Store } from '../../../core/store.js';
 import { buildToWire, repoToWire, stageToWire, type WireDetails } from '../../../runner/client/wire/index.js';
 import type { RpcDeps } from '../deps.js';
 import { idParam } from '../parse.js';
+import { inlineSecrets } from '../inline-secrets.js';
 import { secretsForBuild } from '../secrets.js';
 
 /** What the details route needs. */
@@ -16,7 +17,8 @@ export interface DetailsDeps {
 /**
  * GET /rpc/v2/stage/{id} — everything a runner needs to run a stage it took: the build (its
  * pipeline file as base64 `config.data`), the repository, the stage and its steps, the secrets the
- * build may use (secrets.ts), clone credentials (`netrc`, null when none) and the server's system
+ * build may use (secrets.ts; the values its file encrypts inline, decrypted here — inline-secrets.ts —
+ * come first, as in Drone, and those that cannot be decrypted are named in `secret_errors`), clone credentials (`netrc`, null when none) and the server's system
  * facts. 409 while no runner took the stage: secrets leave the server only for taken stages.
  */
 export function detailsRoute(app: FastifyInstance, deps: DetailsDeps): void {
@@ -35,18 +37,31 @@ export function detailsRoute(app: FastifyInstance, deps: DetailsDeps): void {
       secretsForBuild(deps.store.secrets, repo, build),
       deps.netrcFor(repo, build),
     ]);
+    const inline = inlineSecrets(build.config, repo, build);
+    const inlineNames = new Set(inline.values.map((value) => value.name));
     const { proto, host, version } = deps.system;
     return {
       build: buildToWire(build),
       repository: repoToWire(repo),
       stage: stageToWire(stage, steps),
       config: { data: Buffer.from(build.config, 'utf8').toString('base64') },
-      secrets: secrets.map((s) => ({
-        name: s.name,
-        data: s.data,
-        pull_request: s.pullRequest,
-        pull_request_push: s.pullRequestPush,
-      })),
+      secrets: [
+        ...inline.values.map((s) => ({
+          name: s.name,
+          data: s.data,
+          pull_request: true,
+          pull_request_push: false,
+        })),
+        ...secrets
+          .filter((s) => !inlineNames.has(s.name))
+          .map((s) => ({
+            name: s.name,
+            data: s.data,
+            pull_request: s.pullRequest,
+            pull_request_push: s.pullRequestPush,
+          })),
+      ],
+      secret_errors: inline.errors.map((e) => ({ ...e })),
       netrc: netrc === undefined ? undefined : { ...netrc },
       system: { proto, host, link: `${proto}://${host}`, version },
     };

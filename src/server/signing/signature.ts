@@ -1,0 +1,122 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { parseDocument } from 'yaml';
+
+/**
+ * One document of a pipeline file as Drone's signer splits it: the lines between `---` separators
+ * (each with its newline), and the document's `kind`.
+ */
+interface RawDocument {
+  readonly text: string;
+  readonly kind: string;
+}
+
+/** The file cannot be split into YAML documents; the message names the document. */
+export class SignatureFileError extends Error {}
+
+/** Drone's signer refuses keys shorter than this; svc's keys are 32 bytes. */
+const MIN_KEY_BYTES = 32;
+
+/**
+ * The HMAC-SHA256 (hex) of a pipeline file with the repository's key, computed as Drone's signer
+ * does so that files signed by Drone keep verifying: over the text of every document except
+ * `kind: signature` ones, so adding or replacing the signature does not change it.
+ */
+export function signatureOf(text: string, key: string): string {
+  return hmacOf(splitDocuments(text), key).toString('hex');
+}
+
+/**
+ * The file with its signature: every document but old signatures, then a `kind: signature`
+ * document with the HMAC (Drone's layout, `...` ending the file).
+ */
+export function signFile(text: string, key: string): { hmac: string; file: string } {
+  const documents = splitDocuments(text);
+  const hmac = hmacOf(documents, key).toString('hex');
+  const kept = documents.filter((document) => document.kind !== 'signature');
+  const file = `${kept.map((document) => `---\n${document.text}`).join('')}---\nkind: signature\nhmac: ${hmac}\n\n...\n`;
+  return { hmac, file };
+}
+
+/**
+ * Whether the file carries a `kind: signature` document whose HMAC is the file's with this key.
+ * A file without one, with a malformed one, that does not parse, or a repository without a key is
+ * simply not signed: false, never an error (the trigger then blocks the build as before).
+ */
+export function hasValidSignature(text: string, key: string): boolean {
+  if (Buffer.byteLength(key, 'utf8') < MIN_KEY_BYTES) return false;
+  let documents: RawDocument[];
+  try {
+    documents = splitDocuments(text);
+  } catch {
+    return false;
+  }
+  const claimed = claimedHmac(documents);
+  if (claimed === undefined) return false;
+  const actual = hmacOf(documents, key);
+  return claimed.length === actual.length && timingSafeEqual(claimed, actual);
+}
+
+/** The first signature document's `hmac`, decoded; undefined when absent or not hex. */
+function claimedHmac(documents: readonly RawDocument[]): Buffer | undefined {
+  const signature = documents.find((document) => document.kind === 'signature');
+  if (signature === undefined) return undefined;
+  const value: unknown = parseDocument(signature.text).get('hmac');
+  if (typeof value !== 'string' || !/^(?:[0-9a-fA-F]{2})+$/.test(value)) return undefined;
+  return Buffer.from(value, 'hex');
+}
+
+function hmacOf(documents: readonly RawDocument[], key: string): Buffer {
+  if (Buffer.byteLength(key, 'utf8') < MIN_KEY_BYTES)
+    throw new Error(`a signing key must have at least ${MIN_KEY_BYTES} bytes`);
+  const mac = createHmac('sha256', Buffer.from(key, 'utf8'));
+  for (const document of documents) if (document.kind !== 'signature') mac.update(document.text, 'utf8');
+  return mac.digest();
+}
+
+/**
+ * Splits the file the way Drone's signer does, since the HMAC covers exactly these bytes: a line
+ * starting with `---` begins a new document (and is not part of it), a line starting with `...`
+ * ends the file, a carriage return before a newline is dropped, every kept line gets a newline.
+ */
+function splitDocuments(text: string): RawDocument[] {
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const chunks: string[][] = [];
+  let current: string[] | undefined;
+  for (const raw of lines) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.startsWith('---')) current = undefined;
+    if (current === undefined) {
+      current = [];
+      chunks.push(current);
+    }
+    if (line.startsWith('---')) continue;
+    if (line.startsWith('...')) break;
+    current.push(`${line}\n`);
+  }
+  return chunks.map((chunk, index) => {
+    const chunkText = chunk.join('');
+    return { text: chunkText, kind: kindOf(chunkText, index + 1) };
+  });
+}
+
+/** The document's `kind`, '' when it has none; a document that is not YAML or not a map is an error. */
+function kindOf(text: string, number: number): string {
+  const document = parseDocument(text);
+  const [error] = document.errors;
+  if (error !== undefined)
+    throw new SignatureFileError(`document ${number}: ${error.message.split('\n')[0] ?? ''}`);
+  let value: unknown;
+  try {
+    value = document.toJS();
+  } catch (error) {
+    throw new SignatureFileError(
+      `document ${number}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  if (value === null || value === undefined) return '';
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new SignatureFileError(`document ${number} is not a map of fields`);
+  const kind = (value as Record<string, unknown>).kind;
+  return typeof kind === 'string' ? kind : '';
+}
