@@ -86,7 +86,13 @@ describe('rpc heartbeats and the watchdog', () => {
       ['y', 'skipped'],
     ]);
     expect(await s.store.logs.find(stepId)).toEqual([{ pos: 0, out: 'half way', time: 0 }]);
-    expect((await s.store.builds.find(build.id))?.status).toBe('error');
+    // The watchdog settles the build right after it closed the stage's steps: wait for that write.
+    let settled = await s.store.builds.find(build.id);
+    for (let i = 0; i < 40 && settled?.status === 'running'; i++) {
+      await sleep(50);
+      settled = await s.store.builds.find(build.id);
+    }
+    expect(settled?.status).toBe('error');
     expect((await s.store.stages.list(build.id)).map((st) => st.status)).toEqual(['error', 'skipped']);
     expect(s.heard.at(-1)?.build.status).toBe('error');
     // The runner comes back: its heartbeat says the stage is no longer its to run.
