@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Repo } from '../../src/core/repo.js';
+import type { Status } from '../../src/core/status.js';
 import { call, enable, loginAs, tokenOf } from './client.js';
 import { startHarness, type Harness } from './harness.js';
 
@@ -53,6 +54,23 @@ describe('build actions: cancel, approve, decline, purge, branch filter, log del
     expect(await h.github.push('acme/app', branch, `${h.url}/hook`)).toBe(200);
     return (await h.store.repos.find(repo.id))?.counter ?? 0;
   }
+
+  /** Step 1 of a stage, named compile, with the given status and times. */
+  const compileStep = (stageId: number, status: Status, started: number, stopped: number) =>
+    h.store.steps.create({
+      stageId,
+      number: 1,
+      name: 'compile',
+      status,
+      error: '',
+      errIgnore: false,
+      exitCode: 0,
+      image: 'busybox',
+      detached: false,
+      dependsOn: [],
+      started,
+      stopped,
+    });
 
   const build = async (number: number): Promise<BuildJson> =>
     (await call(h, `/api/repos/acme/app/builds/${number}`, { token: reader })).json as BuildJson;
@@ -112,20 +130,7 @@ describe('build actions: cancel, approve, decline, purge, branch filter, log del
       machine: 'runner-1',
       started: Date.now(),
     });
-    await h.store.steps.create({
-      stageId: running.id,
-      number: 1,
-      name: 'compile',
-      status: 'running',
-      error: '',
-      errIgnore: false,
-      exitCode: 0,
-      image: 'busybox',
-      detached: false,
-      dependsOn: [],
-      started: Date.now(),
-      stopped: 0,
-    });
+    await compileStep(running.id, 'running', Date.now(), 0);
     const cancelled = await call(h, `/api/repos/acme/app/builds/${number}?`, {
       method: 'DELETE',
       token: admin,
@@ -237,20 +242,7 @@ describe('build actions: cancel, approve, decline, purge, branch filter, log del
     const number = await push();
     const stored = await h.store.builds.findNumber(repo.id, number);
     const [first] = await h.store.stages.list(stored?.id ?? 0);
-    const step = await h.store.steps.create({
-      stageId: first?.id ?? 0,
-      number: 1,
-      name: 'compile',
-      status: 'success',
-      error: '',
-      errIgnore: false,
-      exitCode: 0,
-      image: 'busybox',
-      detached: false,
-      dependsOn: [],
-      started: 1,
-      stopped: 2,
-    });
+    const step = await compileStep(first?.id ?? 0, 'success', 1, 2);
     await h.store.logs.create(step.id, [{ pos: 0, out: 'oops, a secret\n', time: 0 }]);
     const path = `/api/repos/acme/app/builds/${number}/logs/1/1`;
     expect((await call(h, path, { method: 'DELETE', token: writer })).status).toBe(403);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { InvalidInputError } from '../../core/errors.js';
 import type { AccessGuard } from './guard.js';
 import { parseInput } from './params.js';
@@ -19,18 +19,12 @@ export function registerRoutes(api: FastifyInstance, routes: readonly ApiRoute[]
         const { principal, repo } = await guard.admit(route.access, request);
         const params = route.params === undefined ? {} : parseInput(route.params, request.params);
         const query = route.query === undefined ? {} : parseInput(route.query, request.query);
-        const body = route.body === undefined ? undefined : parseBody(route, request);
+        // An empty body reads as `{}`, so that schemas whose fields are all optional accept it.
+        const body = route.body === undefined ? undefined : parseInput(route.body, request.body ?? {});
         return route.handler({ request, reply, principal, repo, params, query, body });
       },
     });
   }
-}
-
-function parseBody(route: ApiRoute, request: FastifyRequest): unknown {
-  const schema = route.body;
-  if (schema === undefined) return undefined;
-  const parsed = parseInput(schema, request.body ?? {});
-  return parsed;
 }
 
 /**

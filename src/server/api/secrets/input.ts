@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InvalidInputError } from '../../../core/errors.js';
-import type { Secret } from '../../../core/secret.js';
+import type { NewSecret, Secret, SecretScope } from '../../../core/secret.js';
 
 /** Drone's rule for secret names: letters, digits, `_`, `-` and `.`; svc's column holds 255. */
 export const SecretName = z
@@ -45,6 +45,17 @@ export const SecretPatch = z
   .strict();
 
 /** The secret with the patch applied; renaming is refused (delete and add it again instead). */
+/** The secret a creation body makes in `scope`. */
+export function newSecretOf(scope: SecretScope, body: z.infer<typeof NewSecretBody>): NewSecret {
+  return {
+    scope,
+    name: body.name,
+    data: body.data,
+    pullRequest: body.pull_request,
+    pullRequestPush: body.pull_request_push,
+  };
+}
+
 export function applySecretPatch(secret: Secret, patch: z.infer<typeof SecretPatch>): Secret {
   if (patch.name !== undefined && patch.name !== secret.name)
     throw new InvalidInputError('name: a secret cannot be renamed; delete it and add it under the new name');

@@ -4,7 +4,7 @@ import type { Secret, SecretStore } from '../../../core/secret.js';
 import { secretJson } from '../json/secret.js';
 import { ADMIN, NAMESPACE_ADMIN, NAMESPACE_READ, route, type ApiRoute } from '../route.js';
 import { secretSchema } from '../schemas.js';
-import { applySecretPatch, NewSecretBody, SecretPatch } from './input.js';
+import { applySecretPatch, NewSecretBody, SecretPatch, newSecretOf } from './input.js';
 
 /** What organization secrets need. */
 export interface OrgSecretDeps {
@@ -77,13 +77,9 @@ export function orgSecretRoutes(deps: OrgSecretDeps): ApiRoute[] {
       body: NewSecretBody,
       response: { schema: secretSchema, description: 'the secret, without its value' },
       async handler({ params, body }) {
-        const secret = await deps.secrets.create({
-          scope: { kind: 'namespace', namespace: params.namespace },
-          name: body.name,
-          data: body.data,
-          pullRequest: body.pull_request,
-          pullRequestPush: body.pull_request_push,
-        });
+        const secret = await deps.secrets.create(
+          newSecretOf({ kind: 'namespace', namespace: params.namespace }, body),
+        );
         return secretJson(secret);
       },
     }),

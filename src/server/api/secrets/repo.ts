@@ -6,7 +6,7 @@ import { secretJson } from '../json/secret.js';
 import { RepoParams } from '../params.js';
 import { REPO_WRITE, route, type ApiRoute } from '../route.js';
 import { secretSchema } from '../schemas.js';
-import { applySecretPatch, NewSecretBody, SecretPatch } from './input.js';
+import { applySecretPatch, NewSecretBody, SecretPatch, newSecretOf } from './input.js';
 
 /** What repository secrets need. */
 export interface RepoSecretDeps {
@@ -48,13 +48,7 @@ export function repoSecretRoutes(deps: RepoSecretDeps): ApiRoute[] {
       body: NewSecretBody,
       response: { schema: secretSchema, description: 'the secret, without its value' },
       async handler({ repo, body }) {
-        const secret = await deps.secrets.create({
-          scope: { kind: 'repo', repoId: repo.id },
-          name: body.name,
-          data: body.data,
-          pullRequest: body.pull_request,
-          pullRequestPush: body.pull_request_push,
-        });
+        const secret = await deps.secrets.create(newSecretOf({ kind: 'repo', repoId: repo.id }, body));
         return secretJson(secret);
       },
     }),
