@@ -47,7 +47,7 @@ function driver(enterprise: boolean): ScmDoubleDriver {
           createGitHubProvider({ ...optionsFor(double, true), server: 'http://127.0.0.1:1' }),
         addUser: (login, email, orgs) => token(double.addUser({ login, email, orgs }).token),
         addRepo: (repo) => void double.addRepo(repo),
-        commit: (fullName, branch, files) => double.commit(fullName, branch, files),
+        commit: (fullName, branch, files, message) => double.commit(fullName, branch, files, message),
         async authorize(url, login) {
           const response = await fetch(`${url}&login=${login}`, { redirect: 'manual' });
           return new URL(response.headers.get('location') ?? '');
