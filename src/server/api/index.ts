@@ -7,9 +7,12 @@ import type { ScmProvider } from '../../core/scm.js';
 import type { Store } from '../../core/store.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { SessionCookies } from '../auth/session-cookies.js';
+import { CommitBuilds, type Trigger } from '../trigger/index.js';
 import type { HookAddress } from '../web/address.js';
+import { createBuildRoute } from './builds/create.js';
 import { findBuildRoute } from './builds/find.js';
 import { listBuildsRoute } from './builds/list.js';
+import { cronRoutes } from './crons/index.js';
 import { AccessGuard } from './guard.js';
 import { findLogRoute } from './logs/find.js';
 import { streamLogRoutes } from './logs/stream.js';
@@ -36,9 +39,11 @@ export interface ApiDeps {
   readonly auth: Authenticator;
   /** Re-issues the session cookie when a cookie-authenticated caller rotates its token. */
   readonly sessions: SessionCookies;
-  readonly store: Pick<Store, 'users' | 'repos' | 'perms' | 'builds' | 'stages' | 'steps' | 'logs'>;
+  readonly store: Pick<Store, 'users' | 'repos' | 'perms' | 'builds' | 'stages' | 'steps' | 'logs' | 'crons'>;
   /** Undefined when no git provider is configured: no sync, no enabling, stored permissions only. */
   readonly provider: ScmProvider | undefined;
+  /** Creates custom and cron builds; undefined without a git provider (then those routes refuse). */
+  readonly trigger?: Pick<Trigger, 'create'> | undefined;
   readonly liveLogs: LiveLogs;
   /** Lines of running steps stored so far (Store.logBatches), for viewers who join late. */
   readonly logBatches?: { list(stepId: number): Promise<readonly LogLine[]> };
@@ -77,6 +82,10 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
     sync,
     logger: deps.logger,
   });
+  const commitBuilds =
+    provider === undefined || deps.trigger === undefined
+      ? undefined
+      : new CommitBuilds({ users: store.users, provider, trigger: deps.trigger });
   const guard = new AccessGuard({ auth, repos: access, namespaces: new NamespaceAccess() });
   const routes: ApiRoute[] = [];
   void app.register((api, _options, done) => {
@@ -105,6 +114,8 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       enableRepoRoute({ access, repos: store.repos, provider, address: deps.address, events: deps.events }),
       listBuildsRoute({ builds: store.builds }),
       findBuildRoute({ builds: store.builds, stages: store.stages }),
+      createBuildRoute({ builds: commitBuilds }),
+      ...cronRoutes({ crons: store.crons, builds: commitBuilds }),
       findLogRoute(store),
       ...streamLogRoutes(api, { ...store, liveLogs: deps.liveLogs, logBatches: deps.logBatches }),
     );

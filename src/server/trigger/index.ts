@@ -3,3 +3,4 @@ export { Trigger, type BuildRequest, type TriggerDeps, type TriggerResult } from
 export { DEFAULT_PIPELINE_FILES } from './pipeline-file.js';
 export { HOOK_TRIGGER } from './new-build.js';
 export { CRON_TRIGGER, buildRequestOf, type RequestFor } from './request.js';
+export { CommitBuilds, type CommitBuildsDeps } from './commit-builds.js';

@@ -11,11 +11,13 @@ export interface RequestFor {
   branch: string;
   /** A user's login, or CRON_TRIGGER. */
   trigger: string;
-  /** Who the build is shown as sent by: the caller's login; the commit's author for cron jobs, as in Drone. */
-  sender: string;
+  /** Who the build is shown as sent by: the caller's login; default the commit's author (cron jobs, as in Drone). */
+  sender?: string;
   params?: Record<string, string>;
   /** The cron job's name. */
   cron?: string;
+  /** The deployment target (DRONE_DEPLOY_TO): a cron job's `target`. */
+  deployTo?: string;
 }
 
 /**
@@ -41,9 +43,10 @@ export function buildRequestOf(repo: Repo, commit: ScmCommit, what: RequestFor):
     authorName: commit.authorName,
     authorEmail: commit.authorEmail,
     authorAvatar: commit.authorAvatar,
-    sender: what.sender,
+    sender: what.sender ?? commit.authorLogin,
     trigger: what.trigger,
     params: what.params ?? {},
     cron: what.cron ?? '',
+    deployTo: what.deployTo ?? '',
   };
 }
