@@ -113,18 +113,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     server: address,
   });
-  const routes = registerApiRoutes(app, {
-    auth,
-    sessions,
-    store,
-    provider,
-    liveLogs,
-    logBatches: store.logBatches,
-    address,
-    repositoryFilter: options.repositoryFilter ?? [],
-    logger,
-  });
   let reporter: CommitStatusReporter | undefined;
+  let trigger: Trigger | undefined;
   if (provider !== undefined) {
     reporter = new CommitStatusReporter({
       provider,
@@ -139,9 +129,21 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         announced.push(change);
       },
     };
-    const trigger = new Trigger({ store, provider, queue, listener, system, logger });
+    trigger = new Trigger({ store, provider, queue, listener, system, logger });
     hookRoute(app, { repos: store.repos, provider, trigger });
   }
+  const routes = registerApiRoutes(app, {
+    auth,
+    sessions,
+    store,
+    provider,
+    trigger,
+    liveLogs,
+    logBatches: store.logBatches,
+    address,
+    repositoryFilter: options.repositoryFilter ?? [],
+    logger,
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const bound = app.server.address();
   if (bound === null || typeof bound === 'string') throw new Error('svc is not listening on a port');
