@@ -95,6 +95,25 @@ export interface ScmStatus {
   targetUrl: string;
 }
 
+/** A commit as the provider describes it. */
+export interface ScmCommit {
+  /** The full commit sha. */
+  sha: string;
+  message: string;
+  /** The commit's page at the provider. */
+  link: string;
+  /** The author's account at the provider; empty when the author's email belongs to no account. */
+  authorLogin: string;
+  /** Name and email as recorded in the commit. */
+  authorName: string;
+  authorEmail: string;
+  /** The account's avatar; empty without an account. */
+  authorAvatar: string;
+}
+
+/** Which commit to look up: the head of a branch, or a commit by its sha. */
+export type ScmCommitRef = { branch: string } | { sha: string };
+
 /** Credentials for cloning over HTTP(S), as a `.netrc` entry. */
 export interface ScmNetrc {
   machine: string;
@@ -142,6 +161,13 @@ export interface ScmProvider {
   fileContents(token: ScmToken, repo: ScmRepoRef, path: string, commit: string): Promise<string | undefined>;
   /** The commit a branch points at. */
   branchHead(token: ScmToken, repo: ScmRepoRef, branch: string): Promise<string>;
+  /**
+   * The details of a commit: the head of `{branch}` (a branch name, not a ref: `main`, not
+   * `refs/heads/main`) or the commit `{sha}` (a full sha). NOT_FOUND when the repository, the branch
+   * or the commit does not exist (also when the provider calls an unknown sha invalid input), so
+   * callers can answer "no such commit" without knowing the provider.
+   */
+  findCommit(token: ScmToken, repo: ScmRepoRef, at: ScmCommitRef): Promise<ScmCommit>;
 
   /** Creates (or, when one with the same URL exists, updates) the repository webhook. */
   createHook(token: ScmToken, repo: ScmRepoRef, hook: { url: string; secret: string }): Promise<void>;

@@ -24,8 +24,8 @@ export interface ScmTestDouble {
     writers?: string[];
     readers?: string[];
   }): void;
-  /** Adds a commit with these files on a branch; returns its sha. */
-  commit(fullName: string, branch: string, files: Record<string, string>): string;
+  /** Adds a commit by the repository's owner on top of the branch; returns its sha. */
+  commit(fullName: string, branch: string, files: Record<string, string>, message?: string): string;
   /** Plays the user's browser: opens the authorize page as `login`, returns where it redirects to. */
   authorize(authorizeUrl: string, login: string): Promise<URL>;
   hooks(fullName: string): { url: string; secret: string }[];

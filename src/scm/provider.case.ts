@@ -34,7 +34,12 @@ export function providerContract(driver: ScmDoubleDriver): void {
       bob = double.addUser('bob', 'bob@example.com');
       double.addRepo({ owner: 'alice', name: 'demo', writers: ['bob'] });
       double.addRepo({ owner: 'alice', name: 'hidden', private: true });
-      firstSha = double.commit('alice/demo', 'main', { '.drone.yml': 'kind: pipeline\n', 'src/a.txt': 'a' });
+      firstSha = double.commit(
+        'alice/demo',
+        'main',
+        { '.drone.yml': 'kind: pipeline\n', 'src/a.txt': 'a' },
+        'first',
+      );
       headSha = double.commit('alice/demo', 'main', { '.drone.yml': 'kind: pipeline\nname: two\n' });
       scm = double.provider();
     });
@@ -164,6 +169,26 @@ export function providerContract(driver: ScmDoubleDriver): void {
       it('gives the commit a branch points at', async () => {
         expect(await scm.branchHead(alice, demo, 'main')).toBe(headSha);
         await expectCode(scm.branchHead(alice, demo, 'no-such-branch'), 'NOT_FOUND');
+      });
+
+      it('describes the head commit of a branch and a commit by sha, with its author', async () => {
+        const head = await scm.findCommit(alice, demo, { branch: 'main' });
+        expect(head).toMatchObject({ sha: headSha, authorLogin: 'alice', authorEmail: 'alice@example.com' });
+        expect(head.link).toContain(headSha);
+        expect(head.authorAvatar).not.toBe('');
+        const first = await scm.findCommit(alice, demo, { sha: firstSha });
+        expect(first).toMatchObject({ sha: firstSha, message: 'first', authorLogin: 'alice' });
+      });
+
+      it('finds the head of a branch whose name has a slash', async () => {
+        const sha = double.commit('alice/demo', 'feature/x', { 'b.txt': 'b' });
+        expect((await scm.findCommit(alice, demo, { branch: 'feature/x' })).sha).toBe(sha);
+      });
+
+      it('answers NOT_FOUND for a missing branch, commit or repository', async () => {
+        await expectCode(scm.findCommit(alice, demo, { branch: 'no-such-branch' }), 'NOT_FOUND');
+        await expectCode(scm.findCommit(alice, demo, { sha: 'f'.repeat(40) }), 'NOT_FOUND');
+        await expectCode(scm.findCommit(bob, secretRepo, { branch: 'main' }), 'NOT_FOUND');
       });
     });
 

@@ -85,6 +85,20 @@ describe('authorization matrix', () => {
         }
       }
     }
+    // A cron job in each repository, so that the cron routes answer admitted callers with a job.
+    for (const name of ['private', 'public']) {
+      const repo = await h.store.repos.findSlug('acme', name);
+      if (repo === undefined) throw new Error(`acme/${name} is not enabled`);
+      const cron = { name: 'nightly', expr: '@daily', next: Date.now() + 86_400_000, prev: 0 };
+      await h.store.crons.create({
+        ...cron,
+        repoId: repo.id,
+        event: 'push',
+        branch: 'main',
+        target: '',
+        disabled: false,
+      });
+    }
     const root = await h.store.users.findLogin('root');
     if (root === undefined) throw new Error('root did not log in');
     await h.store.users.update({ ...root, admin: true });

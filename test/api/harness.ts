@@ -136,20 +136,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     server: address,
   });
-  const routes = registerApiRoutes(app, {
-    auth,
-    sessions,
-    store,
-    provider,
-    liveLogs,
-    logBatches: store.logBatches,
-    address,
-    repositoryFilter: options.repositoryFilter ?? [],
-    logger,
-    buildActions,
-    buildEvents,
-  });
   let reporter: CommitStatusReporter | undefined;
+  let trigger: Trigger | undefined;
   if (provider !== undefined) {
     reporter = new CommitStatusReporter({
       provider,
@@ -165,7 +153,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         announced.push(change);
       },
     };
-    const trigger = new Trigger({
+    trigger = new Trigger({
       store,
       provider,
       queue,
@@ -188,6 +176,20 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       netrcFor: () => Promise.resolve(undefined),
     });
   }
+  const routes = registerApiRoutes(app, {
+    auth,
+    sessions,
+    store,
+    provider,
+    trigger,
+    liveLogs,
+    logBatches: store.logBatches,
+    address,
+    repositoryFilter: options.repositoryFilter ?? [],
+    logger,
+    buildActions,
+    buildEvents,
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const bound = app.server.address();
   if (bound === null || typeof bound === 'string') throw new Error('svc is not listening on a port');

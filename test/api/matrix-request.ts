@@ -11,6 +11,7 @@ export function fillPath(path: string, visibility: 'private' | 'public'): string
     stage: '1',
     step: '1',
     login: 'nobody-such',
+    cron: 'nightly',
   };
   return path.replace(/:([A-Za-z_]+)/g, (_match, name: string) => values[name] ?? 'no-such-thing');
 }

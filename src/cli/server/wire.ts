@@ -13,7 +13,8 @@ import { InMemoryLiveLogs } from '../../server/logs/index.js';
 import { BuildActions, BuildWatches, StageQueue } from '../../server/queue/index.js';
 import { registerRpcRoutes } from '../../server/rpc/index.js';
 import { CommitStatusReporter } from '../../server/status/index.js';
-import { Trigger } from '../../server/trigger/index.js';
+import { CronScheduler } from '../../server/cron/index.js';
+import { CommitBuilds, Trigger } from '../../server/trigger/index.js';
 import { metricsRoute } from '../../server/routes/metrics.js';
 import { registerWebRoutes } from '../../server/web/index.js';
 import { pipelinePlugins, webhookEvents } from './plugins.js';
@@ -78,11 +79,25 @@ export function wireServer({
     server: address,
     ...(webhooks === undefined ? {} : { events: webhooks }),
   });
+  const trigger =
+    provider === undefined
+      ? undefined
+      : new Trigger({
+          store,
+          provider,
+          queue,
+          listener,
+          system,
+          logger,
+          cancel: (build, by, options) => buildActions.cancel(build, by, options),
+          ...pipelinePlugins(settings),
+        });
   registerApiRoutes(app, {
     auth,
     sessions,
     store,
     provider,
+    trigger,
     liveLogs,
     logBatches: store.logBatches,
     address,
@@ -93,18 +108,9 @@ export function wireServer({
     ...(webhooks === undefined ? {} : { events: webhooks }),
     buildEvents,
   });
-  if (provider !== undefined) {
-    const trigger = new Trigger({
-      store,
-      provider,
-      queue,
-      listener,
-      system,
-      logger,
-      cancel: (build, by, options) => buildActions.cancel(build, by, options),
-      ...pipelinePlugins(settings),
-    });
+  if (provider !== undefined && trigger !== undefined) {
     hookRoute(app, { repos: store.repos, provider, trigger });
+    if (settings.SVC_CRON_DISABLED !== true) cronScheduler(app, settings, store, provider, trigger, logger);
   }
   registerRpcRoutes(app, {
     store,
@@ -130,6 +136,31 @@ export function wireServer({
     },
   });
   return app;
+}
+
+/** Runs due cron jobs every SVC_CRON_INTERVAL from when the server is ready until it closes. */
+function cronScheduler(
+  app: FastifyInstance,
+  settings: ServerSettings,
+  store: Store,
+  provider: ScmProvider,
+  trigger: Trigger,
+  logger: Logger,
+): void {
+  const scheduler = new CronScheduler({
+    interval: settings.SVC_CRON_INTERVAL,
+    crons: store.crons,
+    repos: store.repos,
+    builds: new CommitBuilds({ users: store.users, provider, trigger }),
+    logger,
+  });
+  app.addHook('onReady', (done) => {
+    scheduler.start();
+    done();
+  });
+  app.addHook('onClose', async () => {
+    await scheduler.stop();
+  });
 }
 
 /**

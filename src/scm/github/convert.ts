@@ -1,5 +1,5 @@
-import type { ScmRepo, ScmStatus } from '../../core/scm.js';
-import type { GitHubRepo } from './schemas.js';
+import type { ScmCommit, ScmRepo, ScmStatus } from '../../core/scm.js';
+import type { GitHubCommit, GitHubRepo } from './schemas.js';
 
 /**
  * A GitHub repository as svc sees it. GitHub's `push` permission is svc's write, `pull` its read;
@@ -22,6 +22,19 @@ export function toScmRepo(repo: GitHubRepo): ScmRepo {
       write: permissions.push === true,
       admin: permissions.admin === true,
     },
+  };
+}
+
+/** A GitHub commit: the account (login, avatar) when GitHub matched the author's email to one. */
+export function toScmCommit(commit: GitHubCommit): ScmCommit {
+  return {
+    sha: commit.sha,
+    message: commit.commit.message,
+    link: commit.html_url,
+    authorLogin: commit.author?.login ?? '',
+    authorName: commit.commit.author?.name ?? '',
+    authorEmail: commit.commit.author?.email ?? '',
+    authorAvatar: commit.author?.avatar_url ?? '',
   };
 }
 

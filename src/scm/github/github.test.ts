@@ -48,7 +48,7 @@ function driver(enterprise: boolean): ScmDoubleDriver {
         addUser: (login, email, orgs, orgAdmin) =>
           token(double.addUser({ login, email, orgs, orgAdmin }).token),
         addRepo: (repo) => void double.addRepo(repo),
-        commit: (fullName, branch, files) => double.commit(fullName, branch, files),
+        commit: (fullName, branch, files, message) => double.commit(fullName, branch, files, message),
         async authorize(url, login) {
           const response = await fetch(`${url}&login=${login}`, { redirect: 'manual' });
           return new URL(response.headers.get('location') ?? '');

@@ -1,6 +1,8 @@
 import { SvcError } from '../../core/errors.js';
 import type {
   ScmAccount,
+  ScmCommit,
+  ScmCommitRef,
   ScmHookRequest,
   ScmHookResult,
   ScmMembership,
@@ -14,7 +16,7 @@ import type {
 import { netrcFor, type GitAuthOptions } from '../netrc.js';
 import { createTransport, type Transport } from '../transport.js';
 import { GitHubClient } from './client.js';
-import { statusDescription, toGitHubState, toScmRepo } from './convert.js';
+import { statusDescription, toGitHubState, toScmCommit, toScmRepo } from './convert.js';
 import { createHook, deleteHook } from './hooks.js';
 import { authorizeUrl, exchangeCode, type OAuthApp } from './oauth.js';
 import { githubEndpoints, type GitHubEndpoints, type GitHubOptions } from './options.js';
@@ -22,6 +24,7 @@ import { parseHook } from './parse.js';
 import { filePath, repoPath } from './paths.js';
 import {
   branchSchema,
+  commitSchema,
   contentSchema,
   emailSchema,
   membershipSchema,
@@ -157,6 +160,23 @@ export class GitHubProvider implements ScmProvider {
   async branchHead(token: ScmToken, repo: ScmRepoRef, branch: string): Promise<string> {
     const path = `${repoPath(repo)}/branches/${encodeURIComponent(branch)}`;
     return (await this.#client.json(token.token, 'GET', path, branchSchema)).commit.sha;
+  }
+
+  /**
+   * One call for both forms: GitHub's commit endpoint takes a sha or `heads/<branch>`, which cannot be
+   * mistaken for a tag or a sha-like branch name. An unknown sha or branch is a 422 there.
+   */
+  async findCommit(token: ScmToken, repo: ScmRepoRef, at: ScmCommitRef): Promise<ScmCommit> {
+    const ref = 'branch' in at ? `heads/${filePath(at.branch)}` : encodeURIComponent(at.sha);
+    const path = `${repoPath(repo)}/commits/${ref}`;
+    const found = await this.#client.json(token.token, 'GET', path, commitSchema).catch((error: unknown) => {
+      if (error instanceof SvcError && error.code === 'INVALID_INPUT') {
+        const what = 'branch' in at ? `branch ${at.branch}` : `commit ${at.sha}`;
+        throw new SvcError('NOT_FOUND', `GitHub has no ${what} in ${repo.namespace}/${repo.name}`);
+      }
+      throw error;
+    });
+    return toScmCommit(found);
   }
 
   createHook(token: ScmToken, repo: ScmRepoRef, hook: { url: string; secret: string }): Promise<void> {

@@ -60,6 +60,22 @@ export const contentSchema = z.union([
 /** `GET /repos/{o}/{r}/branches/{branch}` (docs: rest/branches/branches#get-a-branch). */
 export const branchSchema = z.object({ name: z.string(), commit: z.object({ sha: z.string() }) });
 
+/**
+ * `GET /repos/{o}/{r}/commits/{ref}` (docs: rest/commits/commits#get-a-commit): the top-level `author`
+ * is the GitHub account the commit's email belongs to, null when none.
+ */
+export const commitSchema = z.object({
+  sha: z.string(),
+  html_url: z.string(),
+  commit: z.object({
+    message: z.string(),
+    author: z.object({ name: z.string().nullish(), email: z.string().nullish() }).nullish(),
+  }),
+  author: z.object({ login: z.string(), avatar_url: z.string().nullish() }).nullish(),
+});
+
+export type GitHubCommit = z.infer<typeof commitSchema>;
+
 /** A repository webhook (docs: rest/repos/webhooks). */
 export const hookSchema = z.object({
   id: z.number(),

@@ -7,15 +7,18 @@ import type { ScmProvider } from '../../core/scm.js';
 import type { Store } from '../../core/store.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { SessionCookies } from '../auth/session-cookies.js';
+import { CommitBuilds, type Trigger } from '../trigger/index.js';
 import type { HookAddress } from '../web/address.js';
 import type { BuildActions } from '../queue/build-actions.js';
 import { buildActionRoutes } from './builds/actions.js';
 import type { BuildEventSource } from '../events/build-events.js';
 import { badgeRoutes } from './badges/badges.js';
+import { createBuildRoute } from './builds/create.js';
 import { findBuildRoute } from './builds/find.js';
 import { purgeBuildsRoute } from './builds/purge.js';
 import { listBuildsRoute } from './builds/list.js';
 import { eventStreamRoutes } from './events/stream.js';
+import { cronRoutes } from './crons/index.js';
 import { AccessGuard } from './guard.js';
 import { deleteLogRoute } from './logs/delete.js';
 import { findLogRoute } from './logs/find.js';
@@ -52,10 +55,12 @@ export interface ApiDeps {
   readonly sessions: SessionCookies;
   readonly store: Pick<
     Store,
-    'users' | 'repos' | 'perms' | 'builds' | 'stages' | 'steps' | 'logs' | 'secrets'
+    'users' | 'repos' | 'perms' | 'builds' | 'stages' | 'steps' | 'logs' | 'secrets' | 'crons'
   >;
   /** Undefined when no git provider is configured: no sync, no enabling, stored permissions only. */
   readonly provider: ScmProvider | undefined;
+  /** Creates custom and cron builds; undefined without a git provider (then those routes refuse). */
+  readonly trigger?: Pick<Trigger, 'create'> | undefined;
   readonly liveLogs: LiveLogs;
   /** Lines of running steps stored so far (Store.logBatches), for viewers who join late. */
   readonly logBatches?: { list(stepId: number): Promise<readonly LogLine[]> };
@@ -98,6 +103,10 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
     sync,
     logger: deps.logger,
   });
+  const commitBuilds =
+    provider === undefined || deps.trigger === undefined
+      ? undefined
+      : new CommitBuilds({ users: store.users, provider, trigger: deps.trigger });
   const guard = new AccessGuard({
     auth,
     repos: access,
@@ -133,6 +142,8 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       findBuildRoute({ builds: store.builds, stages: store.stages }),
       ...buildActionRoutes({ builds: store.builds, stages: store.stages, actions: deps.buildActions }),
       purgeBuildsRoute({ builds: store.builds }),
+      createBuildRoute({ builds: commitBuilds }),
+      ...cronRoutes({ crons: store.crons, builds: commitBuilds }),
       findLogRoute(store),
       deleteLogRoute(store),
       ...streamLogRoutes(api, { ...store, liveLogs: deps.liveLogs, logBatches: deps.logBatches }),

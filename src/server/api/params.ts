@@ -8,6 +8,9 @@ export const RepoParams = z.object({ owner: z.string().min(1), name: z.string().
 /** `/repos/{owner}/{name}/builds/{number}` path parameters. */
 export const BuildParams = RepoParams.extend({ number: z.coerce.number().int().positive() });
 
+/** `/repos/{owner}/{name}/cron/{cron}` path parameters: the job's name. */
+export const CronParams = RepoParams.extend({ cron: z.string().min(1) });
+
 /** `/…/builds/{number}/logs/{stage}/{step}` path parameters: stage and step numbers. */
 export const StepParams = BuildParams.extend({
   stage: z.coerce.number().int().positive(),

@@ -115,6 +115,23 @@ export const buildSchema = z.object({
   stages: z.array(stageSchema).optional().describe('single-build answers only'),
 });
 
+/** A cron job (Drone's core.Cron); `next`/`prev` in epoch seconds, 0 when none. */
+export const cronSchema = z.object({
+  id: int,
+  repo_id: int,
+  name: z.string(),
+  expr: z.string(),
+  next: seconds,
+  prev: seconds,
+  event: z.string(),
+  branch: z.string(),
+  target: z.string(),
+  disabled: z.boolean(),
+  created: seconds,
+  updated: seconds,
+  version: int,
+});
+
 export const repoSchema = z.object({
   id: int,
   uid: z.string(),

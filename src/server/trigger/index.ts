@@ -1,4 +1,6 @@
 /** Webhook → build: the Trigger and the rules it applies (skip directives, pipeline selection). */
-export { Trigger, type TriggerDeps, type TriggerResult } from './trigger.js';
+export { Trigger, type BuildRequest, type TriggerDeps, type TriggerResult } from './trigger.js';
 export { DEFAULT_PIPELINE_FILES } from './pipeline-file.js';
 export { HOOK_TRIGGER } from './new-build.js';
+export { CRON_TRIGGER, buildRequestOf, type RequestFor } from './request.js';
+export { CommitBuilds, type CommitBuildsDeps } from './commit-builds.js';

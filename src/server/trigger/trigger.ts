@@ -39,6 +39,24 @@ export interface TriggerDeps {
   readonly cancel?: AutoCancelDeps['cancel'];
 }
 
+/**
+ * A build svc creates itself rather than for a webhook (a cron job, a custom build from the API, a
+ * promotion): the change as a hook would describe it, built by the caller from the provider's commit,
+ * plus who asked and with what.
+ */
+export interface BuildRequest extends ScmHookBuild {
+  /** Who created it: a user's login, or `@cron`. */
+  trigger: string;
+  /** Custom parameters: step variables (`KEY=VALUE` of a custom build or a promotion). */
+  params?: Record<string, string>;
+  /** The cron job's name (DRONE_CRON); empty otherwise. */
+  cron?: string;
+  /** A promotion's target environment (DRONE_DEPLOY_TO); empty otherwise. */
+  deployTo?: string;
+  /** The build this one promotes or restarts; 0 when none. */
+  parent?: number;
+}
+
 /** A build was created (possibly in state `error`), or the hook asks for none, and why. */
 export type TriggerResult =
   { kind: 'created'; build: Build; stages: Stage[] } | { kind: 'skipped'; reason: string };
@@ -67,10 +85,36 @@ export class Trigger {
       return skipped('the repository ignores pull requests');
     if (hook.event === 'pull_request' && hook.fork && repo.ignoreForks)
       return skipped('the repository ignores pull requests from forks');
+    return this.#run(repo, newBuildOf(repo.id, hook), hook.fork);
+  }
+
+  /**
+   * Creates a build that comes from svc itself (BuildRequest), the way `trigger` does for a hook:
+   * the file at `request.after`, substitution, plugins, lint, `trigger:` selection (so `event: [cron]`
+   * and `cron: [name]` apply), an error build when the file cannot be used. Skip directives do not
+   * apply: someone asked for this build explicitly. Skipped for a disabled repository.
+   */
+  async create(repo: Repo, request: BuildRequest): Promise<TriggerResult> {
+    if (!repo.active) return skipped('the repository is not enabled');
+    return this.#run(
+      repo,
+      {
+        ...newBuildOf(repo.id, request),
+        trigger: request.trigger,
+        params: request.params ?? {},
+        cron: request.cron ?? '',
+        deployTo: request.deployTo ?? '',
+        parent: request.parent ?? 0,
+      },
+      request.fork,
+    );
+  }
+
+  async #run(repo: Repo, base: NewBuild, fork: boolean): Promise<TriggerResult> {
     const owner = await this.#deps.store.users.find(repo.userId);
     if (owner === undefined || !owner.active)
       return skipped('the account that enabled the repository is gone or inactive; enable it again');
-    const result = await this.#perRepo.run(String(repo.id), () => this.#create(repo, owner, hook));
+    const result = await this.#perRepo.run(String(repo.id), () => this.#create(repo, owner, base, fork));
     if (result.kind === 'created') {
       this.#announce(repo, result.build, result.stages);
       await this.#supersede(repo, result.build);
@@ -78,14 +122,13 @@ export class Trigger {
     return result;
   }
 
-  async #create(repo: Repo, owner: User, hook: ScmHookBuild): Promise<TriggerResult> {
-    const base = newBuildOf(repo.id, hook);
-    const file = await this.#readFile(repo, owner, hook.after);
+  async #create(repo: Repo, owner: User, base: NewBuild, fork: boolean): Promise<TriggerResult> {
+    const file = await this.#readFile(repo, owner, base.after);
     if (typeof file === 'string') return this.#createError(base, file, '');
     if (!file.found) {
       return this.#createError(
         base,
-        `no pipeline file found at ${hook.after}: tried ${file.tried.join(', ')}`,
+        `no pipeline file found at ${base.after}: tried ${file.tried.join(', ')}`,
         '',
       );
     }
@@ -99,12 +142,14 @@ export class Trigger {
     const selected = selectPipelines(manifest.pipelines, facts);
     if (selected.length === 0) {
       return skipped(
-        `no pipeline's trigger matches this ${hook.event} (branch ${hook.target}, ref ${hook.ref})`,
+        `no pipeline's trigger matches this ${base.event} (branch ${base.target}, ref ${base.ref})`,
       );
     }
     // A protected repository's file signed with its key needs no approval for being protected.
     const signed = repo.protected && hasValidSignature(checked.text, repo.signingKey);
-    const blocked = needsApproval({ ...repo, protected: repo.protected && !signed }, hook) || checked.blocked;
+    const blocked =
+      needsApproval({ ...repo, protected: repo.protected && !signed }, { event: base.event, fork }) ||
+      checked.blocked;
     const created = await this.#deps.store.builds.create(
       { ...base, status: blocked ? 'blocked' : 'pending', config: manifest.text },
       stagesOf(selected, blocked),

@@ -114,14 +114,19 @@ export function branch(repo: Repo, name: string, sha: string, urls: Urls) {
 }
 
 /** A commit (docs: rest/commits/commits#get-a-commit), without its diff. */
-export function commit(repo: Repo, c: Commit, urls: Urls) {
+export function commit(state: GitHubState, repo: Repo, c: Commit, urls: Urls) {
   const api = `${urls.api}/repos/${repo.owner}/${repo.name}`;
-  const person = { name: c.author, email: `${c.author}@users.noreply.github.com`, date: c.timestamp };
+  // GitHub links the commit to the account its email belongs to; an unknown author has none (null).
+  const account = state.user(c.author);
+  const email = account?.primaryEmail || `${c.author}@users.noreply.github.com`;
+  const person = { name: c.author, email, date: c.timestamp };
   return {
     sha: c.sha,
     url: `${api}/commits/${c.sha}`,
     html_url: `${urls.web}/${repo.owner}/${repo.name}/commit/${c.sha}`,
     commit: { message: c.message, author: person, committer: person },
+    author: account === undefined ? null : simpleUser(account, urls),
+    committer: account === undefined ? null : simpleUser(account, urls),
     parents: c.parent === undefined ? [] : [{ sha: c.parent, url: `${api}/commits/${c.parent}` }],
   };
 }

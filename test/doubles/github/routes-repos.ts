@@ -1,7 +1,7 @@
 import type { Env } from './env.js';
 import { error, notFound, type Context, type Reply, type Route } from './http.js';
 import { branch, commit, repository } from './render.js';
-import type { Repo } from './state.js';
+import type { Commit, Repo } from './state.js';
 
 /**
  * The repository as the caller may see it: private repositories are 404 to those without access,
@@ -43,13 +43,14 @@ export function repoRoutes(env: Env): Route[] {
     },
     {
       method: 'GET',
-      pattern: '/repos/{owner}/{repo}/commits/{ref}',
+      pattern: '/repos/{owner}/{repo}/commits/{ref+}',
       handler(ctx) {
         const repo = visibleRepo(env, ctx);
         if ('status' in repo) return repo;
-        const found = state.resolve(repo, ctx.params.ref ?? '');
-        if (found === undefined) return error(422, `No commit found for SHA: ${ctx.params.ref ?? ''}`);
-        return { status: 200, body: commit(repo, found, urls) };
+        const ref = ctx.params.ref ?? '';
+        const found = commitAt(env, repo, ref);
+        if (found === undefined) return error(422, `No commit found for SHA: ${ref}`);
+        return { status: 200, body: commit(state, repo, found, urls) };
       },
     },
     { method: 'GET', pattern: '/repos/{owner}/{repo}/contents', handler: (ctx) => contents(env, ctx) },
@@ -59,6 +60,15 @@ export function repoRoutes(env: Env): Route[] {
       handler: (ctx) => contents(env, ctx),
     },
   ];
+}
+
+/** A sha, branch or tag name, or `heads/<branch>` / `tags/<tag>`, which name only a branch / a tag. */
+function commitAt(env: Env, repo: Repo, ref: string): Commit | undefined {
+  const branch = /^heads\/(.+)$/.exec(ref)?.[1];
+  if (branch !== undefined) return repo.commits.get(repo.branches.get(branch) ?? '');
+  const tag = /^tags\/(.+)$/.exec(ref)?.[1];
+  if (tag !== undefined) return repo.commits.get(repo.tags.get(tag) ?? '');
+  return env.state.resolve(repo, ref);
 }
 
 /** `GET /repos/{o}/{r}/contents/{path}?ref=`: a file as base64 (wrapped like GitHub's), a directory as a list. */
