@@ -55,22 +55,19 @@ const RECENT = 5 * 60_000;
  */
 export function pendingReason(facts: PendingFacts, context: PendingContext): PendingReason | undefined {
   const { stage } = facts;
-  switch (stage.status) {
-    case 'blocked':
-      return {
-        code: 'waiting_for_approval',
-        message: 'the build waits for approval by someone with write access to the repository',
-      };
-    case 'waiting_on_dependencies':
-      return {
-        code: 'waiting_on_dependencies',
-        message: `waiting for ${plural(stage.dependsOn.length, 'stage')} it depends on to finish: ${stage.dependsOn.join(', ')}`,
-      };
-    case 'pending':
-      break;
-    default:
-      return undefined;
+  if (stage.status === 'blocked') {
+    return {
+      code: 'waiting_for_approval',
+      message: 'the build waits for approval by someone with write access to the repository',
+    };
   }
+  if (stage.status === 'waiting_on_dependencies') {
+    return {
+      code: 'waiting_on_dependencies',
+      message: `waiting for ${plural(stage.dependsOn.length, 'stage')} it depends on to finish: ${stage.dependsOn.join(', ')}`,
+    };
+  }
+  if (stage.status !== 'pending') return undefined;
   if (stage.machine !== '') {
     return { code: 'accepted', message: `runner "${stage.machine}" took the stage and is starting it` };
   }
