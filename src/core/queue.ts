@@ -50,3 +50,14 @@ export interface QueueStore {
   pausedSince(): Promise<number>;
   setPaused(at: number): Promise<void>;
 }
+
+/**
+ * The queue's pause switch as the API drives it (StageQueue implements it): `pause` stops handing
+ * out stages on every server of the database (idempotent: the first pause's time is kept),
+ * `resume` hands them out again at once, `pausedSince` answers when it was paused (0 = running).
+ */
+export interface QueueSwitch {
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  pausedSince(): Promise<number>;
+}

@@ -14,6 +14,7 @@ import { buildApp } from '../../src/server/app.js';
 import { Authenticator, registerAuthRoutes, SessionCookies } from '../../src/server/auth/index.js';
 import { hookRoute } from '../../src/server/hook/index.js';
 import { InMemoryLiveLogs } from '../../src/server/logs/live-logs.js';
+import { StageQueue } from '../../src/server/queue/index.js';
 import { CommitStatusReporter } from '../../src/server/status/index.js';
 import { Trigger } from '../../src/server/trigger/index.js';
 import type { LoginSettings } from '../../src/server/web/index.js';
@@ -117,6 +118,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     auth,
     sessions,
     store,
+    // The queue administration's pause switch (no runner polls this harness).
+    queue: new StageQueue({ store }),
     provider,
     liveLogs,
     logBatches: store.logBatches,

@@ -79,6 +79,7 @@ export function wireServer({
     auth,
     sessions,
     store,
+    queue,
     provider,
     liveLogs,
     logBatches: store.logBatches,

@@ -3,10 +3,12 @@ import type { Logger } from 'pino';
 import type { SystemEvents } from '../../core/events.js';
 import type { LiveLogs } from '../../core/live-logs.js';
 import type { LogLine } from '../../core/log.js';
+import type { QueueSwitch } from '../../core/queue.js';
 import type { ScmProvider } from '../../core/scm.js';
 import type { Store } from '../../core/store.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { SessionCookies } from '../auth/session-cookies.js';
+import { PendingReasons } from '../queue/pending-reasons.js';
 import type { HookAddress } from '../web/address.js';
 import { findBuildRoute } from './builds/find.js';
 import { listBuildsRoute } from './builds/list.js';
@@ -15,6 +17,7 @@ import { findLogRoute } from './logs/find.js';
 import { streamLogRoutes } from './logs/stream.js';
 import { NamespaceAccess } from './namespace-access.js';
 import { openApiRoute } from './openapi-route.js';
+import { queueAdminRoutes } from './queue/index.js';
 import { registerRoutes } from './register.js';
 import { RepoAccess } from './repo-access.js';
 import { RepoSync } from './repo-sync.js';
@@ -36,7 +39,12 @@ export interface ApiDeps {
   readonly auth: Authenticator;
   /** Re-issues the session cookie when a cookie-authenticated caller rotates its token. */
   readonly sessions: SessionCookies;
-  readonly store: Pick<Store, 'users' | 'repos' | 'perms' | 'builds' | 'stages' | 'steps' | 'logs'>;
+  readonly store: Pick<
+    Store,
+    'users' | 'repos' | 'perms' | 'builds' | 'stages' | 'steps' | 'logs' | 'queue' | 'runners'
+  >;
+  /** The queue's pause switch (the StageQueue runners poll). */
+  readonly queue: QueueSwitch;
   /** Undefined when no git provider is configured: no sync, no enabling, stored permissions only. */
   readonly provider: ScmProvider | undefined;
   readonly liveLogs: LiveLogs;
@@ -77,6 +85,7 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
     sync,
     logger: deps.logger,
   });
+  const reasons = new PendingReasons({ store });
   const guard = new AccessGuard({ auth, repos: access, namespaces: new NamespaceAccess() });
   const routes: ApiRoute[] = [];
   void app.register((api, _options, done) => {
@@ -104,9 +113,10 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       }),
       enableRepoRoute({ access, repos: store.repos, provider, address: deps.address, events: deps.events }),
       listBuildsRoute({ builds: store.builds }),
-      findBuildRoute({ builds: store.builds, stages: store.stages }),
+      findBuildRoute({ builds: store.builds, stages: store.stages, reasons }),
       findLogRoute(store),
       ...streamLogRoutes(api, { ...store, liveLogs: deps.liveLogs, logBatches: deps.logBatches }),
+      ...queueAdminRoutes({ store, queue: deps.queue, reasons }),
     );
     routes.push(openApiRoute(routes, deps.version ?? '0.0.0'));
     registerRoutes(api, routes, guard);

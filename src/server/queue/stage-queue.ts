@@ -1,5 +1,5 @@
 import type { QueueSignal } from '../../core/events.js';
-import type { QueuedStage, QueueStore } from '../../core/queue.js';
+import type { QueuedStage, QueueStore, QueueSwitch } from '../../core/queue.js';
 import type { Stage } from '../../core/stage.js';
 import { matchesFilter, type WireFilter } from '../../runner/client/wire/index.js';
 
@@ -89,7 +89,7 @@ const SLACK = 8;
  * `recheck` while requests wait, so a pause or resume on another server sharing the database
  * holds here within `recheck`; `resume` on this server serves its waiting requests at once.
  */
-export class StageQueue implements QueueSignal {
+export class StageQueue implements QueueSignal, QueueSwitch {
   readonly #list: (page?: QueuePage) => Promise<QueuedStage[]>;
   readonly #store: Pick<QueueStore, 'pausedSince' | 'setPaused'>;
   /** The pause switch as last read (epoch ms of the pause, 0 = running), and when it was read. */
