@@ -141,6 +141,11 @@ export function queueContract(open: OpenFreshStore): void {
         repo: { throttle: 0 },
         running: { builds: 0, thisBuild: false },
       });
+      // The same facts when the taken stage comes first in the read (GET /api/queue).
+      const incomplete = await store().queue.listIncomplete();
+      expect(incomplete.find((q) => q.stage.id === waiting.stages[0]?.id)).toMatchObject({
+        running: { builds: 1, thisBuild: false },
+      });
     });
 
     it('lists the incomplete stages (queued, taken, running) and counts the stages each runner holds', async () => {

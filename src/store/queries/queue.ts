@@ -106,7 +106,9 @@ export class SqlQueueStore implements QueueStore {
     const stages = rows.map(toStage);
     const queued = stages.filter((stage) => stage.status === 'pending' && stage.machine === '');
     const throttled = new Set(
-      queued.filter((_, i) => Number(rows[i]?.repo_throttle) > 0).map((stage) => stage.repoId),
+      rows
+        .filter((row) => row.status === 'pending' && row.machine === '' && Number(row.repo_throttle) > 0)
+        .map((row) => Number(row.repo_id)),
     );
     const [active, running] = await Promise.all([
       this.#active(queued.filter((stage) => stage.limit > 0)),
