@@ -2,6 +2,7 @@ import type { QueueSignal } from '../../core/events.js';
 import type { QueuedStage, QueueStore, QueueSwitch } from '../../core/queue.js';
 import type { Stage } from '../../core/stage.js';
 import { matchesFilter, type WireFilter } from '../../runner/client/wire/index.js';
+import { Offers } from './offers.js';
 
 /** What the queue needs and how long it waits. */
 export interface StageQueueOptions {
@@ -43,15 +44,6 @@ export function pagedQueue(
   store: Pick<QueueStore, 'listQueued'>,
 ): (page?: QueuePage) => Promise<QueuedStage[]> {
   return store.listQueued.bind(store);
-}
-
-interface Offer {
-  expires: number;
-  pipeline: string;
-  repoId: number;
-  buildId: number;
-  /** The stage's build had no taken stage when offered: it counts against the repository's throttle. */
-  startsBuild: boolean;
 }
 
 /** A request waiting for a stage; `settle` ends it (with a stage, nothing, or the scan's error). */
@@ -99,7 +91,7 @@ export class StageQueue implements QueueSignal, QueueSwitch {
   readonly #offerTtl: number;
   readonly #page: number;
   readonly #now: () => number;
-  readonly #offers = new Map<number, Offer>();
+  readonly #offers = new Offers();
   /** Stages taken since the scan under way began: its reads may still show them queued. */
   readonly #taken = new Set<number>();
   /** Waiting requests, longest-waiting first. */
@@ -235,7 +227,7 @@ export class StageQueue implements QueueSignal, QueueSwitch {
 
   /** Reads the queue page by page and offers its stages to the waiting requests. */
   async #serve(): Promise<void> {
-    this.#expireOffers();
+    this.#offers.expire(this.#now());
     if (this.#now() - this.#paused.read >= this.#recheck) await this.pausedSince();
     // Paused: the requests wait (the recheck reads the switch again).
     if (this.#paused.since > 0) return;
@@ -258,42 +250,14 @@ export class StageQueue implements QueueSignal, QueueSwitch {
   }
 
   /** Offers a queued stage to the longest-waiting request it suits, if any; synchronous, so no stage goes to two. */
-  #offer({ stage, repo, build, active, running }: QueuedStage): void {
-    if (this.#offers.has(stage.id) || this.#taken.has(stage.id)) return;
-    const pipeline = `${stage.repoId}/${stage.name}`;
-    if (stage.limit > 0 && active + this.#offered(pipeline) >= stage.limit) return;
-    const startsBuild = repo.throttle > 0 && !running.thisBuild;
-    if (startsBuild && this.#throttled(stage, repo.throttle, running.builds)) return;
+  #offer(queued: QueuedStage): void {
+    const { stage, repo, build } = queued;
+    if (this.#offers.has(stage.id) || this.#taken.has(stage.id) || this.#offers.holds(queued)) return;
     const facts = { stage, labels: stage.labels, repo, event: build.event };
     const waiter = this.#waiters.find((w) => matchesFilter(w.filter, facts));
     if (waiter === undefined) return;
-    this.#offers.set(stage.id, {
-      expires: this.#now() + this.#offerTtl,
-      pipeline,
-      repoId: stage.repoId,
-      buildId: stage.buildId,
-      startsBuild,
-    });
+    this.#offers.add(queued, this.#now() + this.#offerTtl);
     waiter.settle({ stage });
-  }
-
-  /**
-   * Whether the stage, which would start a build of its repository, must wait for the throttle:
-   * the running builds plus those started by offers reach it (unless an offer already started
-   * this very build).
-   */
-  #throttled(stage: Stage, throttle: number, running: number): boolean {
-    const starting = new Set<number>();
-    for (const offer of this.#offers.values()) {
-      if (offer.repoId === stage.repoId && offer.startsBuild) starting.add(offer.buildId);
-    }
-    return !starting.has(stage.buildId) && running + starting.size >= throttle;
-  }
-
-  #offered(pipeline: string): number {
-    let count = 0;
-    for (const offer of this.#offers.values()) if (offer.pipeline === pipeline) count++;
-    return count;
   }
 
   /** While requests wait, the database is read again every `recheck` after the last scan. */
@@ -310,10 +274,5 @@ export class StageQueue implements QueueSignal, QueueSwitch {
   #stopRecheck(): void {
     clearTimeout(this.#recheckTimer);
     this.#recheckTimer = undefined;
-  }
-
-  #expireOffers(): void {
-    const now = this.#now();
-    for (const [id, offer] of this.#offers) if (offer.expires <= now) this.#offers.delete(id);
   }
 }
