@@ -158,6 +158,14 @@ async function runDocker(
     kernel: '',
     labels,
     limits,
+    // Who asks: the server registers the runner from it (GET /api/runners, why stages wait).
+    runner: {
+      name,
+      kind: 'docker',
+      capacity: settings.SVC_RUNNER_CAPACITY,
+      max_procs: settings.SVC_RUNNER_MAX_PROCS ?? 0,
+      version: readVersion(),
+    },
   };
   const capacity = settings.SVC_RUNNER_CAPACITY;
   const poller = new Poller({

@@ -4,13 +4,20 @@ import type { Stage } from './stage.js';
 /** A stage waiting for a runner, with the facts runner filters are matched against. */
 export interface QueuedStage {
   stage: Stage;
-  repo: { slug: string; trusted: boolean };
+  /** `throttle`: builds of the repository that may run at once (0 = no limit). */
+  repo: { slug: string; trusted: boolean; throttle: number };
   build: { event: BuildEvent };
   /**
    * Stages of the same repository and pipeline name that runners have taken and not finished,
-   * for the pipeline's concurrency `limit`.
+   * for the pipeline's concurrency `limit` (counted only for stages with a limit, else 0).
    */
   active: number;
+  /**
+   * For the repository's `throttle` (counted only when it has one, else 0 and false): its builds
+   * of which runners have taken a stage and not finished it, and whether this stage's build is one
+   * of them (its further stages do not start another build, so the throttle does not hold them).
+   */
+  running: { builds: number; thisBuild: boolean };
 }
 
 /**
@@ -26,10 +33,31 @@ export interface QueuedStage {
  *   running) WITHOUT changing the stage's version, so that heartbeats never make the runner's own
  *   optimistic-locked updates stale. Returns false when the stage is not taken (or gone).
  * - `listStale(before)` returns the taken stages whose last heartbeat is older than `before`.
+ * - `listIncomplete` returns the stages that are `pending` (queued or taken) or `running`, oldest
+ *   first, with the same facts as `listQueued` (GET /api/queue).
+ * - `takenBy` counts, per runner name (`machine`), the stages it has taken and not finished.
+ * - `pausedSince` answers when the queue was paused (epoch milliseconds), 0 when it runs;
+ *   `setPaused(at)` pauses it (at > 0) or resumes it (0). The switch is in the database: it
+ *   survives restarts and holds for every server sharing the database.
  */
 export interface QueueStore {
   listQueued(): Promise<QueuedStage[]>;
   take(stageId: number, machine: string, at: number): Promise<Stage | undefined>;
   beat(stageId: number, at: number): Promise<boolean>;
   listStale(before: number): Promise<Stage[]>;
+  listIncomplete(): Promise<QueuedStage[]>;
+  takenBy(): Promise<Map<string, number>>;
+  pausedSince(): Promise<number>;
+  setPaused(at: number): Promise<void>;
+}
+
+/**
+ * The queue's pause switch as the API drives it (StageQueue implements it): `pause` stops handing
+ * out stages on every server of the database (idempotent: the first pause's time is kept),
+ * `resume` hands them out again at once, `pausedSince` answers when it was paused (0 = running).
+ */
+export interface QueueSwitch {
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  pausedSince(): Promise<number>;
 }

@@ -7,6 +7,8 @@ export interface Runner {
   /** SVC_RUNNER_NAME (or the host name); unique. */
   name: string;
   kind: RunnerKind;
+  /** The pipeline `type` it runs (`docker`, `kubernetes`, `ssh`, …), from its filter. */
+  type: string;
   /** SVC_RUNNER_LABELS: routes pipelines to this runner. */
   labels: Record<string, string>;
   /** Concurrent pipelines (SVC_RUNNER_CAPACITY) and steps (SVC_RUNNER_MAX_PROCS; 0 = no limit). */

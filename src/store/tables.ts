@@ -214,6 +214,7 @@ export interface RunnerRow {
   id: Generated<number>;
   name: string;
   kind: string;
+  type: string;
   labels: string;
   capacity: number;
   max_procs: number;

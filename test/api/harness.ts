@@ -136,6 +136,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     server: address,
   });
+  // What runners poll through the RPC routes; the queue administration pauses and resumes it.
+  const stageQueue = new StageQueue({ store });
   let reporter: CommitStatusReporter | undefined;
   let trigger: Trigger | undefined;
   if (provider !== undefined) {
@@ -171,7 +173,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       secret: RPC_SECRET,
       system,
       logger,
-      queue: new StageQueue({ store }),
+      queue: stageQueue,
       watches: new BuildWatches({ builds: store.builds }),
       netrcFor: () => Promise.resolve(undefined),
     });
@@ -182,6 +184,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     store,
     provider,
     trigger,
+    queue: stageQueue,
     liveLogs,
     logBatches: store.logBatches,
     address,

@@ -96,6 +96,7 @@ export function wireServer({
     auth,
     sessions,
     store,
+    queue,
     provider,
     trigger,
     liveLogs,

@@ -3,11 +3,13 @@ import type { Logger } from 'pino';
 import type { SystemEvents } from '../../core/events.js';
 import type { LiveLogs } from '../../core/live-logs.js';
 import type { LogLine } from '../../core/log.js';
+import type { QueueSwitch } from '../../core/queue.js';
 import type { ScmProvider } from '../../core/scm.js';
 import type { Store } from '../../core/store.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { SessionCookies } from '../auth/session-cookies.js';
 import { CommitBuilds, type Trigger } from '../trigger/index.js';
+import { PendingReasons } from '../queue/pending-reasons.js';
 import type { HookAddress } from '../web/address.js';
 import type { BuildActions } from '../queue/build-actions.js';
 import { buildActionRoutes } from './builds/actions.js';
@@ -25,6 +27,7 @@ import { findLogRoute } from './logs/find.js';
 import { streamLogRoutes } from './logs/stream.js';
 import { NamespaceAccess, providerMembership } from './namespace-access.js';
 import { openApiRoute } from './openapi-route.js';
+import { queueAdminRoutes } from './queue/index.js';
 import { registerRoutes } from './register.js';
 import { RepoAccess } from './repo-access.js';
 import { RepoSync } from './repo-sync.js';
@@ -55,8 +58,20 @@ export interface ApiDeps {
   readonly sessions: SessionCookies;
   readonly store: Pick<
     Store,
-    'users' | 'repos' | 'perms' | 'builds' | 'stages' | 'steps' | 'logs' | 'secrets' | 'crons'
+    | 'users'
+    | 'repos'
+    | 'perms'
+    | 'builds'
+    | 'stages'
+    | 'steps'
+    | 'logs'
+    | 'secrets'
+    | 'crons'
+    | 'queue'
+    | 'runners'
   >;
+  /** The queue's pause switch (the StageQueue runners poll). */
+  readonly queue: QueueSwitch;
   /** Undefined when no git provider is configured: no sync, no enabling, stored permissions only. */
   readonly provider: ScmProvider | undefined;
   /** Creates custom and cron builds; undefined without a git provider (then those routes refuse). */
@@ -103,6 +118,7 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
     sync,
     logger: deps.logger,
   });
+  const reasons = new PendingReasons({ store });
   const commitBuilds =
     provider === undefined || deps.trigger === undefined
       ? undefined
@@ -139,7 +155,7 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       }),
       enableRepoRoute({ access, repos: store.repos, provider, address: deps.address, events: deps.events }),
       listBuildsRoute({ builds: store.builds }),
-      findBuildRoute({ builds: store.builds, stages: store.stages }),
+      findBuildRoute({ builds: store.builds, stages: store.stages, reasons }),
       ...buildActionRoutes({ builds: store.builds, stages: store.stages, actions: deps.buildActions }),
       purgeBuildsRoute({ builds: store.builds }),
       createBuildRoute({ builds: commitBuilds }),
@@ -150,6 +166,7 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       ...streamsBadgesAndAccountRoutes(api, deps, access),
       ...secretRoutes({ secrets: store.secrets }),
       ...yamlHelperRoutes({ repos: store.repos }),
+      ...queueAdminRoutes({ store, queue: deps.queue, reasons }),
     );
     routes.push(openApiRoute(routes, deps.version ?? '0.0.0'));
     registerRoutes(api, routes, guard);

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { APPROVAL_POLICIES } from '../../core/repo.js';
 import { STATUSES } from '../../core/status.js';
+import { PENDING_CODES } from '../queue/pending-reason.js';
 
 const int = z.number().int();
 const seconds = int.min(0).describe('epoch seconds; 0 when not yet');
@@ -75,6 +76,10 @@ export const stageSchema = z.object({
   depends_on: z.array(z.string()),
   labels: strings,
   steps: z.array(stepSchema).optional(),
+  pending_reason: z
+    .object({ code: z.enum(PENDING_CODES), message: z.string() })
+    .optional()
+    .describe('svc: why the stage waits; on stages that are pending, waiting_on_dependencies or blocked'),
 });
 
 export const buildSchema = z.object({

@@ -11,10 +11,17 @@ const stage = (id: number, fields: Partial<Stage> = {}): Stage =>
 const FILTER = linuxDockerFilter();
 
 /** A queue in memory that pages like SqlQueueStore (or not, with `paging: false`) and counts reads. */
-class MemoryQueue implements Pick<QueueStore, 'listQueued' | 'beat' | 'listStale'> {
+class MemoryQueue implements Pick<
+  QueueStore,
+  'listQueued' | 'beat' | 'listStale' | 'pausedSince' | 'setPaused'
+> {
   stages: Stage[] = [];
   reads: (QueuePage | undefined)[] = [];
   failure: Error | undefined;
+  /** The repositories' throttle (every repository has the same here). */
+  throttle = 0;
+  /** The pause switch, as the database holds it (shared by every StageQueue over this store). */
+  paused = 0;
   readonly #paging: boolean;
 
   constructor(paging = true) {
@@ -33,13 +40,32 @@ class MemoryQueue implements Pick<QueueStore, 'listQueued' | 'beat' | 'listStale
       .filter((s) => !this.#paging || page === undefined || s.id > page.after)
       .sort((a, b) => a.id - b.id)
       .slice(0, this.#paging && page !== undefined ? page.limit : undefined)
-      .map((s) => ({
-        stage: s,
-        repo: { slug: 'octocat/hello', trusted: false },
-        build: { event: 'push' as const },
-        active: 0,
-      }));
+      .map((s) => {
+        const builds = new Set(
+          this.stages
+            .filter(
+              (t) => t.repoId === s.repoId && t.machine !== '' && ['pending', 'running'].includes(t.status),
+            )
+            .map((t) => t.buildId),
+        );
+        return {
+          stage: s,
+          repo: { slug: 'octocat/hello', trusted: false, throttle: this.throttle },
+          build: { event: 'push' as const },
+          active: 0,
+          running: { builds: builds.size, thisBuild: builds.has(s.buildId) },
+        };
+      });
     return Promise.resolve(queued);
+  }
+
+  pausedSince(): Promise<number> {
+    return Promise.resolve(this.paused);
+  }
+
+  setPaused(at: number): Promise<void> {
+    this.paused = at;
+    return Promise.resolve();
   }
 
   beat(): Promise<boolean> {
@@ -114,7 +140,7 @@ describe('StageQueue', () => {
     let release: () => void = () => undefined;
     const store = new MemoryQueue();
     store.add(stage(1), stage(2));
-    const slow: Pick<QueueStore, 'listQueued' | 'beat' | 'listStale'> = {
+    const slow: Pick<QueueStore, 'listQueued' | 'beat' | 'listStale' | 'pausedSince' | 'setPaused'> = {
       ...store,
       listQueued: async (page?: QueuePage) => {
         const rows = await store.listQueued(page);
@@ -123,6 +149,8 @@ describe('StageQueue', () => {
       },
       beat: () => store.beat(),
       listStale: () => store.listStale(),
+      pausedSince: () => store.pausedSince(),
+      setPaused: (at) => store.setPaused(at),
     };
     const queue = new StageQueue({ store: { queue: slow }, longPoll: 300 });
     const request = queue.request(FILTER, signal());
@@ -203,5 +231,57 @@ describe('StageQueue', () => {
     queue.wake();
     await tick();
     expect(store.reads).toEqual([]);
+  });
+
+  it('hands out nothing while paused, and serves the waiting requests at once on resume', async () => {
+    const store = new MemoryQueue();
+    store.add(stage(1));
+    const queue = new StageQueue({ store: { queue: store }, recheck: 60_000, longPoll: 5_000 });
+    await queue.pause();
+    expect(store.paused).toBeGreaterThan(0);
+    const request = queue.request(FILTER, signal());
+    await tick();
+    queue.wake();
+    await tick();
+    expect(queue.waiting).toBe(1);
+    await queue.resume();
+    expect(store.paused).toBe(0);
+    expect((await request)?.id).toBe(1);
+  });
+
+  it('keeps the pause of the first call, and learns a pause or resume of another server at the next re-check', async () => {
+    let now = 1_000;
+    const store = new MemoryQueue();
+    const other = new StageQueue({ store: { queue: store }, now: () => now });
+    await other.pause();
+    now += 500;
+    await other.pause();
+    expect(store.paused).toBe(1_000);
+
+    const queue = new StageQueue({ store: { queue: store }, recheck: 30, longPoll: 2_000 });
+    store.add(stage(1));
+    const request = queue.request(FILTER, signal());
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(queue.waiting).toBe(1);
+    await other.resume();
+    expect((await request)?.id).toBe(1);
+  });
+
+  it('holds stages that would start a build beyond the repository throttle; stages of running builds go on', async () => {
+    const store = new MemoryQueue();
+    store.throttle = 1;
+    // Build 1 runs (one stage taken); build 2 is queued.
+    store.add(
+      stage(1, { buildId: 1, status: 'running', machine: 'runner-a' }),
+      stage(2, { buildId: 2 }),
+      stage(3, { buildId: 1 }),
+    );
+    const queue = new StageQueue({ store: { queue: store }, longPoll: 100, recheck: 60_000 });
+    expect((await queue.request(FILTER, signal()))?.id).toBe(3);
+    expect(await queue.request(FILTER, signal())).toBeUndefined();
+    // Build 1 ends: build 2 may start, once.
+    store.stages = [stage(2, { buildId: 2 }), stage(4, { buildId: 3 })];
+    expect((await queue.request(FILTER, signal()))?.id).toBe(2);
+    expect(await queue.request(FILTER, signal())).toBeUndefined();
   });
 });

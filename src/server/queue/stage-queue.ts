@@ -1,11 +1,12 @@
 import type { QueueSignal } from '../../core/events.js';
-import type { QueuedStage, QueueStore } from '../../core/queue.js';
+import type { QueuedStage, QueueStore, QueueSwitch } from '../../core/queue.js';
 import type { Stage } from '../../core/stage.js';
 import { matchesFilter, type WireFilter } from '../../runner/client/wire/index.js';
+import { Offers } from './offers.js';
 
 /** What the queue needs and how long it waits. */
 export interface StageQueueOptions {
-  store: { queue: Pick<QueueStore, 'listQueued'> };
+  store: { queue: Pick<QueueStore, 'listQueued' | 'pausedSince' | 'setPaused'> };
   /** How long a runner's request waits for a stage before it is answered "nothing" (Drone: 30 s). */
   longPoll?: number;
   /**
@@ -45,11 +46,6 @@ export function pagedQueue(
   return store.listQueued.bind(store);
 }
 
-interface Offer {
-  expires: number;
-  pipeline: string;
-}
-
 /** A request waiting for a stage; `settle` ends it (with a stage, nothing, or the scan's error). */
 interface Waiter {
   readonly filter: WireFilter;
@@ -77,16 +73,25 @@ const SLACK = 8;
  * number of server replicas can share the database (PostgreSQL, MySQL, even SQLite). To spare
  * runners of the same server from racing for one stage, each stage is offered to one request at a
  * time (for `offerTtl`); requests on other replicas may still get it, and the losers of the accept
- * get 409 and ask again. The pipeline's concurrency `limit` counts taken stages plus offered ones.
+ * get 409 and ask again. The pipeline's concurrency `limit` counts taken stages plus offered ones;
+ * so does the repository's `throttle` (builds with a taken or offered stage).
+ *
+ * Paused (`pause`, DELETE /api/queue), the queue hands out nothing: requests wait as if it were
+ * empty; stages already taken go on. The switch is in the database, read at most once per
+ * `recheck` while requests wait, so a pause or resume on another server sharing the database
+ * holds here within `recheck`; `resume` on this server serves its waiting requests at once.
  */
-export class StageQueue implements QueueSignal {
+export class StageQueue implements QueueSignal, QueueSwitch {
   readonly #list: (page?: QueuePage) => Promise<QueuedStage[]>;
+  readonly #store: Pick<QueueStore, 'pausedSince' | 'setPaused'>;
+  /** The pause switch as last read (epoch ms of the pause, 0 = running), and when it was read. */
+  #paused = { since: 0, read: Number.NEGATIVE_INFINITY };
   readonly #longPoll: number;
   readonly #recheck: number;
   readonly #offerTtl: number;
   readonly #page: number;
   readonly #now: () => number;
-  readonly #offers = new Map<number, Offer>();
+  readonly #offers = new Offers();
   /** Stages taken since the scan under way began: its reads may still show them queued. */
   readonly #taken = new Set<number>();
   /** Waiting requests, longest-waiting first. */
@@ -98,6 +103,7 @@ export class StageQueue implements QueueSignal {
 
   constructor(options: StageQueueOptions) {
     this.#list = pagedQueue(options.store.queue);
+    this.#store = options.store.queue;
     this.#longPoll = options.longPoll ?? 30_000;
     this.#recheck = options.recheck ?? 5_000;
     this.#offerTtl = options.offerTtl ?? 10_000;
@@ -151,6 +157,27 @@ export class StageQueue implements QueueSignal {
     if (this.#scanning) this.#taken.add(stageId);
   }
 
+  /** Pauses the queue for every server of the database (DELETE /api/queue); idempotent. */
+  async pause(): Promise<void> {
+    const since = (await this.pausedSince()) || this.#now();
+    await this.#store.setPaused(since);
+    this.#paused = { since, read: this.#now() };
+  }
+
+  /** Resumes the queue (POST /api/queue): the waiting requests are served at once. */
+  async resume(): Promise<void> {
+    await this.#store.setPaused(0);
+    this.#paused = { since: 0, read: this.#now() };
+    this.wake();
+  }
+
+  /** When the queue was paused (epoch milliseconds), 0 when it runs; read from the database. */
+  async pausedSince(): Promise<number> {
+    const since = await this.#store.pausedSince();
+    this.#paused = { since, read: this.#now() };
+    return since;
+  }
+
   /** Requests waiting right now. */
   get waiting(): number {
     return this.#waiters.length;
@@ -200,7 +227,10 @@ export class StageQueue implements QueueSignal {
 
   /** Reads the queue page by page and offers its stages to the waiting requests. */
   async #serve(): Promise<void> {
-    this.#expireOffers();
+    this.#offers.expire(this.#now());
+    if (this.#now() - this.#paused.read >= this.#recheck) await this.pausedSince();
+    // Paused: the requests wait (the recheck reads the switch again).
+    if (this.#paused.since > 0) return;
     // What was taken before this scan's first read is no longer queued in the database.
     this.#taken.clear();
     let after = 0;
@@ -220,21 +250,14 @@ export class StageQueue implements QueueSignal {
   }
 
   /** Offers a queued stage to the longest-waiting request it suits, if any; synchronous, so no stage goes to two. */
-  #offer({ stage, repo, build, active }: QueuedStage): void {
-    if (this.#offers.has(stage.id) || this.#taken.has(stage.id)) return;
-    const pipeline = `${stage.repoId}/${stage.name}`;
-    if (stage.limit > 0 && active + this.#offered(pipeline) >= stage.limit) return;
+  #offer(queued: QueuedStage): void {
+    const { stage, repo, build } = queued;
+    if (this.#offers.has(stage.id) || this.#taken.has(stage.id) || this.#offers.holds(queued)) return;
     const facts = { stage, labels: stage.labels, repo, event: build.event };
     const waiter = this.#waiters.find((w) => matchesFilter(w.filter, facts));
     if (waiter === undefined) return;
-    this.#offers.set(stage.id, { expires: this.#now() + this.#offerTtl, pipeline });
+    this.#offers.add(queued, this.#now() + this.#offerTtl);
     waiter.settle({ stage });
-  }
-
-  #offered(pipeline: string): number {
-    let count = 0;
-    for (const offer of this.#offers.values()) if (offer.pipeline === pipeline) count++;
-    return count;
   }
 
   /** While requests wait, the database is read again every `recheck` after the last scan. */
@@ -251,10 +274,5 @@ export class StageQueue implements QueueSignal {
   #stopRecheck(): void {
     clearTimeout(this.#recheckTimer);
     this.#recheckTimer = undefined;
-  }
-
-  #expireOffers(): void {
-    const now = this.#now();
-    for (const [id, offer] of this.#offers) if (offer.expires <= now) this.#offers.delete(id);
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { handleError } from '../http-errors.js';
 import { Reaper } from '../queue/reaper.js';
+import { RunnerRegistry } from '../queue/runner-registry.js';
 import { HeartbeatWatchdog } from '../queue/watchdog.js';
 import { StageScheduler } from '../queue/scheduler.js';
 import { requireToken } from './auth.js';
@@ -69,7 +70,11 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
       rpc.addHook('onRequest', requireToken(deps.secret));
       const { store, liveLogs } = deps;
       pingRoute(rpc);
-      requestRoute(rpc, { queue: deps.queue, closing: closing.signal });
+      requestRoute(rpc, {
+        queue: deps.queue,
+        runners: new RunnerRegistry({ runners: store.runners, logger: deps.logger, now }),
+        closing: closing.signal,
+      });
       acceptRoute(rpc, { scheduler });
       detailsRoute(rpc, {
         store,

@@ -199,6 +199,7 @@ export function runnerRegistration(overrides: Partial<RunnerRegistration> = {}):
   return {
     name: unique('runner-'),
     kind: 'docker',
+    type: 'docker',
     labels: { region: 'eu' },
     capacity: 2,
     maxProcs: 0,

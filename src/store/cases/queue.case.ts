@@ -108,5 +108,66 @@ export function queueContract(open: OpenFreshStore): void {
       expect(await store().queue.beat(taken.id, 6_000)).toBe(false);
       expect(await stale(10_000)).toEqual([]);
     });
+
+    it('keeps the pause switch: 0 at first, the time of the pause, 0 again on resume', async () => {
+      expect(await store().queue.pausedSince()).toBe(0);
+      await store().queue.setPaused(1_700_000_000_123);
+      expect(await store().queue.pausedSince()).toBe(1_700_000_000_123);
+      await store().queue.setPaused(0);
+      expect(await store().queue.pausedSince()).toBe(0);
+    });
+
+    it('counts the running builds of a throttled repository, and whether the stage’s own build is one', async () => {
+      const repo = await store().repos.create(newRepo({ throttle: 1 }));
+      const running = await store().builds.create(newBuild(repo.id), [
+        newStage(1, 0, { name: 'a' }),
+        newStage(2, 0, { name: 'b' }),
+      ]);
+      const waiting = await store().builds.create(newBuild(repo.id), [newStage(1, 0)]);
+      const [taken, sibling] = running.stages;
+      if (taken === undefined || sibling === undefined) throw new Error('no stages');
+      await store().stages.update({ ...taken, machine: 'runner-1' });
+      const free = await store().repos.create(newRepo());
+      await store().builds.create(newBuild(free.id), [newStage(1, 0)]);
+
+      const queued = await store().queue.listQueued();
+      const of = (id: number | undefined) => queued.find((q) => q.stage.id === id);
+      expect(of(sibling.id)).toMatchObject({
+        repo: { throttle: 1 },
+        running: { builds: 1, thisBuild: true },
+      });
+      expect(of(waiting.stages[0]?.id)).toMatchObject({ running: { builds: 1, thisBuild: false } });
+      expect(queued.find((q) => q.stage.repoId === free.id)).toMatchObject({
+        repo: { throttle: 0 },
+        running: { builds: 0, thisBuild: false },
+      });
+      // The same facts when the taken stage comes first in the read (GET /api/queue).
+      const incomplete = await store().queue.listIncomplete();
+      expect(incomplete.find((q) => q.stage.id === waiting.stages[0]?.id)).toMatchObject({
+        running: { builds: 1, thisBuild: false },
+      });
+    });
+
+    it('lists the incomplete stages (queued, taken, running) and counts the stages each runner holds', async () => {
+      const repo = await store().repos.create(newRepo());
+      const { stages } = await store().builds.create(newBuild(repo.id), [
+        newStage(1, 0),
+        newStage(2, 0),
+        newStage(3, 0),
+        newStage(4, 0, { status: 'waiting_on_dependencies' }),
+        newStage(5, 0, { status: 'success' }),
+      ]);
+      const [queued, taken, running] = stages;
+      if (queued === undefined || taken === undefined || running === undefined) throw new Error('no stages');
+      await store().stages.update({ ...taken, machine: 'runner-q1' });
+      await store().stages.update({ ...running, status: 'running', machine: 'runner-q1' });
+
+      const incomplete = (await store().queue.listIncomplete()).filter((q) => q.stage.repoId === repo.id);
+      expect(incomplete.map((q) => q.stage.id)).toEqual([queued.id, taken.id, running.id]);
+      expect(incomplete[0]).toMatchObject({ repo: { slug: repo.slug }, build: { event: 'push' } });
+      const held = await store().queue.takenBy();
+      expect(held.get('runner-q1')).toBe(2);
+      expect(held.has('')).toBe(false);
+    });
   });
 }

@@ -3,6 +3,7 @@ import { buildConfig } from './002-build-config.js';
 import { logBatches } from './003-log-batches.js';
 import { queueIndex } from './004-queue-index.js';
 import { repoSettings } from './005-repo-settings.js';
+import { queuePause } from './006-queue-pause.js';
 import type { Migration } from './migration.js';
 
 /** Every migration svc knows, oldest first; append, never edit or reorder. */
@@ -12,6 +13,7 @@ export const MIGRATIONS: readonly Migration[] = [
   logBatches,
   queueIndex,
   repoSettings,
+  queuePause,
 ];
 
 /** The schema version this svc writes. */

@@ -4,13 +4,24 @@ import type { QueuedStage, QueueStore } from '../../core/queue.js';
 import type { Stage } from '../../core/stage.js';
 import type { Status } from '../../core/status.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
-import type { StageRow, Tables } from '../tables.js';
+import type { RepoRow, StageRow, Tables } from '../tables.js';
 import { Prepared } from './prepared.js';
 import { bool, changed } from './rows.js';
 import { toStage } from './stages.js';
 
 /** A stage a runner holds: accepted and not started yet, or running. */
 const TAKEN: Status[] = ['pending', 'running'];
+
+/** The `meta` row of the queue's pause switch (migration 6). */
+const PAUSED = 'queue_paused';
+
+/** A stage with the facts of its repository and build (SqlQueueStore's read). */
+type QueueRow = Selectable<StageRow> & {
+  repo_slug: string;
+  repo_trusted: Selectable<RepoRow>['trusted'];
+  repo_throttle: number;
+  build_event: string;
+};
 
 /** What the prepared accept takes. */
 interface TakeValues extends Record<string, unknown> {
@@ -56,32 +67,62 @@ export class SqlQueueStore implements QueueStore {
   /**
    * The queued stages, oldest first; with `page`, only those with an id above `page.after`, at most
    * `page.limit` of them (the queue reads itself a page at a time). `active` is counted only for
-   * stages with a concurrency limit (it is 0 for the others, which do not need it), by a second
-   * query when the page has such stages: a count in the read itself would make PostgreSQL estimate
-   * every read as expensive (and compile it to machine code first, ~10 ms each).
+   * stages with a concurrency limit (it is 0 for the others, which do not need it), and `running`
+   * only for repositories with a throttle, each by one more query when the page has such stages: a
+   * count in the read itself would make PostgreSQL estimate every read as expensive (and compile it
+   * to machine code first, ~10 ms each).
    */
   async listQueued(page?: { after: number; limit: number }): Promise<QueuedStage[]> {
-    let query = this.#db
-      .selectFrom('stages')
-      .innerJoin('builds', 'builds.id', 'stages.build_id')
-      .innerJoin('repos', 'repos.id', 'stages.repo_id')
-      .selectAll('stages')
-      .select(['repos.slug as repo_slug', 'repos.trusted as repo_trusted', 'builds.event as build_event'])
+    let query = this.#select()
       // Literal values: they match the partial index of the queue (migration 4) whatever the planner.
       .where('stages.status', '=', sql.lit('pending'))
       .where('stages.machine', '=', sql.lit(''))
       .orderBy('stages.id');
     if (page !== undefined) query = query.where('stages.id', '>', page.after).limit(page.limit);
-    const rows = await query.execute();
+    return this.#withCounts(await query.execute());
+  }
+
+  async listIncomplete(): Promise<QueuedStage[]> {
+    const rows = await this.#select().where('stages.status', 'in', TAKEN).orderBy('stages.id').execute();
+    return this.#withCounts(rows);
+  }
+
+  /** Stages joined with the facts runner filters, `limit` and `throttle` need. */
+  #select() {
+    return this.#db
+      .selectFrom('stages')
+      .innerJoin('builds', 'builds.id', 'stages.build_id')
+      .innerJoin('repos', 'repos.id', 'stages.repo_id')
+      .selectAll('stages')
+      .select([
+        'repos.slug as repo_slug',
+        'repos.trusted as repo_trusted',
+        'repos.throttle as repo_throttle',
+        'builds.event as build_event',
+      ]);
+  }
+
+  async #withCounts(rows: readonly QueueRow[]): Promise<QueuedStage[]> {
     const stages = rows.map(toStage);
-    const active = await this.#active(stages.filter((stage) => stage.limit > 0));
-    return rows.map((row, i) => {
+    const queued = stages.filter((stage) => stage.status === 'pending' && stage.machine === '');
+    const throttled = new Set(
+      rows
+        .filter((row) => row.status === 'pending' && row.machine === '' && Number(row.repo_throttle) > 0)
+        .map((row) => Number(row.repo_id)),
+    );
+    const [active, running] = await Promise.all([
+      this.#active(queued.filter((stage) => stage.limit > 0)),
+      this.#runningBuilds([...throttled]),
+    ]);
+    return rows.map((row, i): QueuedStage => {
       const stage = stages[i] as Stage;
+      const builds = running.get(stage.repoId);
       return {
         stage,
-        repo: { slug: row.repo_slug, trusted: bool(row.repo_trusted) },
+        repo: { slug: row.repo_slug, trusted: bool(row.repo_trusted), throttle: Number(row.repo_throttle) },
         build: { event: row.build_event as BuildEvent },
-        active: active.get(pipeline(stage.repoId, stage.name)) ?? 0,
+        active: stage.limit > 0 ? (active.get(pipeline(stage.repoId, stage.name)) ?? 0) : 0,
+        running: { builds: builds?.size ?? 0, thisBuild: builds?.has(stage.buildId) ?? false },
       };
     });
   }
@@ -101,6 +142,57 @@ export class SqlQueueStore implements QueueStore {
       .groupBy(['repo_id', 'name'])
       .execute();
     return new Map(rows.map((row) => [pipeline(Number(row.repo_id), row.name), Number(row.n)]));
+  }
+
+  /** Per repository of `repoIds`, its builds of which runners have taken a stage and not finished it. */
+  async #runningBuilds(repoIds: readonly number[]): Promise<Map<number, Set<number>>> {
+    const running = new Map<number, Set<number>>();
+    if (repoIds.length === 0) return running;
+    const rows = await this.#db
+      .selectFrom('stages')
+      .select(['repo_id', 'build_id'])
+      .distinct()
+      .where('repo_id', 'in', repoIds)
+      .where((w) =>
+        w.or([w('status', '=', 'running'), w.and([w('status', '=', 'pending'), w('machine', '<>', '')])]),
+      )
+      .execute();
+    for (const row of rows) {
+      const repo = Number(row.repo_id);
+      const builds = running.get(repo) ?? new Set<number>();
+      builds.add(Number(row.build_id));
+      running.set(repo, builds);
+    }
+    return running;
+  }
+
+  async takenBy(): Promise<Map<string, number>> {
+    const rows = await this.#db
+      .selectFrom('stages')
+      .select('machine')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where('status', 'in', TAKEN)
+      .where('machine', '<>', '')
+      .groupBy('machine')
+      .execute();
+    return new Map(rows.map((row) => [row.machine, Number(row.n)]));
+  }
+
+  async pausedSince(): Promise<number> {
+    const row = await this.#db
+      .selectFrom('meta')
+      .select('value')
+      .where('name', '=', PAUSED)
+      .executeTakeFirst();
+    return Number(row?.value ?? 0) || 0;
+  }
+
+  async setPaused(at: number): Promise<void> {
+    await this.#db
+      .updateTable('meta')
+      .set({ value: String(Math.max(0, Math.trunc(at))) })
+      .where('name', '=', PAUSED)
+      .execute();
   }
 
   /**

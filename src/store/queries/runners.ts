@@ -10,6 +10,7 @@ function toRunner(row: Selectable<RunnerRow>): Runner {
     id: Number(row.id),
     name: row.name,
     kind: row.kind as RunnerKind,
+    type: row.type,
     labels: parseMap(row.labels, `runner ${row.name}`),
     capacity: Number(row.capacity),
     maxProcs: Number(row.max_procs),
@@ -25,6 +26,7 @@ function toRunner(row: Selectable<RunnerRow>): Runner {
 function columns(runner: RunnerRegistration) {
   return {
     kind: runner.kind,
+    type: runner.type,
     labels: toJson(runner.labels),
     capacity: runner.capacity,
     max_procs: runner.maxProcs,

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { STATUSES } from '../../../core/status.js';
+import { RUNNER_KINDS } from '../../../core/runner.js';
 
 const int = z.number().int();
 const text = z
@@ -202,8 +203,23 @@ export const wireDetails = z.object({
 export type WireDetails = z.output<typeof wireDetails>;
 
 /**
+ * Who asks (svc's addition to the filter): the runner's name (SVC_RUNNER_NAME), kind, capacity
+ * (SVC_RUNNER_CAPACITY), SVC_RUNNER_MAX_PROCS and version. The server registers the runner from it
+ * (GET /api/runners, and the reasons why stages wait); Drone's runners do not send it.
+ */
+export const wireRunner = z.object({
+  name: z.string().min(1).max(250),
+  kind: z.enum(RUNNER_KINDS),
+  capacity: int.min(0),
+  max_procs: int.min(0),
+  version: text,
+});
+export type WireRunner = z.output<typeof wireRunner>;
+
+/**
  * What a runner asks for in `POST /rpc/v2/stage`. Drone's filter, plus svc's `limits`: the
- * runner's SVC_LIMIT_* settings, so that the server hands it only stages it will run.
+ * runner's SVC_LIMIT_* settings, so that the server hands it only stages it will run; and svc's
+ * `runner`: who asks (see wireRunner).
  */
 export const wireFilter = z.object({
   kind: text,
@@ -217,6 +233,7 @@ export const wireFilter = z.object({
     .object({ events: names, repos: names, trusted: flag })
     .nullish()
     .transform((v) => v ?? undefined),
+  runner: wireRunner.nullish().transform((v) => v ?? undefined),
 });
 export type WireFilter = z.output<typeof wireFilter>;
 

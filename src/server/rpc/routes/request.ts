@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { stageToWire, wireFilter } from '../../../runner/client/wire/index.js';
+import type { RunnerRegistry } from '../../queue/runner-registry.js';
 import type { StageQueue } from '../../queue/stage-queue.js';
 import { parseBody, requestSignal } from '../parse.js';
 
@@ -8,10 +9,16 @@ import { parseBody, requestSignal } from '../parse.js';
  * kernel, labels, and svc's `limits`). 200 with the oldest queued stage that suits it, as soon as
  * there is one; 204 when none came within the long-poll time (the runner asks again). A stage whose
  * answer does not reach the runner (its connection closed) is offered to the next request at once.
+ * An svc runner's filter says who asks (`runner`): the runner is registered (RunnerRegistry).
  */
-export function requestRoute(app: FastifyInstance, deps: { queue: StageQueue; closing: AbortSignal }): void {
+export function requestRoute(
+  app: FastifyInstance,
+  deps: { queue: StageQueue; runners: RunnerRegistry; closing: AbortSignal },
+): void {
   app.post('/stage', async (request, reply) => {
     const filter = parseBody(wireFilter, request.body ?? {}, 'the stage filter');
+    // Not awaited: the poll does not wait for the write (which never fails it).
+    void deps.runners.seen(filter);
     const { signal, done } = requestSignal(request, deps.closing);
     try {
       const stage = await deps.queue.request(filter, signal);
