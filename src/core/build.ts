@@ -1,3 +1,4 @@
+import type { LatestKind } from './latest.js';
 import type { NewStage, Stage } from './stage.js';
 import type { NewStep } from './step.js';
 import type { Status } from './status.js';
@@ -87,6 +88,9 @@ export interface Page {
  * - `findLatest` returns a repository's newest build of a branch (its `refs/heads/<branch>` ref),
  *   of a ref (a full ref such as `refs/tags/v1` or `refs/pull/7/head`), or of any kind when neither
  *   is given; `branch` wins when both are. Undefined when there is none.
+ * - `listLatest(repoId, kind)` returns the newest build of each branch, pull request or deployment
+ *   target (latestKeyOf decides which list a build heads when it is created), newest first;
+ *   `deleteLatest` takes one name off such a list and keeps its builds.
  * - `listRecent` returns the newest builds (at most `limit`) of the repositories the user has any
  *   permission on, newest first: the user's recent activity.
  */
@@ -97,6 +101,8 @@ export interface BuildStore {
   listIncomplete(): Promise<Build[]>;
   findLatest(repoId: number, which: { branch?: string; ref?: string }): Promise<Build | undefined>;
   listRecent(userId: number, limit: number): Promise<Build[]>;
+  listLatest(repoId: number, kind: LatestKind): Promise<Build[]>;
+  deleteLatest(repoId: number, kind: LatestKind, name: string): Promise<void>;
   count(): Promise<number>;
   create(build: NewBuild, stages: NewStageWithSteps[]): Promise<{ build: Build; stages: Stage[] }>;
   update(build: Build): Promise<Build>;

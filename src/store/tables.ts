@@ -239,6 +239,17 @@ export interface MetaRow {
   value: string;
 }
 
+/** latest: the newest build per branch, pull request and deployment target (since schema version 7). */
+export interface LatestRow {
+  repo_id: number;
+  /** `branch`, `pull_request` or `deployment`, Drone's names. */
+  kind: string;
+  /** The branch, the pull request's number, or the deployment target. */
+  name: string;
+  build_id: number;
+  updated: number;
+}
+
 /** The whole schema, for `Kysely<Tables>`. */
 export interface Tables {
   users: UserRow;
@@ -252,6 +263,7 @@ export interface Tables {
   secrets: SecretRow;
   crons: CronRow;
   runners: RunnerRow;
+  latest: LatestRow;
   migrations: MigrationRow;
   meta: MetaRow;
 }

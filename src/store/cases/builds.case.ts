@@ -133,6 +133,42 @@ export function buildsContract(open: OpenFreshStore): void {
       expect(await store().builds.findLatest(repo.id, { branch: 'nope' })).toBeUndefined();
     });
 
+    it('keeps the newest build of each branch, pull request and deployment target; a name can be taken off', async () => {
+      const repo = await store().repos.create(newRepo());
+      const main1 = await store().builds.create(newBuild(repo.id), []);
+      const dev = await store().builds.create(
+        newBuild(repo.id, { ref: 'refs/heads/dev', target: 'dev' }),
+        [],
+      );
+      const main2 = await store().builds.create(newBuild(repo.id), []);
+      const pull = await store().builds.create(
+        newBuild(repo.id, { event: 'pull_request', ref: 'refs/pull/7/head', source: 'dev', target: 'main' }),
+        [],
+      );
+      const prod = await store().builds.create(
+        newBuild(repo.id, { event: 'promote', deployTo: 'production' }),
+        [],
+      );
+      const back = await store().builds.create(
+        newBuild(repo.id, { event: 'rollback', deployTo: 'production' }),
+        [],
+      );
+      await store().builds.create(newBuild(repo.id, { event: 'tag', ref: 'refs/tags/v1' }), []);
+      const numbers = async (kind: 'branch' | 'pull_request' | 'deployment'): Promise<number[]> =>
+        (await store().builds.listLatest(repo.id, kind)).map((build) => build.number);
+      expect(main1.build.number).toBeLessThan(main2.build.number);
+      expect(await numbers('branch')).toEqual([main2.build.number, dev.build.number]);
+      expect(await numbers('pull_request')).toEqual([pull.build.number]);
+      expect(await numbers('deployment')).toEqual([back.build.number]);
+      expect(prod.build.number).toBeLessThan(back.build.number);
+      await store().builds.deleteLatest(repo.id, 'branch', 'dev');
+      expect(await numbers('branch')).toEqual([main2.build.number]);
+      expect(await store().builds.find(dev.build.id)).toEqual(dev.build);
+      // A deleted build leaves its lists.
+      await store().builds.delete(main2.build.id);
+      expect(await numbers('branch')).toEqual([]);
+    });
+
     it('lists the newest builds of the repositories a user may see, newest first', async () => {
       const user = await store().users.create(newUser());
       const mine = await store().repos.create(newRepo());

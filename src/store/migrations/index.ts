@@ -4,6 +4,7 @@ import { logBatches } from './003-log-batches.js';
 import { queueIndex } from './004-queue-index.js';
 import { repoSettings } from './005-repo-settings.js';
 import { queuePause } from './006-queue-pause.js';
+import { latestBuilds } from './007-latest-builds.js';
 import type { Migration } from './migration.js';
 
 /** Every migration svc knows, oldest first; append, never edit or reorder. */
@@ -14,6 +15,7 @@ export const MIGRATIONS: readonly Migration[] = [
   queueIndex,
   repoSettings,
   queuePause,
+  latestBuilds,
 ];
 
 /** The schema version this svc writes. */

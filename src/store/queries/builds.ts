@@ -9,11 +9,13 @@ import type {
   Page,
 } from '../../core/build.js';
 import { InvalidInputError, NotFoundError } from '../../core/errors.js';
+import type { LatestKind } from '../../core/latest.js';
 import type { Stage } from '../../core/stage.js';
 import { isDone, STATUSES, type Status } from '../../core/status.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
 import type { BuildRow, Tables } from '../tables.js';
 import { inTransaction } from '../transaction.js';
+import { deleteLatest, indexLatest, latestRows } from './latest.js';
 import { ReadBatch } from './read-batch.js';
 import { bool, changed, checkVersioned, flag, insertId, parseMap, toJson, write } from './rows.js';
 import { stageColumns } from './stages.js';
@@ -169,6 +171,14 @@ export class SqlBuildStore implements BuildStore {
     return rows.map(toBuild);
   }
 
+  async listLatest(repoId: number, kind: LatestKind): Promise<Build[]> {
+    return (await latestRows(this.#db, repoId, kind)).map(toBuild);
+  }
+
+  deleteLatest(repoId: number, kind: LatestKind, name: string): Promise<void> {
+    return deleteLatest(this.#db, repoId, kind, name);
+  }
+
   async listIncomplete(): Promise<Build[]> {
     const rows = await this.#db
       .selectFrom('builds')
@@ -247,6 +257,7 @@ export class SqlBuildStore implements BuildStore {
           version: 1,
         });
       }
+      await indexLatest(trx, { ...build, id }, now);
       return { build: { ...build, id, number, created: now, updated: now, version: 1 }, stages: created };
     });
   }
