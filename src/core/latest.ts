@@ -22,7 +22,9 @@ export function latestKeyOf(
     case 'promote':
     case 'rollback':
       return build.deployTo === '' ? undefined : { kind: 'deployment', name: build.deployTo };
-    default:
+    case 'tag':
+    case 'cron':
+    case 'custom':
       return undefined;
   }
 }
