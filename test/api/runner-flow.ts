@@ -3,9 +3,17 @@ import { expect } from 'vitest';
 import type { Build } from '../../src/core/build.js';
 import { RPC_SECRET, type Harness } from './harness.js';
 
-/** Plays a runner over the runner protocol: takes the build's stage, starts it, ends it with `status`. */
-export async function runStage(h: Harness, build: Build, status: 'success' | 'failure'): Promise<void> {
-  const [stage] = await h.store.stages.list(build.id);
+/**
+ * Plays a runner over the runner protocol: takes the build's stage (the first, or the one numbered
+ * `number`), starts it with one step `test`, ends it with `status`.
+ */
+export async function runStage(
+  h: Harness,
+  build: Build,
+  status: 'success' | 'failure',
+  number = 1,
+): Promise<void> {
+  const stage = (await h.store.stages.list(build.id)).find((candidate) => candidate.number === number);
   const rpc = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
     const response = await fetch(`${h.url}${path}`, {
       method,
@@ -24,9 +32,18 @@ export async function runStage(h: Harness, build: Build, status: 'success' | 'fa
     ...accepted,
     status: 'running',
     started: now,
+    steps: [{ id: 0, number: 1, name: 'test', status: 'pending', image: 'alpine', version: 0 }],
   });
+  const steps = (running.steps as Record<string, unknown>[]).map((step) => ({
+    ...step,
+    status,
+    exit_code: status === 'success' ? 0 : 1,
+    started: now,
+    stopped: now + 1,
+  }));
   await rpc('PUT', `/rpc/v2/stage/${stage?.id}`, {
     ...running,
+    steps,
     status,
     exit_code: status === 'success' ? 0 : 1,
     stopped: now + 1,

@@ -8,7 +8,7 @@ import type { ScmProvider } from '../../core/scm.js';
 import type { Store } from '../../core/store.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { SessionCookies } from '../auth/session-cookies.js';
-import { CommitBuilds, type Trigger } from '../trigger/index.js';
+import { CommitBuilds, Rebuilds, type Trigger } from '../trigger/index.js';
 import { PendingReasons } from '../queue/pending-reasons.js';
 import type { HookAddress } from '../web/address.js';
 import type { BuildActions } from '../queue/build-actions.js';
@@ -16,6 +16,8 @@ import { buildActionRoutes } from './builds/actions.js';
 import type { BuildEventSource } from '../events/build-events.js';
 import { badgeRoutes } from './badges/badges.js';
 import { createBuildRoute } from './builds/create.js';
+import { latestBuildRoutes } from './builds/latest.js';
+import { rebuildRoutes } from './builds/rebuild.js';
 import { findBuildRoute } from './builds/find.js';
 import { purgeBuildsRoute } from './builds/purge.js';
 import { listBuildsRoute } from './builds/list.js';
@@ -123,6 +125,7 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
     provider === undefined || deps.trigger === undefined
       ? undefined
       : new CommitBuilds({ users: store.users, provider, trigger: deps.trigger });
+  const rebuilds = deps.trigger === undefined ? undefined : new Rebuilds({ store, trigger: deps.trigger });
   const guard = new AccessGuard({
     auth,
     repos: access,
@@ -159,6 +162,8 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       ...buildActionRoutes({ builds: store.builds, stages: store.stages, actions: deps.buildActions }),
       purgeBuildsRoute({ builds: store.builds }),
       createBuildRoute({ builds: commitBuilds }),
+      ...rebuildRoutes({ builds: store.builds, rebuilds }),
+      ...latestBuildRoutes({ builds: store.builds, stages: store.stages }),
       ...cronRoutes({ crons: store.crons, builds: commitBuilds }),
       findLogRoute(store),
       deleteLogRoute(store),

@@ -1,9 +1,15 @@
 import type { Stage } from '../../core/stage.js';
 import { isDone, isFailed, type Status } from '../../core/status.js';
 
+/** What deciding on a waiting stage reads of the stages (stored ones, or ones about to be created). */
+export type DependencyView = Pick<
+  Stage,
+  'name' | 'status' | 'dependsOn' | 'errIgnore' | 'onSuccess' | 'onFailure'
+>;
+
 /** A stage whose status must change because of the stages it depends on. */
-export interface DependentChange {
-  stage: Stage;
+export interface DependentChange<T extends DependencyView = Stage> {
+  stage: T;
   status: 'pending' | 'skipped';
 }
 
@@ -16,9 +22,9 @@ export interface DependentChange {
  * Names that match no stage count as done. Apply the changes, then ask again: a skipped stage may
  * complete the dependencies of another.
  */
-export function dependentChanges(stages: readonly Stage[]): DependentChange[] {
+export function dependentChanges<T extends DependencyView>(stages: readonly T[]): DependentChange<T>[] {
   const byName = new Map(stages.map((stage) => [stage.name, stage]));
-  const changes: DependentChange[] = [];
+  const changes: DependentChange<T>[] = [];
   for (const stage of stages) {
     if (stage.status !== 'waiting_on_dependencies') continue;
     const deps = stage.dependsOn.flatMap((name) => byName.get(name) ?? []);
@@ -30,7 +36,7 @@ export function dependentChanges(stages: readonly Stage[]): DependentChange[] {
   return changes;
 }
 
-function upstreamFailed(stage: Stage, byName: ReadonlyMap<string, Stage>): boolean {
+function upstreamFailed(stage: DependencyView, byName: ReadonlyMap<string, DependencyView>): boolean {
   const seen = new Set<string>();
   const stack = [...stage.dependsOn];
   while (stack.length > 0) {

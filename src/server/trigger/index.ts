@@ -4,3 +4,4 @@ export { DEFAULT_PIPELINE_FILES } from './pipeline-file.js';
 export { HOOK_TRIGGER } from './new-build.js';
 export { CRON_TRIGGER, buildRequestOf, type RequestFor } from './request.js';
 export { CommitBuilds, type CommitBuildsDeps } from './commit-builds.js';
+export { Rebuilds, type RebuildBy, type RebuildsDeps } from './rebuilds.js';

@@ -19,6 +19,7 @@ import { readPipelineFile, type PipelineFile } from './pipeline-file.js';
 import { readManifest } from './read-manifest.js';
 import { selectPipelines } from './select.js';
 import { skipDirective } from './skip.js';
+import { reuseStages, type EarlierStage } from './reuse.js';
 import { stagesOf } from './stages.js';
 
 /** What the trigger needs: the stores it writes, the provider it reads files from, who to tell. */
@@ -55,6 +56,14 @@ export interface BuildRequest extends ScmHookBuild {
   deployTo?: string;
   /** The build this one promotes or restarts; 0 when none. */
   parent?: number;
+  /** A rerun of an earlier build's failed stages: its stages, whose successes are reused (reuseStages). */
+  reuse?: readonly EarlierStage[];
+}
+
+/** What shapes a build beyond its record: whether it comes from a fork, and stages to reuse. */
+interface Origin {
+  fork: boolean;
+  reuse?: readonly EarlierStage[] | undefined;
 }
 
 /** A build was created (possibly in state `error`), or the hook asks for none, and why. */
@@ -85,7 +94,7 @@ export class Trigger {
       return skipped('the repository ignores pull requests');
     if (hook.event === 'pull_request' && hook.fork && repo.ignoreForks)
       return skipped('the repository ignores pull requests from forks');
-    return this.#run(repo, newBuildOf(repo.id, hook), hook.fork);
+    return this.#run(repo, newBuildOf(repo.id, hook), { fork: hook.fork });
   }
 
   /**
@@ -106,15 +115,15 @@ export class Trigger {
         deployTo: request.deployTo ?? '',
         parent: request.parent ?? 0,
       },
-      request.fork,
+      { fork: request.fork, reuse: request.reuse },
     );
   }
 
-  async #run(repo: Repo, base: NewBuild, fork: boolean): Promise<TriggerResult> {
+  async #run(repo: Repo, base: NewBuild, origin: Origin): Promise<TriggerResult> {
     const owner = await this.#deps.store.users.find(repo.userId);
     if (owner === undefined || !owner.active)
       return skipped('the account that enabled the repository is gone or inactive; enable it again');
-    const result = await this.#perRepo.run(String(repo.id), () => this.#create(repo, owner, base, fork));
+    const result = await this.#perRepo.run(String(repo.id), () => this.#create(repo, owner, base, origin));
     if (result.kind === 'created') {
       this.#announce(repo, result.build, result.stages);
       await this.#supersede(repo, result.build);
@@ -122,7 +131,7 @@ export class Trigger {
     return result;
   }
 
-  async #create(repo: Repo, owner: User, base: NewBuild, fork: boolean): Promise<TriggerResult> {
+  async #create(repo: Repo, owner: User, base: NewBuild, origin: Origin): Promise<TriggerResult> {
     const file = await this.#readFile(repo, owner, base.after);
     if (typeof file === 'string') return this.#createError(base, file, '');
     if (!file.found) {
@@ -148,11 +157,15 @@ export class Trigger {
     // A protected repository's file signed with its key needs no approval for being protected.
     const signed = repo.protected && hasValidSignature(checked.text, repo.signingKey);
     const blocked =
-      needsApproval({ ...repo, protected: repo.protected && !signed }, { event: base.event, fork }) ||
-      checked.blocked;
+      needsApproval(
+        { ...repo, protected: repo.protected && !signed },
+        { event: base.event, fork: origin.fork },
+      ) || checked.blocked;
     const created = await this.#deps.store.builds.create(
       { ...base, status: blocked ? 'blocked' : 'pending', config: manifest.text },
-      stagesOf(selected, blocked),
+      origin.reuse === undefined
+        ? stagesOf(selected, blocked)
+        : reuseStages(stagesOf(selected, blocked), origin.reuse),
     );
     const build = await this.#fixNumber(repo, created.build, checked.text, number);
     return { kind: 'created', build, stages: created.stages };

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { InvalidInputError, SvcError } from '../../../core/errors.js';
 import type { CommitBuilds } from '../../trigger/index.js';
-import { buildJson } from '../json/build.js';
+import { buildParamsOf, createdBuildJson, noProvider, ParamsCatchall } from './build-params.js';
 import { RepoParams } from '../params.js';
 import { REPO_WRITE, route, type ApiRoute } from '../route.js';
 import { buildSchema } from '../schemas.js';
@@ -10,12 +9,6 @@ import { buildSchema } from '../schemas.js';
 export interface CreateBuildDeps {
   readonly builds: Pick<CommitBuilds, 'build'> | undefined;
 }
-
-/** Query parameters that are not build parameters (`access_token` authenticates, as in Drone). */
-const RESERVED = new Set(['branch', 'commit', 'access_token']);
-
-/** Parameters become step variables: their names must be variable names. */
-const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const CreateQuery = z
   .object({
@@ -26,7 +19,7 @@ const CreateQuery = z
       .optional()
       .describe('default: the head of the branch'),
   })
-  .catchall(z.union([z.string(), z.array(z.string())]));
+  .catchall(ParamsCatchall);
 
 /**
  * POST /api/repos/{owner}/{name}/builds?branch=&commit=&KEY=VALUE: a custom build (event `custom`) of
@@ -44,36 +37,18 @@ export function createBuildRoute(deps: CreateBuildDeps): ApiRoute {
     query: CreateQuery,
     response: { schema: buildSchema, description: 'the build created, with its stages' },
     async handler({ repo, principal, query, request }) {
-      if (deps.builds === undefined) {
-        throw new SvcError('INVALID_SETTINGS', 'no git provider is configured, so svc cannot build');
-      }
+      if (deps.builds === undefined) throw noProvider();
       const branch = query.branch || repo.defaultBranch;
-      const params = paramsOf(query);
+      const params = buildParamsOf(query, ['branch', 'commit']);
       const login = principal.user.login;
       const result = await deps.builds.build(
         repo,
         query.commit === undefined ? { branch } : { sha: query.commit },
         { event: 'custom', branch, trigger: login, sender: login, params },
       );
-      if (result.kind === 'skipped') throw new InvalidInputError(`no build was created: ${result.reason}`);
-      request.log.info({ repo: repo.slug, build: result.build.number, user: login }, 'custom build created');
-      return buildJson(result.build, result.stages);
+      const json = createdBuildJson(result);
+      request.log.info({ repo: repo.slug, build: json.number, user: login }, 'custom build created');
+      return json;
     },
   });
-}
-
-function paramsOf(query: Record<string, string | string[] | undefined>): Record<string, string> {
-  const params: Record<string, string> = {};
-  for (const [key, value] of Object.entries(query)) {
-    if (RESERVED.has(key) || value === undefined) continue;
-    const first = Array.isArray(value) ? value[0] : value;
-    if (first === undefined) continue;
-    if (!VARIABLE.test(key)) {
-      throw new InvalidInputError(
-        `${key}: build parameters become step variables; use letters, digits and "_", not starting with a digit`,
-      );
-    }
-    params[key] = first;
-  }
-  return params;
 }
