@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access, ApiRoute } from '../../src/server/api/index.js';
 import { enable, loginAs, tokenOf } from './client.js';
+import { testDialects } from '../support/databases.js';
 import { startHarness, type Harness } from './harness.js';
 import { fillPath, send, type Sent } from './matrix-request.js';
 
@@ -51,137 +52,145 @@ function expected(access: Access, who: Who, visibility: Visibility): Expected {
   }
 }
 
-describe('authorization matrix', () => {
-  let h: Harness;
-  const tokens = new Map<Who, string>();
-  beforeAll(async () => {
-    h = await startHarness();
-    const logins: Partial<Record<Who, string>> = {
-      outsider: 'outsider',
-      reader: 'reader',
-      writer: 'writer',
-      repoAdmin: 'boss',
-      svcAdmin: 'root',
-    };
-    for (const login of Object.values(logins)) h.github.addUser({ login });
-    for (const name of ['private', 'public']) {
-      h.github.addRepo({
-        owner: 'acme',
-        name,
-        private: name === 'private',
-        admins: ['boss'],
-        writers: ['writer'],
-        readers: ['reader'],
-      });
-    }
-    for (const [who, login] of Object.entries(logins) as [Who, string][]) {
-      const session = await loginAs(h, login);
-      tokens.set(who, await tokenOf(h, session));
-      if (who === 'repoAdmin') {
-        for (const name of ['private', 'public']) {
-          await enable(h, session, `acme/${name}`);
-          h.github.commit(`acme/${name}`, 'main', { '.drone.yml': PIPELINE }, 'first');
-          expect(await h.github.push(`acme/${name}`, 'main', `${h.url}/hook`)).toBe(200);
+// On every database: every route's answer, and its schema, must not depend on the SQL dialect.
+for (const dialect of testDialects()) {
+  describe.skipIf(dialect.skip)(`authorization matrix on ${dialect.name}`, () => {
+    let h: Harness;
+    const tokens = new Map<Who, string>();
+    beforeAll(async () => {
+      h = await startHarness({ dialect });
+      const logins: Partial<Record<Who, string>> = {
+        outsider: 'outsider',
+        reader: 'reader',
+        writer: 'writer',
+        repoAdmin: 'boss',
+        svcAdmin: 'root',
+      };
+      for (const login of Object.values(logins)) h.github.addUser({ login });
+      for (const name of ['private', 'public']) {
+        h.github.addRepo({
+          owner: 'acme',
+          name,
+          private: name === 'private',
+          admins: ['boss'],
+          writers: ['writer'],
+          readers: ['reader'],
+        });
+      }
+      for (const [who, login] of Object.entries(logins) as [Who, string][]) {
+        const session = await loginAs(h, login);
+        tokens.set(who, await tokenOf(h, session));
+        if (who === 'repoAdmin') {
+          for (const name of ['private', 'public']) {
+            await enable(h, session, `acme/${name}`);
+            h.github.commit(`acme/${name}`, 'main', { '.drone.yml': PIPELINE }, 'first');
+            expect(await h.github.push(`acme/${name}`, 'main', `${h.url}/hook`)).toBe(200);
+          }
         }
       }
-    }
-    // A cron job in each repository, so that the cron routes answer admitted callers with a job.
-    for (const name of ['private', 'public']) {
-      const repo = await h.store.repos.findSlug('acme', name);
-      if (repo === undefined) throw new Error(`acme/${name} is not enabled`);
-      const cron = { name: 'nightly', expr: '@daily', next: Date.now() + 86_400_000, prev: 0 };
-      await h.store.crons.create({
-        ...cron,
-        repoId: repo.id,
-        event: 'push',
-        branch: 'main',
-        target: '',
-        disabled: false,
+      // A cron job in each repository, so that the cron routes answer admitted callers with a job.
+      for (const name of ['private', 'public']) {
+        const repo = await h.store.repos.findSlug('acme', name);
+        if (repo === undefined) throw new Error(`acme/${name} is not enabled`);
+        const cron = { name: 'nightly', expr: '@daily', next: Date.now() + 86_400_000, prev: 0 };
+        await h.store.crons.create({
+          ...cron,
+          repoId: repo.id,
+          event: 'push',
+          branch: 'main',
+          target: '',
+          disabled: false,
+        });
+      }
+      const root = await h.store.users.findLogin('root');
+      if (root === undefined) throw new Error('root did not log in');
+      await h.store.users.update({ ...root, admin: true });
+      const machine = await h.store.users.create({
+        login: 'robot',
+        email: '',
+        avatar: '',
+        machine: true,
+        admin: false,
+        active: true,
+        token: 'r'.repeat(32),
+        scmToken: '',
+        scmRefresh: '',
+        scmExpiry: 0,
+        lastLogin: 0,
       });
-    }
-    const root = await h.store.users.findLogin('root');
-    if (root === undefined) throw new Error('root did not log in');
-    await h.store.users.update({ ...root, admin: true });
-    const machine = await h.store.users.create({
-      login: 'robot',
-      email: '',
-      avatar: '',
-      machine: true,
-      admin: false,
-      active: true,
-      token: 'r'.repeat(32),
-      scmToken: '',
-      scmRefresh: '',
-      scmExpiry: 0,
-      lastLogin: 0,
+      tokens.set('machine', machine.token);
+      // Everyone asks for their repositories once, so that svc knows their permissions.
+      for (const who of ['outsider', 'reader', 'writer', 'repoAdmin'] as const) {
+        expect((await send(h, 'GET', '/api/user/repos', tokens.get(who))).status).toBe(200);
+      }
     });
-    tokens.set('machine', machine.token);
-    // Everyone asks for their repositories once, so that svc knows their permissions.
-    for (const who of ['outsider', 'reader', 'writer', 'repoAdmin'] as const) {
-      expect((await send(h, 'GET', '/api/user/repos', tokens.get(who))).status).toBe(200);
-    }
-  });
-  afterAll(() => h.close());
+    afterAll(() => h.close());
 
-  it('covers every API route the server registers, and every route declares a rule', () => {
-    const table = new Set(h.routes.map((r) => `${r.method} ${r.path}`));
-    const api = h.registered.filter((r) => r.url.startsWith('/api') && r.method !== 'HEAD');
-    expect(api.length).toBeGreaterThan(0);
-    for (const r of api)
-      expect(table, `${r.method} ${r.url} is not in the route table`).toContain(`${r.method} ${r.url}`);
-    for (const r of h.routes)
-      expect(['anyone', 'user', 'admin', 'repo', 'namespace']).toContain(r.access.kind);
-  });
+    it('covers every API route the server registers, and every route declares a rule', () => {
+      const table = new Set(h.routes.map((r) => `${r.method} ${r.path}`));
+      const api = h.registered.filter((r) => r.url.startsWith('/api') && r.method !== 'HEAD');
+      expect(api.length).toBeGreaterThan(0);
+      for (const r of api)
+        expect(table, `${r.method} ${r.url} is not in the route table`).toContain(`${r.method} ${r.url}`);
+      for (const r of h.routes)
+        expect(['anyone', 'user', 'admin', 'repo', 'namespace']).toContain(r.access.kind);
+    });
 
-  it('answers every caller of every route as the route’s rule says', async () => {
-    const failures: string[] = [];
-    for (const route of h.routes) {
-      const visibilities: Visibility[] = route.path.includes(':owner') ? ['private', 'public'] : ['private'];
-      for (const visibility of visibilities) {
-        const path = fillPath(route.path, visibility);
-        // Denied callers first: a denial changes nothing, so the one allowed call may act last.
-        const order = [...EVERYONE].sort(
-          (a, b) => allowedFirst(route, a, visibility) - allowedFirst(route, b, visibility),
-        );
-        for (const who of order) {
-          const want = expected(route.access, who, visibility);
-          const got = await send(h, route.method, path, tokens.get(who));
-          const problem = judge(route, want, got);
-          if (problem !== undefined) failures.push(`${route.method} ${path} as ${who}: ${problem}`);
+    it('answers every caller of every route as the route’s rule says', async () => {
+      const failures: string[] = [];
+      for (const route of h.routes) {
+        const visibilities: Visibility[] = route.path.includes(':owner')
+          ? ['private', 'public']
+          : ['private'];
+        for (const visibility of visibilities) {
+          const path = fillPath(route.path, visibility);
+          // Denied callers first: a denial changes nothing, so the one allowed call may act last.
+          const order = [...EVERYONE].sort(
+            (a, b) => allowedFirst(route, a, visibility) - allowedFirst(route, b, visibility),
+          );
+          for (const who of order) {
+            const want = expected(route.access, who, visibility);
+            const got = await send(h, route.method, path, tokens.get(who));
+            const problem = judge(route, want, got);
+            if (problem !== undefined) failures.push(`${route.method} ${path} as ${who}: ${problem}`);
+          }
         }
       }
-    }
-    expect(failures).toEqual([]);
+      expect(failures).toEqual([]);
+    });
   });
-});
 
-function allowedFirst(route: ApiRoute, who: Who, visibility: Visibility): number {
-  return expected(route.access, who, visibility) === 'allow' ? 1 : 0;
-}
-
-/** Undefined when the answer fits the rule; else what is wrong with it. */
-function judge(route: ApiRoute, want: Expected, got: Sent): string | undefined {
-  if (want !== 'allow') {
-    return got.status === want ? undefined : `expected ${want}, got ${got.status} ${got.text.slice(0, 200)}`;
+  function allowedFirst(route: ApiRoute, who: Who, visibility: Visibility): number {
+    return expected(route.access, who, visibility) === 'allow' ? 1 : 0;
   }
-  if (got.status === 401 || got.status === 403) return `expected to be let in, got ${got.status} ${got.text}`;
-  if (got.status === 404 && /^(repository|namespace)\b/.test(got.message))
-    return `expected to be let in, got 404 ${got.message}`;
-  if (got.status >= 500) return `server error ${got.status} ${got.text.slice(0, 200)}`;
-  const { schema } = route.response;
-  if (got.status === (route.response.status ?? 200) && schema !== undefined && got.json !== undefined) {
-    const parsed = schema.safeParse(got.json);
-    if (!parsed.success)
-      return `answer does not match the route's schema: ${parsed.error.message.slice(0, 500)}`;
-  }
-  return undefined;
-}
 
-const PIPELINE = `kind: pipeline
-type: docker
-name: build
-steps:
-- name: test
-  image: busybox
-  commands: [echo ok]
-`;
+  /** Undefined when the answer fits the rule; else what is wrong with it. */
+  function judge(route: ApiRoute, want: Expected, got: Sent): string | undefined {
+    if (want !== 'allow') {
+      return got.status === want
+        ? undefined
+        : `expected ${want}, got ${got.status} ${got.text.slice(0, 200)}`;
+    }
+    if (got.status === 401 || got.status === 403)
+      return `expected to be let in, got ${got.status} ${got.text}`;
+    if (got.status === 404 && /^(repository|namespace)\b/.test(got.message))
+      return `expected to be let in, got 404 ${got.message}`;
+    if (got.status >= 500) return `server error ${got.status} ${got.text.slice(0, 200)}`;
+    const { schema } = route.response;
+    if (got.status === (route.response.status ?? 200) && schema !== undefined && got.json !== undefined) {
+      const parsed = schema.safeParse(got.json);
+      if (!parsed.success)
+        return `answer does not match the route's schema: ${parsed.error.message.slice(0, 500)}`;
+    }
+    return undefined;
+  }
+
+  const PIPELINE = `kind: pipeline
+  type: docker
+  name: build
+  steps:
+  - name: test
+    image: busybox
+    commands: [echo ok]
+  `;
+}
