@@ -52,6 +52,15 @@ function expected(access: Access, who: Who, visibility: Visibility): Expected {
   }
 }
 
+const PIPELINE = `kind: pipeline
+type: docker
+name: build
+steps:
+- name: test
+  image: busybox
+  commands: [echo ok]
+`;
+
 // On every database: every route's answer, and its schema, must not depend on the SQL dialect.
 for (const dialect of testDialects()) {
   describe.skipIf(dialect.skip)(`authorization matrix on ${dialect.name}`, () => {
@@ -184,13 +193,4 @@ for (const dialect of testDialects()) {
     }
     return undefined;
   }
-
-  const PIPELINE = `kind: pipeline
-  type: docker
-  name: build
-  steps:
-  - name: test
-    image: busybox
-    commands: [echo ok]
-  `;
 }

@@ -2,35 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { NewStageWithSteps } from '../../core/build.js';
 import type { Stage } from '../../core/stage.js';
 import type { Status } from '../../core/status.js';
+import { newStage } from '../../store/cases/fixtures.case.js';
 import { reuseStages, type EarlierStage } from './reuse.js';
 
 function created(name: string, dependsOn: string[] = [], onSuccess = true): NewStageWithSteps {
-  return {
-    stage: {
-      number: 1,
-      name,
-      kind: 'pipeline',
-      type: 'docker',
-      status: dependsOn.length > 0 ? 'waiting_on_dependencies' : 'pending',
-      error: '',
-      errIgnore: false,
-      exitCode: 0,
-      machine: '',
-      os: 'linux',
-      arch: 'amd64',
-      variant: '',
-      kernel: '',
-      limit: 0,
-      started: 0,
-      stopped: 0,
-      heartbeat: 0,
-      onSuccess,
-      onFailure: !onSuccess,
-      dependsOn,
-      labels: {},
-    },
-    steps: [],
-  };
+  const status = dependsOn.length > 0 ? 'waiting_on_dependencies' : 'pending';
+  return newStage(1, 0, { name, status, dependsOn, onSuccess, onFailure: !onSuccess });
 }
 
 function earlier(name: string, status: Status): EarlierStage {
@@ -74,7 +51,9 @@ describe('reuseStages', () => {
       ['report', 'waiting_on_dependencies'],
     ]);
     expect(stages[0]?.stage).toMatchObject({ machine: 'runner-1', started: 100, stopped: 200 });
-    expect(stages[0]?.steps).toEqual([expect.objectContaining({ number: 1, status: 'success', started: 110 })]);
+    expect(stages[0]?.steps).toEqual([
+      expect.objectContaining({ number: 1, status: 'success', started: 110 }),
+    ]);
     expect(stages[0]?.steps[0]).not.toHaveProperty('id');
   });
 
