@@ -1,8 +1,8 @@
 import type { CronStore } from '../../../core/cron.js';
-import { InvalidInputError, SvcError } from '../../../core/errors.js';
+import { InvalidInputError } from '../../../core/errors.js';
 import { cronBuildOf } from '../../cron/job.js';
 import type { CommitBuilds } from '../../trigger/index.js';
-import { buildJson } from '../json/build.js';
+import { createdBuildJson, noProvider } from '../builds/build-params.js';
 import { CronParams } from '../params.js';
 import { REPO_WRITE, route, type ApiRoute } from '../route.js';
 import { buildSchema } from '../schemas.js';
@@ -30,14 +30,11 @@ export function execCronRoute(deps: ExecCronDeps): ApiRoute {
     async handler({ repo, params, request }) {
       const cron = await findCron(deps.crons, repo.id, params.cron);
       if (cron.disabled) throw new InvalidInputError(`cron job ${cron.name} is disabled; enable it first`);
-      if (deps.builds === undefined) {
-        throw new SvcError('INVALID_SETTINGS', 'no git provider is configured, so svc cannot build');
-      }
+      if (deps.builds === undefined) throw noProvider();
       const { at, what } = cronBuildOf(cron);
-      const result = await deps.builds.build(repo, at, what);
-      if (result.kind === 'skipped') throw new InvalidInputError(`no build was created: ${result.reason}`);
-      request.log.info({ repo: repo.slug, cron: cron.name, build: result.build.number }, 'cron job run now');
-      return buildJson(result.build, result.stages);
+      const json = createdBuildJson(await deps.builds.build(repo, at, what));
+      request.log.info({ repo: repo.slug, cron: cron.name, build: json.number }, 'cron job run now');
+      return json;
     },
   });
 }
