@@ -17,6 +17,13 @@ Commands:
                               (kinds: server, docker, nomad, vm, kubernetes, ssh)
   version                     print svc's version
 
+API client (talks to SVC_SERVER with SVC_TOKEN; see docs/cli.md):
+  build ls|info|last|create|restart|cancel|approve|decline|promote|rollback|logs
+  secret ls|info|add|update|rm      cron ls|info|add|update|rm|exec
+  repo ls|info|enable|disable|update|repair|sync|chown
+  user ls|info|add|update|rm        queue ls|pause|resume        runner ls
+  encrypt <owner/name> <value>      sign <owner/name> [file]
+
 Settings are SVC_* environment variables: see docs/settings.md.
 Run 'svc <command> --help' for a command's options.
 `;
@@ -41,6 +48,9 @@ async function main(args: readonly string[], io: CommandIO): Promise<number> {
     case 'server':
       return (await import('./server.js')).serverCommand(rest, process.env, io);
     case 'runner':
+      // `svc runner ls` lists the server's runners (API client); `svc runner <kind>` runs one.
+      if (rest[0] === 'ls')
+        return (await import('./client.js')).clientCommand(command, rest, process.env, io);
       return (await import('./runner.js')).runnerCommand(rest, process.env, io);
     case 'lint':
       return (await import('./lint.js')).lintCommand(rest, io);
@@ -54,6 +64,15 @@ async function main(args: readonly string[], io: CommandIO): Promise<number> {
         `svc config: unknown or missing subcommand ${rest[0] ?? ''}; expected: svc config print <kind>\n`,
       );
       return 2;
+    case 'build':
+    case 'secret':
+    case 'cron':
+    case 'repo':
+    case 'user':
+    case 'queue':
+    case 'encrypt':
+    case 'sign':
+      return (await import('./client.js')).clientCommand(command, rest, process.env, io);
     default:
       io.stderr(`svc: unknown command "${command}"\n\n${USAGE}`);
       return 2;
