@@ -36,7 +36,9 @@ export function when(seconds: unknown): string {
 /** `key: value` lines, keys aligned. */
 export function fields(entries: readonly (readonly [string, unknown])[]): string {
   const width = Math.max(...entries.map(([key]) => key.length));
-  return entries.map(([key, value]) => `${`${key}:`.padEnd(width + 1)} ${text(value)}`).join('\n') + '\n';
+  return (
+    entries.map(([key, value]) => `${`${key}:`.padEnd(width + 1)} ${text(value)}`.trimEnd()).join('\n') + '\n'
+  );
 }
 
 function text(value: unknown): string {
