@@ -19,7 +19,9 @@ async function up(db: Kysely<unknown>, adapter: DialectAdapter): Promise<void> {
   )
     .addPrimaryKeyConstraint('latest_pk', ['repo_id', 'kind', 'name'])
     .addForeignKeyConstraint('latest_repo_fk', ['repo_id'], 'repos', ['id'], (fk) => fk.onDelete('cascade'))
-    .addForeignKeyConstraint('latest_build_fk', ['build_id'], 'builds', ['id'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint('latest_build_fk', ['build_id'], 'builds', ['id'], (fk) =>
+      fk.onDelete('cascade'),
+    )
     .execute();
 }
 
