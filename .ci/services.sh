@@ -22,6 +22,7 @@ install_missing() {
   command -v dockerd >/dev/null || missing+=(docker.io)
   command -v busybox >/dev/null || missing+=(busybox-static)
   command -v git >/dev/null || missing+=(git)
+  command -v chromium >/dev/null || missing+=(chromium)
   if [ ${#missing[@]} -gt 0 ]; then
     log "installing ${missing[*]}"
     apt-get update -q >/dev/null

@@ -21,7 +21,7 @@ import { registerRpcRoutes } from '../../src/server/rpc/index.js';
 import { CommitStatusReporter } from '../../src/server/status/index.js';
 import { Trigger } from '../../src/server/trigger/index.js';
 import type { LoginSettings } from '../../src/server/web/index.js';
-import { registerWebRoutes } from '../../src/server/web/index.js';
+import { registerWebRoutes, type WebApp } from '../../src/server/web/index.js';
 import { openStore } from '../../src/store/index.js';
 import { startGitHubDouble, type GitHubDouble } from '../doubles/github/index.js';
 import type { TestDialect } from '../support/databases.js';
@@ -38,6 +38,8 @@ export interface HarnessOptions {
   statusDisabled?: boolean;
   proxy?: { proto: 'http' | 'https'; host: string };
   repositoryFilter?: string[];
+  /** The built web UI to serve (default: none, as when it was not built). */
+  web?: WebApp;
   /** SVC_DATABASE_SECRET as a 32-byte key: secrets encrypted at rest. */
   secretKey?: Uint8Array;
 }
@@ -125,7 +127,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   app.addHook('onRoute', (options) => {
     for (const method of [options.method].flat()) registered.push({ method, url: options.url });
   });
-  registerWebRoutes(app, { version: '0.0.0-test', settings: loginSettings(address, options), auth });
+  registerWebRoutes(app, {
+    version: '0.0.0-test',
+    settings: loginSettings(address, options),
+    auth,
+    web: options.web,
+  });
   registerAuthRoutes(app, {
     provider,
     users: store.users,

@@ -16,7 +16,7 @@ import { CommitStatusReporter } from '../../server/status/index.js';
 import { CronScheduler } from '../../server/cron/index.js';
 import { CommitBuilds, Trigger } from '../../server/trigger/index.js';
 import { metricsRoute } from '../../server/routes/metrics.js';
-import { registerWebRoutes } from '../../server/web/index.js';
+import { loadWebApp, registerWebRoutes } from '../../server/web/index.js';
 import { pipelinePlugins, webhookEvents } from './plugins.js';
 
 /** What the server's parts are made of: settings, the opened store, the git provider (if any). */
@@ -66,7 +66,7 @@ export function wireServer({
   const listener = buildListener(settings, store, provider, address, logger, webhooks, buildEvents);
   const buildActions = new BuildActions({ store, listener, queue, watches, liveLogs, logger });
 
-  registerWebRoutes(app, { version, settings, auth });
+  registerWebRoutes(app, { version, settings, auth, web: loadWebApp() });
   metricsRoute(app, { auth, store, anonymous: settings.SVC_METRICS_ANONYMOUS_ACCESS });
   registerAuthRoutes(app, {
     provider,

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Authenticator, Principal } from '../auth/authenticator.js';
 import { escapeHtml, HTML, htmlPage } from './html.js';
+import { sendWebPage } from './spa.js';
+import type { WebApp } from './web-app.js';
 import { callbackUrl, configuredProvider, PROVIDERS, type LoginSettings } from './login-help.js';
 
 /** What the start page shows: the version, how login works, and who is logged in. */
@@ -8,6 +10,8 @@ export interface StartPageDeps {
   readonly version: string;
   readonly settings: LoginSettings;
   readonly auth: Pick<Authenticator, 'identify'>;
+  /** The built web UI: what a logged-in browser gets at `/`; undefined when it was not built. */
+  readonly web?: WebApp | undefined;
 }
 
 /**
@@ -18,6 +22,8 @@ export function startPageRoute(app: FastifyInstance, deps: StartPageDeps): void 
   app.get('/', async (request, reply) => {
     // A stale cookie or a bad token must not break the start page: it then shows as logged out.
     const principal = await deps.auth.identify(request).catch(() => undefined);
+    // A logged-in browser gets the web UI; everyone else this page, which says how to log in.
+    if (principal?.via === 'session' && deps.web !== undefined) return sendWebPage(reply, deps.web);
     const body = [
       `<h1>svc ${escapeHtml(deps.version)}</h1>`,
       '<p class="note">A continuous-integration server for <code>.drone.yml</code> pipelines.</p>',

@@ -1,0 +1,32 @@
+/** A build, stage or step status: its word, coloured; the word carries it, not the colour alone. */
+export function Status({ status }: { status: string }) {
+  return <span class={`status status-${status}`}>{status.replaceAll('_', ' ')}</span>;
+}
+
+/** `1m 05s` for a span of epoch seconds; empty before it started. */
+export function duration(
+  started: number | undefined,
+  stopped: number | undefined,
+  now = Date.now() / 1000,
+): string {
+  if (!started) return '';
+  const seconds = Math.max(0, Math.round((stopped || now) - started));
+  const minutes = Math.floor(seconds / 60);
+  return minutes > 0 ? `${minutes}m ${String(seconds % 60).padStart(2, '0')}s` : `${seconds}s`;
+}
+
+/** `3 minutes ago`, for epoch seconds. */
+export function ago(seconds: number | undefined): string {
+  if (!seconds) return '';
+  const diff = Math.max(0, Date.now() / 1000 - seconds);
+  const units: [number, string][] = [
+    [86_400, 'day'],
+    [3_600, 'hour'],
+    [60, 'minute'],
+  ];
+  for (const [size, unit] of units) {
+    const count = Math.floor(diff / size);
+    if (count >= 1) return `${count} ${unit}${count === 1 ? '' : 's'} ago`;
+  }
+  return 'just now';
+}

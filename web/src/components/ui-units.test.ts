@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { ansiSegments } from './ansi.js';
+import { layout } from './graph-layout.js';
+
+describe('ansiSegments', () => {
+  it('turns colour and bold codes into classes, drops other escape sequences', () => {
+    expect(ansiSegments('\u001b[1;31merror\u001b[0m: \u001b[32mok\u001b[39m done\u001b[2K')).toEqual([
+      { text: 'error', classes: 'fg31 bold' },
+      { text: ': ', classes: '' },
+      { text: 'ok', classes: 'fg32' },
+      { text: ' done', classes: '' },
+    ]);
+    expect(ansiSegments('\u001b[38;5;196mred\u001b[m plain')).toEqual([
+      { text: 'red', classes: '' },
+      { text: ' plain', classes: '' },
+    ]);
+  });
+});
+
+describe('the stage graph’s layout', () => {
+  it('puts each stage one column after the deepest stage it depends on, rows in order', () => {
+    const placed = layout([
+      { name: 'lint', depends_on: [] },
+      { name: 'unit', depends_on: null },
+      { name: 'build', depends_on: ['lint', 'unit'] },
+      { name: 'deploy', depends_on: ['build', 'lint'] },
+      { name: 'loop', depends_on: ['loop', 'missing'] },
+    ]);
+    expect(Object.fromEntries(placed)).toEqual({
+      lint: { column: 0, row: 0 },
+      unit: { column: 0, row: 1 },
+      build: { column: 1, row: 0 },
+      deploy: { column: 2, row: 0 },
+      loop: { column: 1, row: 1 },
+    });
+  });
+});

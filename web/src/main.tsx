@@ -1,0 +1,80 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, useCsrf, type Account } from './api.js';
+import { messageOf } from './components/load.js';
+import { AccountPage } from './pages/account.js';
+import { BuildPage } from './pages/build.js';
+import { LogPage } from './pages/log.js';
+import { RepoPage } from './pages/repo.js';
+import { ReposPage } from './pages/repos.js';
+import { Link, routeOf, usePath } from './router.js';
+
+/** The page for the current path. */
+function Page({ path, account }: { path: string; account: Account }) {
+  const route = routeOf(path);
+  switch (route.page) {
+    case 'repos':
+      return <ReposPage />;
+    case 'account':
+      return <AccountPage account={account} />;
+    case 'repo':
+      return <RepoPage owner={route.owner} name={route.name} />;
+    case 'build':
+      return <BuildPage owner={route.owner} name={route.name} number={route.number} />;
+    case 'log':
+      return <LogPage {...route} />;
+    case 'missing':
+      return (
+        <main>
+          <h1>Not found</h1>
+          <p>
+            No page at {path}. <Link href="/">Your repositories</Link>
+          </p>
+        </main>
+      );
+  }
+}
+
+function App() {
+  const path = usePath();
+  const [account, setAccount] = useState<Account>();
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    api<Account>('GET', '/api/user').then(
+      (user) => {
+        useCsrf(user.csrf);
+        setAccount(user);
+      },
+      (failure: unknown) => setError(messageOf(failure)),
+    );
+  }, []);
+  if (error !== undefined) {
+    return (
+      <main>
+        <p class="error" role="alert">
+          {error}
+        </p>
+        <p>
+          <a href="/login">Log in</a>
+        </p>
+      </main>
+    );
+  }
+  if (account === undefined) return <p class="muted">Loading…</p>;
+  return (
+    <>
+      <header class="top">
+        <Link href="/" class="brand">
+          svc
+        </Link>
+        <nav aria-label="account">
+          <Link href="/account">{account.login}</Link> <a href="/logout">Log out</a>
+        </nav>
+      </header>
+      <Page path={path} account={account} />
+    </>
+  );
+}
+
+const root = document.getElementById('app');
+if (root !== null) render(<App />, root);

@@ -1,0 +1,181 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api.js';
+import { ActionButton } from '../components/action.js';
+import { StageGraph } from '../components/graph.js';
+import { Show, useApi } from '../components/load.js';
+import { duration, Status } from '../components/status.js';
+import { Timeline } from '../components/timeline.js';
+import { Link, navigate } from '../router.js';
+import { DONE, type Build, type Stage } from '../wire.js';
+
+/** How often a running build is read again: its stages and steps change within seconds. */
+const REFRESH_MS = 2000;
+
+/** `/{owner}/{name}/{number}`: the build, its stage graph, each stage's steps and timeline, its actions. */
+export function BuildPage({ owner, name, number }: { owner: string; name: string; number: number }) {
+  const slug = `${owner}/${name}`;
+  const path = `/api/repos/${slug}/builds/${number}`;
+  const build = useApi<Build>(path);
+  const status = build.value?.status;
+  useEffect(() => {
+    if (status === undefined || DONE.has(status)) return;
+    const timer = setInterval(build.reload, REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [status, build.reload]);
+  return (
+    <main>
+      <Show loaded={build}>
+        {(value) => <BuildView slug={slug} path={path} build={value} changed={build.reload} />}
+      </Show>
+    </main>
+  );
+}
+
+function BuildView({
+  slug,
+  path,
+  build,
+  changed,
+}: {
+  slug: string;
+  path: string;
+  build: Build;
+  changed: () => void;
+}) {
+  const [selected, setSelected] = useState<string>();
+  const stages = build.stages ?? [];
+  const opened = (to: Build) => navigate(`/${slug}/${to.number}`);
+  return (
+    <>
+      <h1>
+        <Link href={`/${slug}`}>{slug}</Link> #{build.number} <Status status={build.status} />
+      </h1>
+      <p class="message">{build.message}</p>
+      <dl class="facts">
+        <dt>Event</dt>
+        <dd>
+          {build.event}
+          {build.deploy_to ? ` → ${build.deploy_to}` : ''}
+        </dd>
+        <dt>Branch</dt>
+        <dd>{build.target}</dd>
+        <dt>Commit</dt>
+        <dd>{build.link ? <a href={build.link}>{build.after.slice(0, 10)}</a> : build.after.slice(0, 10)}</dd>
+        <dt>Author</dt>
+        <dd>{build.author_login}</dd>
+        <dt>Duration</dt>
+        <dd>{duration(build.started, build.finished) || '–'}</dd>
+      </dl>
+      {build.error ? <p class="error">{build.error}</p> : null}
+      <div class="toolbar" role="group" aria-label="build actions">
+        {DONE.has(build.status) ? (
+          <>
+            <ActionButton label="Restart" run={() => api<Build>('POST', path)} done={opened} />
+            {build.status !== 'success' ? (
+              <ActionButton
+                label="Restart failed stages"
+                run={() => api<Build>('POST', `${path}?failed=true`)}
+                done={opened}
+              />
+            ) : null}
+          </>
+        ) : (
+          <ActionButton label="Cancel" kind="danger" run={() => api('DELETE', path)} done={changed} />
+        )}
+        <Promote path={path} done={opened} />
+      </div>
+      <StageGraph stages={stages} select={(stage) => setSelected(stage.name)} />
+      {stages.map((stage) => (
+        <StageView
+          key={stage.number}
+          slug={slug}
+          build={build}
+          stage={stage}
+          path={path}
+          focused={selected === stage.name}
+          changed={changed}
+        />
+      ))}
+    </>
+  );
+}
+
+function StageView(props: {
+  slug: string;
+  build: Build;
+  stage: Stage;
+  path: string;
+  focused: boolean;
+  changed: () => void;
+}) {
+  const { stage, build } = props;
+  const now = Date.now() / 1000;
+  return (
+    <section
+      class={`stage${props.focused ? ' focused' : ''}`}
+      id={`stage-${stage.number}`}
+      aria-label={`stage ${stage.name}`}
+    >
+      <h2>
+        {stage.name} <Status status={stage.status} />{' '}
+        <span class="muted">{duration(stage.started, stage.stopped)}</span>
+      </h2>
+      {stage.pending_reason ? (
+        <p class="reason">
+          Waiting: {stage.pending_reason.message} <code>{stage.pending_reason.code}</code>
+        </p>
+      ) : null}
+      {stage.error ? <p class="error">{stage.error}</p> : null}
+      {stage.status === 'blocked' ? (
+        <div class="toolbar">
+          <ActionButton
+            label="Approve"
+            run={() => api('POST', `${props.path}/approve/${stage.number}`)}
+            done={props.changed}
+          />
+          <ActionButton
+            label="Decline"
+            kind="danger"
+            run={() => api('POST', `${props.path}/decline/${stage.number}`)}
+            done={props.changed}
+          />
+        </div>
+      ) : null}
+      <div class="steps">
+        <ol>
+          {(stage.steps ?? []).map((step) => (
+            <li key={step.number}>
+              <Link href={`/${props.slug}/${build.number}/${stage.number}/${step.number}`}>{step.name}</Link>{' '}
+              <Status status={step.status} />{' '}
+              <span class="muted">{duration(step.started, step.stopped)}</span>
+              {step.exit_code ? <span class="muted"> exit code {step.exit_code}</span> : null}
+            </li>
+          ))}
+        </ol>
+        <Timeline steps={stage.steps ?? []} now={now} />
+      </div>
+    </section>
+  );
+}
+
+function Promote({ path, done }: { path: string; done: (build: Build) => void }) {
+  const [target, setTarget] = useState('');
+  return (
+    <form class="inline" onSubmit={(e) => e.preventDefault()}>
+      <label>
+        Target{' '}
+        <input value={target} onInput={(e) => setTarget(e.currentTarget.value)} placeholder="production" />
+      </label>
+      <ActionButton
+        label="Promote"
+        run={() => api<Build>('POST', `${path}/promote?target=${encodeURIComponent(target)}`)}
+        done={done}
+      />
+      <ActionButton
+        label="Rollback"
+        run={() => api<Build>('POST', `${path}/rollback?target=${encodeURIComponent(target)}`)}
+        done={done}
+      />
+    </form>
+  );
+}

@@ -1,0 +1,174 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { api } from '../api.js';
+import { ErrorNote, messageOf, useApi } from '../components/load.js';
+import { LogView } from '../components/log-view.js';
+import { duration, Status } from '../components/status.js';
+import { Link } from '../router.js';
+import { DONE, type Build } from '../wire.js';
+
+interface LogLine {
+  out: string;
+}
+
+interface Props {
+  owner: string;
+  name: string;
+  number: number;
+  stage: number;
+  step: number;
+}
+
+/**
+ * `/{owner}/{name}/{number}/{stage}/{step}`: a step's log. A running step's lines arrive live over
+ * its event stream (which first sends what was stored); a finished step's log is read in one request.
+ */
+export function LogPage(props: Props) {
+  const slug = `${props.owner}/${props.name}`;
+  const buildPath = `/api/repos/${slug}/builds/${props.number}`;
+  const logPath = `${buildPath}/logs/${props.stage}/${props.step}`;
+  const build = useApi<Build>(buildPath);
+  const stage = build.value?.stages?.find((s) => s.number === props.stage);
+  const step = stage?.steps?.find((s) => s.number === props.step);
+  const { lines, error, live } = useLogLines(
+    logPath,
+    step === undefined ? undefined : !DONE.has(step.status),
+  );
+  const [follow, setFollow] = useState(true);
+  const [query, setQuery] = useState('');
+  const [hit, setHit] = useState(0);
+  const hits = useMemo(() => (query === '' ? [] : matches(lines, query)), [lines, query]);
+  const linked = Number(/^#L(\d+)$/.exec(location.hash)?.[1] ?? 0) - 1;
+  const jump = hits.length > 0 ? hits[hit % hits.length] : linked >= 0 ? linked : undefined;
+  useEffect(() => {
+    if (!live) build.reload();
+  }, [live, build.reload]);
+  return (
+    <main class="wide">
+      <h1>
+        <Link href={`/${slug}/${props.number}`}>
+          {slug} #{props.number}
+        </Link>{' '}
+        {stage?.name ?? ''} › {step?.name ?? ''} {step ? <Status status={step.status} /> : null}{' '}
+        <span class="muted">{step ? duration(step.started, step.stopped) : ''}</span>
+      </h1>
+      <ErrorNote error={build.error ?? error} />
+      <div class="toolbar">
+        <label>
+          <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.currentTarget.checked)} />{' '}
+          Follow
+        </label>
+        <label>
+          Search{' '}
+          <input
+            type="search"
+            value={query}
+            onInput={(e) => {
+              setQuery(e.currentTarget.value);
+              setHit(0);
+              setFollow(false);
+            }}
+          />
+        </label>
+        {query === '' ? null : (
+          <>
+            <span aria-live="polite">
+              {hits.length === 0 ? 'no match' : `${(hit % hits.length) + 1} of ${hits.length}`}
+            </span>
+            <button type="button" disabled={hits.length === 0} onClick={() => setHit(hit + hits.length - 1)}>
+              Previous
+            </button>
+            <button type="button" disabled={hits.length === 0} onClick={() => setHit(hit + 1)}>
+              Next
+            </button>
+          </>
+        )}
+        <Download
+          lines={lines}
+          file={`${props.owner}-${props.name}-${props.number}-${props.stage}-${props.step}.log`}
+        />
+        <span class="muted">
+          {lines.length.toLocaleString()} lines{live ? ' · live' : ''}
+        </span>
+      </div>
+      <LogView lines={lines} follow={follow && query === '' && linked < 0} jump={jump} />
+    </main>
+  );
+}
+
+/** The log's lines: read once for a finished step, streamed for a running one (undefined: not known yet). */
+function useLogLines(path: string, running: boolean | undefined) {
+  const [lines, setLines] = useState<string[]>([]);
+  const [error, setError] = useState<string>();
+  const [live, setLive] = useState(false);
+  useEffect(() => {
+    if (running === undefined) return;
+    setLines([]);
+    if (!running) {
+      api<LogLine[] | undefined>('GET', path).then(
+        (log) => setLines(splitLines(log ?? [])),
+        (failure: unknown) => setError(messageOf(failure)),
+      );
+      return;
+    }
+    const source = new EventSource(`${path}/stream`);
+    let pending: string[] = [];
+    // Lines come one event each: add them to the page at most once a frame, not once a line.
+    let frame = 0;
+    const flush = () => {
+      frame = 0;
+      const add = pending;
+      pending = [];
+      setLines((current) => current.concat(add));
+    };
+    setLive(true);
+    source.onmessage = (event: MessageEvent<string>) => {
+      pending.push(...splitLines([JSON.parse(event.data) as LogLine]));
+      if (frame === 0) frame = requestAnimationFrame(flush);
+    };
+    source.addEventListener('end', () => {
+      source.close();
+      if (frame !== 0) cancelAnimationFrame(frame);
+      flush();
+      setLive(false);
+    });
+    return () => {
+      source.close();
+      if (frame !== 0) cancelAnimationFrame(frame);
+    };
+  }, [path, running]);
+  return { lines, error, live };
+}
+
+function splitLines(log: readonly LogLine[]): string[] {
+  const lines: string[] = [];
+  for (const line of log) {
+    const text = line.out.endsWith('\n') ? line.out.slice(0, -1) : line.out;
+    for (const part of text.split('\n')) lines.push(part);
+  }
+  return lines;
+}
+
+function matches(lines: readonly string[], query: string): number[] {
+  const needle = query.toLowerCase();
+  const found: number[] = [];
+  lines.forEach((line, index) => {
+    if (line.toLowerCase().includes(needle)) found.push(index);
+  });
+  return found;
+}
+
+function Download({ lines, file }: { lines: readonly string[]; file: string }) {
+  const save = () => {
+    const url = URL.createObjectURL(new Blob([lines.join('\n') + '\n'], { type: 'text/plain' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = file;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+  return (
+    <button type="button" onClick={save}>
+      Download
+    </button>
+  );
+}

@@ -1,0 +1,91 @@
+import { useState } from 'preact/hooks';
+import { Show, useApi } from '../components/load.js';
+import { ago, duration, Status } from '../components/status.js';
+import { Link } from '../router.js';
+import type { Build } from '../wire.js';
+
+const PER_PAGE = 25;
+
+/** `/{owner}/{name}`: the builds, newest first, a page at a time, filtered by branch; the badge's Markdown. */
+export function RepoPage({ owner, name }: { owner: string; name: string }) {
+  const slug = `${owner}/${name}`;
+  const [page, setPage] = useState(1);
+  const [branch, setBranch] = useState('');
+  const query = `page=${page}&per_page=${PER_PAGE}${branch === '' ? '' : `&branch=${encodeURIComponent(branch)}`}`;
+  const builds = useApi<Build[]>(`/api/repos/${slug}/builds?${query}`);
+  const badge = `[![Build Status](${location.origin}/api/badges/${slug}/status.svg)](${location.origin}/${slug})`;
+  return (
+    <main>
+      <h1>{slug}</h1>
+      <div class="filters">
+        <label>
+          Branch{' '}
+          <input
+            type="search"
+            value={branch}
+            placeholder="all branches"
+            onChange={(e) => {
+              setBranch(e.currentTarget.value.trim());
+              setPage(1);
+            }}
+          />
+        </label>
+      </div>
+      <Show loaded={builds}>
+        {(list) => (
+          <>
+            {list.length === 0 ? <p class="muted">No builds.</p> : <BuildTable slug={slug} builds={list} />}
+            <nav class="pager" aria-label="pages">
+              <button type="button" disabled={page === 1} onClick={() => setPage(page - 1)}>
+                Newer
+              </button>
+              <span>Page {page}</span>
+              <button type="button" disabled={list.length < PER_PAGE} onClick={() => setPage(page + 1)}>
+                Older
+              </button>
+            </nav>
+          </>
+        )}
+      </Show>
+      <details>
+        <summary>Status badge</summary>
+        <code class="block">{badge}</code>
+      </details>
+    </main>
+  );
+}
+
+function BuildTable({ slug, builds }: { slug: string; builds: Build[] }) {
+  return (
+    <table class="builds">
+      <thead>
+        <tr>
+          <th scope="col">#</th>
+          <th scope="col">Status</th>
+          <th scope="col">Event</th>
+          <th scope="col">Branch</th>
+          <th scope="col">Message</th>
+          <th scope="col">Duration</th>
+          <th scope="col">Created</th>
+        </tr>
+      </thead>
+      <tbody>
+        {builds.map((build) => (
+          <tr key={build.number}>
+            <td>
+              <Link href={`/${slug}/${build.number}`}>#{build.number}</Link>
+            </td>
+            <td>
+              <Status status={build.status} />
+            </td>
+            <td>{build.event}</td>
+            <td>{build.target}</td>
+            <td class="message">{build.message.split('\n')[0]}</td>
+            <td>{duration(build.started, build.finished)}</td>
+            <td>{ago(build.created)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

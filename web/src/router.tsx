@@ -1,0 +1,67 @@
+import type { ComponentChildren, TargetedMouseEvent } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+
+/** The current path, following pushState navigation and the back/forward buttons. */
+export function usePath(): string {
+  const [path, setPath] = useState(location.pathname);
+  useEffect(() => {
+    const update = () => setPath(location.pathname);
+    addEventListener('popstate', update);
+    addEventListener('svc:navigate', update);
+    return () => {
+      removeEventListener('popstate', update);
+      removeEventListener('svc:navigate', update);
+    };
+  }, []);
+  return path;
+}
+
+export function navigate(to: string): void {
+  if (to === location.pathname + location.search) return;
+  history.pushState(null, '', to);
+  dispatchEvent(new Event('svc:navigate'));
+  scrollTo(0, 0);
+}
+
+/** An in-app link: a real `<a href>` (bookmarkable, opens in a new tab) that navigates without reload. */
+export function Link(props: {
+  href: string;
+  class?: string;
+  children: ComponentChildren;
+  'aria-label'?: string;
+}) {
+  const onClick = (event: TargetedMouseEvent<HTMLAnchorElement>) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    navigate(props.href);
+  };
+  return (
+    <a href={props.href} class={props.class} onClick={onClick} aria-label={props['aria-label']}>
+      {props.children}
+    </a>
+  );
+}
+
+/** The page a path shows, with its parameters. */
+export type Route =
+  | { page: 'repos' }
+  | { page: 'account' }
+  | { page: 'repo'; owner: string; name: string }
+  | { page: 'build'; owner: string; name: string; number: number }
+  | { page: 'log'; owner: string; name: string; number: number; stage: number; step: number }
+  | { page: 'missing' };
+
+export function routeOf(path: string): Route {
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const [owner, name, number, stage, step] = parts;
+  if (parts.length === 0) return { page: 'repos' };
+  if (parts.length === 1 && owner === 'account') return { page: 'account' };
+  if (owner === undefined || name === undefined) return { page: 'missing' };
+  if (parts.length === 2) return { page: 'repo', owner, name };
+  const n = Number(number);
+  if (!Number.isInteger(n) || n < 1) return { page: 'missing' };
+  if (parts.length === 3) return { page: 'build', owner, name, number: n };
+  if (parts.length === 5)
+    return { page: 'log', owner, name, number: n, stage: Number(stage), step: Number(step) };
+  return { page: 'missing' };
+}

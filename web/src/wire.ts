@@ -1,0 +1,59 @@
+/* The API's JSON, as far as the pages read it (docs/api.md has the whole shapes). */
+
+export interface Build {
+  number: number;
+  status: string;
+  event: string;
+  ref: string;
+  source: string;
+  target: string;
+  after: string;
+  link: string;
+  message: string;
+  author_login: string;
+  author_avatar: string;
+  sender: string;
+  deploy_to: string;
+  error: string;
+  created: number;
+  started: number;
+  finished: number;
+  stages?: Stage[];
+}
+
+export interface Stage {
+  number: number;
+  name: string;
+  status: string;
+  depends_on: string[] | null;
+  machine: string;
+  error: string;
+  started: number;
+  stopped: number;
+  pending_reason?: { code: string; message: string };
+  steps?: Step[];
+}
+
+export interface Step {
+  number: number;
+  name: string;
+  status: string;
+  exit_code: number;
+  error: string;
+  started: number;
+  stopped: number;
+}
+
+export interface Repo {
+  slug: string;
+  namespace: string;
+  name: string;
+  active: boolean;
+  visibility: string;
+  default_branch: string;
+  link: string;
+  permissions?: { read: boolean; write: boolean; admin: boolean };
+  build?: Build;
+}
+
+export const DONE = new Set(['success', 'failure', 'error', 'killed', 'skipped', 'declined']);
