@@ -138,8 +138,36 @@ describe.skipIf(skip)('the web UI in Chromium: server, Docker runner, GitHub dou
     });
     // Without FIX the check fails again; what matters is that `build` was reused, not run again.
     expect(restarted.status).toBe('failure');
-    expect(problems.join('\n')).toBe('');
   }, 120_000);
+
+  it('adds a secret and a cron job in the settings, and runs the job now', async () => {
+    await page.goto(url(`/${REPO}/settings`));
+    const secrets = page.getByRole('region', { name: 'secrets' });
+    await secrets.getByLabel('Name').fill('deploy_token');
+    await secrets.getByLabel('Value').fill('s3cr3t-value');
+    await secrets.getByRole('button', { name: 'Add secret' }).click();
+    await secrets.getByRole('button', { name: 'Delete deploy_token' }).waitFor();
+    expect(await page.content()).not.toContain('s3cr3t-value');
+    const crons = page.getByRole('region', { name: 'cron jobs' });
+    await crons.getByLabel('Name').fill('nightly');
+    await crons.getByLabel('Schedule').fill('not a schedule');
+    const expected = problems.length;
+    await crons.getByRole('button', { name: 'Add cron job' }).click();
+    // The API's refusal is shown where the action was taken, in its words.
+    await crons
+      .getByRole('alert')
+      .getByText(/expr: invalid cron expression/)
+      .waitFor();
+    // That refusal was the point: its 400 (and the browser's note of it) are no problem.
+    problems.splice(expected);
+    await crons.getByLabel('Schedule').fill('@daily');
+    await crons.getByRole('button', { name: 'Add cron job' }).click();
+    await crons.getByRole('button', { name: 'Run nightly now' }).click();
+    // The pipeline has no cron trigger: every pipeline runs, and the page opens the new build.
+    await page.waitForURL(url(`/${REPO}/3`));
+    await page.getByText('cron', { exact: true }).waitFor();
+    expect(problems.join('\n')).toBe('');
+  }, 60_000);
 });
 
 async function cookieHeader(context: BrowserContext): Promise<string> {

@@ -3,6 +3,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, useCsrf, type Account } from './api.js';
 import { messageOf } from './components/load.js';
 import { AccountPage } from './pages/account.js';
+import { AdminPage } from './pages/admin.js';
+import { SettingsPage } from './pages/settings.js';
 import { BuildPage } from './pages/build.js';
 import { LogPage } from './pages/log.js';
 import { RepoPage } from './pages/repo.js';
@@ -17,6 +19,10 @@ function Page({ path, account }: { path: string; account: Account }) {
       return <ReposPage />;
     case 'account':
       return <AccountPage account={account} />;
+    case 'admin':
+      return <AdminPage />;
+    case 'settings':
+      return <SettingsPage owner={route.owner} name={route.name} />;
     case 'repo':
       return <RepoPage owner={route.owner} name={route.name} />;
     case 'build':
@@ -68,6 +74,7 @@ function App() {
           svc
         </Link>
         <nav aria-label="account">
+          {account.admin ? <Link href="/admin">Administration</Link> : null}{' '}
           <Link href="/account">{account.login}</Link> <a href="/logout">Log out</a>
         </nav>
       </header>

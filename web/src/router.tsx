@@ -46,6 +46,8 @@ export function Link(props: {
 export type Route =
   | { page: 'repos' }
   | { page: 'account' }
+  | { page: 'admin' }
+  | { page: 'settings'; owner: string; name: string }
   | { page: 'repo'; owner: string; name: string }
   | { page: 'build'; owner: string; name: string; number: number }
   | { page: 'log'; owner: string; name: string; number: number; stage: number; step: number }
@@ -56,8 +58,10 @@ export function routeOf(path: string): Route {
   const [owner, name, number, stage, step] = parts;
   if (parts.length === 0) return { page: 'repos' };
   if (parts.length === 1 && owner === 'account') return { page: 'account' };
+  if (owner === 'admin') return { page: 'admin' };
   if (owner === undefined || name === undefined) return { page: 'missing' };
   if (parts.length === 2) return { page: 'repo', owner, name };
+  if (parts.length === 3 && number === 'settings') return { page: 'settings', owner, name };
   const n = Number(number);
   if (!Number.isInteger(n) || n < 1) return { page: 'missing' };
   if (parts.length === 3) return { page: 'build', owner, name, number: n };

@@ -4,12 +4,13 @@ import { ActionButton } from '../components/action.js';
 import { StageGraph } from '../components/graph.js';
 import { Show, useApi } from '../components/load.js';
 import { duration, Status } from '../components/status.js';
+import { useBuildEvents } from '../components/stream.js';
 import { Timeline } from '../components/timeline.js';
 import { Link, navigate } from '../router.js';
 import { DONE, type Build, type Stage } from '../wire.js';
 
-/** How often a running build is read again: its stages and steps change within seconds. */
-const REFRESH_MS = 2000;
+/** How often a running build is read again besides its events: steps change without one. */
+const REFRESH_MS = 5000;
 
 /** `/{owner}/{name}/{number}`: the build, its stage graph, each stage's steps and timeline, its actions. */
 export function BuildPage({ owner, name, number }: { owner: string; name: string; number: number }) {
@@ -17,6 +18,7 @@ export function BuildPage({ owner, name, number }: { owner: string; name: string
   const path = `/api/repos/${slug}/builds/${number}`;
   const build = useApi<Build>(path);
   const status = build.value?.status;
+  useBuildEvents(slug, build.reload);
   useEffect(() => {
     if (status === undefined || DONE.has(status)) return;
     const timer = setInterval(build.reload, REFRESH_MS);

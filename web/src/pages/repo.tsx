@@ -2,6 +2,8 @@ import { useState } from 'preact/hooks';
 import { Show, useApi } from '../components/load.js';
 import { ago, duration, Status } from '../components/status.js';
 import { Link } from '../router.js';
+import { useBuildEvents } from '../components/stream.js';
+import { NewBuildForm, Tabs, type Tab } from './repo-tabs.js';
 import type { Build } from '../wire.js';
 
 const PER_PAGE = 25;
@@ -11,12 +13,27 @@ export function RepoPage({ owner, name }: { owner: string; name: string }) {
   const slug = `${owner}/${name}`;
   const [page, setPage] = useState(1);
   const [branch, setBranch] = useState('');
+  const [tab, setTab] = useState<Tab>('builds');
   const query = `page=${page}&per_page=${PER_PAGE}${branch === '' ? '' : `&branch=${encodeURIComponent(branch)}`}`;
-  const builds = useApi<Build[]>(`/api/repos/${slug}/builds?${query}`);
+  const builds = useApi<Build[]>(
+    tab === 'builds' ? `/api/repos/${slug}/builds?${query}` : `/api/repos/${slug}/builds/${tab}`,
+  );
+  useBuildEvents(slug, builds.reload);
   const badge = `[![Build Status](${location.origin}/api/badges/${slug}/status.svg)](${location.origin}/${slug})`;
   return (
     <main>
-      <h1>{slug}</h1>
+      <div class="toolbar">
+        <h1>{slug}</h1>
+        <Link href={`/${slug}/settings`}>Settings</Link>
+      </div>
+      <NewBuildForm slug={slug} />
+      <Tabs
+        tab={tab}
+        select={(next) => {
+          setTab(next);
+          setPage(1);
+        }}
+      />
       <div class="filters">
         <label>
           Branch{' '}
