@@ -4,6 +4,7 @@ import { dispatch } from './dispatch.js';
 import { logThroughput } from './log-throughput.js';
 import { memory } from './memory.js';
 import { pipelineOverhead } from './pipeline-overhead.js';
+import { web } from './web.js';
 
 /** Every benchmark `npm run bench` knows, in the order `all` runs them. */
 export const BENCHMARKS: readonly Benchmark[] = [
@@ -12,4 +13,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   dispatch,
   memory,
   logThroughput,
+  web,
 ];
