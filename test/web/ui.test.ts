@@ -168,6 +168,38 @@ describe.skipIf(skip)('the web UI in Chromium: server, Docker runner, GitHub dou
     await page.getByText('cron', { exact: true }).waitFor();
     expect(problems.join('\n')).toBe('');
   }, 60_000);
+
+  it('opens a 100,000-line log at once and pages through it, with only the visible lines in the page', async () => {
+    const file = PIPELINE.split('---')[0]?.replace(/  commands:[\s\S]*$/, '  commands:\n  - seq 1 100000\n');
+    github.commit(REPO, 'main', { '.drone.yml': file ?? '' }, 'a long log');
+    expect(await github.push(REPO, 'main', github.hooks(REPO)[0]?.url ?? '')).toBe(200);
+    const done = await waitFor('the long build to end', async () => {
+      const answer = await fetch(url(`/api/repos/${REPO}/builds/4`), {
+        headers: { cookie: await cookieHeader(context) },
+      });
+      const build = (await answer.json()) as { status: string };
+      return ['success', 'failure', 'error', 'killed'].includes(build.status) ? build : undefined;
+    });
+    expect(done.status).toBe('success');
+    const started = Date.now();
+    await page.goto(url(`/${REPO}/4/1/1`));
+    await page.getByText('100,001 lines').waitFor({ timeout: 20_000 });
+    const opened = Date.now() - started;
+    const log = page.getByRole('log');
+    // A line's text, not its number's link (which reads like a line of `seq`).
+    const text = (line: string) => log.locator('.line > span').getByText(line, { exact: true });
+    expect(await log.locator('.line').count()).toBeLessThan(300);
+    await log.evaluate((element) => (element.scrollTop = element.scrollHeight));
+    await text('100000').waitFor();
+    await log.evaluate((element) => (element.scrollTop = element.scrollHeight / 2));
+    await text('50000').waitFor();
+    expect(await log.locator('.line').count()).toBeLessThan(300);
+    // A link to a line opens the log there.
+    await page.goto(url(`/${REPO}/4/1/1#L75001`));
+    await text('75000').waitFor();
+    expect(opened).toBeLessThan(20_000);
+    expect(problems.join('\n')).toBe('');
+  }, 120_000);
 });
 
 async function cookieHeader(context: BrowserContext): Promise<string> {

@@ -34,10 +34,14 @@ export function LogView({
     const element = box.current;
     if (element !== null && follow) element.scrollTop = element.scrollHeight;
   }, [lines.length, follow]);
+  // A jump is applied once the line exists: a linked line of a log still loading waits for it.
+  const applied = useRef<number>(undefined);
   useEffect(() => {
     const element = box.current;
-    if (element !== null && jump !== undefined) element.scrollTop = Math.max(0, (jump - 3) * LINE_HEIGHT);
-  }, [jump]);
+    if (element === null || jump === undefined || applied.current === jump || jump >= lines.length) return;
+    applied.current = jump;
+    element.scrollTop = Math.max(0, (jump - 3) * LINE_HEIGHT);
+  }, [jump, lines.length]);
   const first = Math.max(0, Math.floor(top / LINE_HEIGHT) - OVERSCAN);
   const last = Math.min(lines.length, Math.ceil((top + height) / LINE_HEIGHT) + OVERSCAN);
   const shown = [];

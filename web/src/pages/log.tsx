@@ -37,7 +37,7 @@ export function LogPage(props: Props) {
   const [query, setQuery] = useState('');
   const [hit, setHit] = useState(0);
   const hits = useMemo(() => (query === '' ? [] : matches(lines, query)), [lines, query]);
-  const linked = Number(/^#L(\d+)$/.exec(location.hash)?.[1] ?? 0) - 1;
+  const linked = Number(/^#L(\d+)$/.exec(useHash())?.[1] ?? 0) - 1;
   const jump = hits.length > 0 ? hits[hit % hits.length] : linked >= 0 ? linked : undefined;
   useEffect(() => {
     if (!live) build.reload();
@@ -137,6 +137,17 @@ function useLogLines(path: string, running: boolean | undefined) {
     };
   }, [path, running]);
   return { lines, error, live };
+}
+
+/** The URL's `#…`, following changes (a line's link, a link to another line). */
+function useHash(): string {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    const update = () => setHash(location.hash);
+    addEventListener('hashchange', update);
+    return () => removeEventListener('hashchange', update);
+  }, []);
+  return hash;
 }
 
 function splitLines(log: readonly LogLine[]): string[] {
