@@ -7,6 +7,7 @@ import { Link } from '../router.js';
 import { DONE, type Build } from '../wire.js';
 
 interface LogLine {
+  pos: number;
   out: string;
 }
 
@@ -121,8 +122,14 @@ function useLogLines(path: string, running: boolean | undefined) {
       setLines((current) => current.concat(add));
     };
     setLive(true);
+    // After a lost connection the event source reconnects by itself and the stream starts again
+    // with the stored lines: the ones already shown are skipped by their position.
+    let lastPos = -1;
     source.onmessage = (event: MessageEvent<string>) => {
-      pending.push(...splitLines([JSON.parse(event.data) as LogLine]));
+      const line = JSON.parse(event.data) as LogLine;
+      if (line.pos <= lastPos) return;
+      lastPos = line.pos;
+      pending.push(...splitLines([line]));
       if (frame === 0) frame = requestAnimationFrame(flush);
     };
     source.addEventListener('end', () => {
