@@ -1,0 +1,176 @@
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import type { DockerRunnerSettings } from '../../config/index.js';
+import { dockerClient } from '../../engines/docker/client.js';
+import { DockerEngine } from '../../engines/docker/engine.js';
+import { DEFAULT_RUNNER_SETTINGS, type RunnerSettings } from '../../pipeline/index.js';
+import { RpcClient, type RunnerLimits, type WireFilter } from '../../runner/client/index.js';
+import { StageExecutor } from '../../runner/index.js';
+import { Poller } from '../../runner/poller/index.js';
+import type { DashboardOptions } from '../../runner/remote/dashboard.js';
+import { readEnvFile } from '../../runner/remote/env-file.js';
+import { RemoteStageRunner, type PrepareSettings } from '../../runner/remote/index.js';
+import { StageBoard } from '../../runner/remote/stage-board.js';
+import { readVersion } from '../version.js';
+import { runnerPlugins } from './plugins.js';
+
+type Env = Record<string, string | undefined>;
+
+/** A Docker runner ready to poll: `poller.start()` runs it, `poller.stop()` ends it. */
+export interface DockerRunner {
+  readonly poller: Poller;
+  readonly name: string;
+  readonly endpoint: string;
+  readonly platform: { os: string; arch: string };
+  readonly labels: Record<string, string>;
+  readonly capacity: number;
+  readonly dashboard: DashboardOptions | undefined;
+}
+
+/**
+ * The Docker runner of `svc runner docker` (and of `svc server --local`, SVC_RUNNER_LOCAL): the
+ * engine (leftovers of earlier runs removed), the RPC client, the stage runner and the poller, not
+ * started. A failure says why, with the exit code the command gives: 2 for settings, 1 for the engine.
+ */
+export async function createDockerRunner(
+  settings: DockerRunnerSettings,
+  env: Env,
+  logger: Logger,
+): Promise<DockerRunner | { failure: string; code: 1 | 2 }> {
+  const name = settings.SVC_RUNNER_NAME ?? hostname();
+  let runner: RunnerSettings;
+  try {
+    runner = runnerSettings(settings);
+  } catch (error) {
+    return {
+      failure: `SVC_RUNNER_ENV_FILE: ${error instanceof Error ? error.message : String(error)}`,
+      code: 2,
+    };
+  }
+  const docker = dockerClient({
+    host: env.DOCKER_HOST,
+    tlsVerify: env.DOCKER_TLS_VERIFY === '1',
+    certPath: env.DOCKER_CERT_PATH,
+  });
+  const engine = new DockerEngine({ docker, owner: name, streamPull: settings.SVC_CONTAINER_STREAM_PULL });
+  let platform: { os: string; arch: string };
+  try {
+    const version = await docker.version();
+    platform = { os: version.Os, arch: version.Arch };
+    const leftovers = await engine.removeLeftovers();
+    if (leftovers.runs.length > 0)
+      logger.info(leftovers, 'removed what earlier runs of this runner left behind');
+  } catch (error) {
+    return {
+      failure: `svc runner docker: cannot use the Docker engine at ${env.DOCKER_HOST || 'the default socket'}: ${error instanceof Error ? error.message : String(error)}`,
+      code: 1,
+    };
+  }
+  const endpoint = `${settings.SVC_RPC_PROTO}://${settings.SVC_RPC_HOST}`;
+  if (settings.SVC_RPC_SKIP_VERIFY === true)
+    logger.warn('SVC_RPC_SKIP_VERIFY: the server’s TLS certificate is not verified');
+  const client = new RpcClient({
+    endpoint,
+    secret: settings.SVC_RPC_SECRET,
+    skipVerify: settings.SVC_RPC_SKIP_VERIFY === true,
+    dump:
+      settings.SVC_RPC_DUMP_HTTP === true || settings.SVC_RPC_DUMP_HTTP_BODY === true
+        ? {
+            sink: (entry, message) => logger.info(entry, message),
+            bodies: settings.SVC_RPC_DUMP_HTTP_BODY === true,
+          }
+        : undefined,
+  });
+  const limits = runnerLimits(settings);
+  const prepare: PrepareSettings = {
+    machine: name,
+    types: ['docker'],
+    runner,
+    netrcCloneOnly: settings.SVC_NETRC_CLONE_ONLY === true,
+    secrets: settings.SVC_RUNNER_SECRETS ?? {},
+    limits,
+    labels: { 'io.svc.runner': name },
+    ...(await runnerPlugins(settings)),
+  };
+  const dashboard = dashboardOptions(settings, name);
+  const stages = new RemoteStageRunner({
+    client,
+    executor: () => new StageExecutor({ engine, maxProcs: settings.SVC_RUNNER_MAX_PROCS ?? 0 }),
+    settings: prepare,
+    logger,
+    ...(dashboard === undefined ? {} : { board: dashboard.board }),
+  });
+  const labels = settings.SVC_RUNNER_LABELS ?? {};
+  const filter: WireFilter = {
+    kind: 'pipeline',
+    type: 'docker',
+    ...platform,
+    variant: '',
+    kernel: '',
+    labels,
+    limits,
+    // Who asks: the server registers the runner from it (GET /api/runners, why stages wait).
+    runner: {
+      name,
+      kind: 'docker',
+      capacity: settings.SVC_RUNNER_CAPACITY,
+      max_procs: settings.SVC_RUNNER_MAX_PROCS ?? 0,
+      version: readVersion(),
+    },
+  };
+  const capacity = settings.SVC_RUNNER_CAPACITY;
+  const poller = new Poller({
+    client,
+    filter,
+    capacity,
+    run: (stage, signals) => stages.run(stage, signals),
+    logger,
+  });
+  return { poller, name, endpoint, platform, labels, capacity, dashboard };
+}
+
+/** The runner's settings that shape every step (SVC_RUNNER_*, limits), as the compiler takes them. */
+function runnerSettings(settings: DockerRunnerSettings): RunnerSettings {
+  const fromFile = settings.SVC_RUNNER_ENV_FILE === null ? {} : readEnvFile(settings.SVC_RUNNER_ENV_FILE);
+  return {
+    ...DEFAULT_RUNNER_SETTINGS,
+    environ: { ...fromFile, ...settings.SVC_RUNNER_ENVIRON },
+    volumes: settings.SVC_RUNNER_VOLUMES ?? [],
+    networks: settings.SVC_RUNNER_NETWORKS ?? [],
+    privilegedImages: settings.SVC_RUNNER_PRIVILEGED_IMAGES ?? [],
+    cloneImage: settings.SVC_RUNNER_CLONE_IMAGE ?? '',
+    devices: settings.SVC_RUNNER_DEVICES ?? [],
+    limits: {
+      memLimit: settings.SVC_MEMORY_LIMIT ?? 0,
+      memSwapLimit: settings.SVC_MEMORY_SWAP_LIMIT ?? 0,
+      shmSize: 0,
+      cpuPeriod: settings.SVC_CPU_PERIOD ?? 0,
+      cpuQuota: settings.SVC_CPU_QUOTA ?? 0,
+      cpuShares: settings.SVC_CPU_SHARES,
+      cpuSet: settings.SVC_CPU_SET ?? [],
+    },
+  };
+}
+
+/** SVC_LIMIT_*, or undefined when none limits anything. */
+function runnerLimits(settings: DockerRunnerSettings): RunnerLimits | undefined {
+  const limits = {
+    events: [...(settings.SVC_LIMIT_EVENTS ?? [])],
+    repos: [...(settings.SVC_LIMIT_REPOS ?? [])],
+    trusted: settings.SVC_LIMIT_TRUSTED === true,
+  };
+  return limits.events.length === 0 && limits.repos.length === 0 && !limits.trusted ? undefined : limits;
+}
+
+/** The dashboard (SVC_UI_*): on unless SVC_UI_DISABLED, and only with a password. */
+function dashboardOptions(settings: DockerRunnerSettings, runner: string): DashboardOptions | undefined {
+  const password = settings.SVC_UI_PASSWORD;
+  if (settings.SVC_UI_DISABLED === true || password == null || password === '') return undefined;
+  return {
+    username: settings.SVC_UI_USERNAME ?? '',
+    password,
+    realm: settings.SVC_UI_REALM ?? 'svc runner',
+    board: new StageBoard(),
+    runner,
+  };
+}
