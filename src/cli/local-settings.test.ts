@@ -10,7 +10,13 @@ describe('withLocalSettings', () => {
   it('fills the required settings and keeps the generated RPC secret in the data folder', () => {
     const cwd = tempDir();
     const first = withLocalSettings({}, cwd);
-    expect(first.filled).toEqual(['SVC_SERVER_HOST', 'SVC_SERVER_PROTO', 'SVC_RPC_SECRET']);
+    expect(first.filled).toEqual([
+      'SVC_SERVER_HOST',
+      'SVC_SERVER_PROTO',
+      'SVC_RPC_SECRET',
+      'SVC_RUNNER_LOCAL',
+    ]);
+    expect(first.env.SVC_RUNNER_LOCAL).toBe('true');
     expect(first.env.SVC_SERVER_HOST).toBe('localhost:8080');
     expect(first.env.SVC_SERVER_PROTO).toBe('http');
     expect(first.env.SVC_RPC_SECRET).toMatch(/^[0-9a-f]{32}$/);
@@ -23,7 +29,12 @@ describe('withLocalSettings', () => {
   });
 
   it('never overrides a setting that is set', () => {
-    const env = { SVC_SERVER_HOST: 'ci.example.com', SVC_SERVER_PROTO: 'https', SVC_RPC_SECRET: 'mine' };
+    const env = {
+      SVC_SERVER_HOST: 'ci.example.com',
+      SVC_SERVER_PROTO: 'https',
+      SVC_RPC_SECRET: 'mine',
+      SVC_RUNNER_LOCAL: 'false',
+    };
     const result = withLocalSettings(env, tempDir());
     expect(result.filled).toEqual([]);
     expect(result.env).toEqual(env);

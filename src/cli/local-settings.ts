@@ -30,6 +30,8 @@ export function withLocalSettings(env: Env, cwd: string): { env: Env; filled: st
   fill('SVC_SERVER_HOST', () => hostFor(portOf(env.SVC_SERVER_PORT)));
   fill('SVC_SERVER_PROTO', () => 'http');
   fill('SVC_RPC_SECRET', () => keptRpcSecret(localDataDir(env, cwd)));
+  // A newcomer's first build needs a runner: the server runs one itself (when Docker answers).
+  fill('SVC_RUNNER_LOCAL', () => 'true');
   return { env: result, filled };
 }
 

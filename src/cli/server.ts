@@ -14,6 +14,7 @@ import { parseListenAddress } from './listen-address.js';
 import { withLocalSettings } from './local-settings.js';
 import { createLogger } from './logger.js';
 import { gitProvider } from './server/provider.js';
+import { startLocalRunner } from './server/local-runner.js';
 import { wireServer } from './server/wire.js';
 import { readVersion } from './version.js';
 
@@ -81,7 +82,7 @@ export async function serverCommand(args: readonly string[], env: Env, io: Comma
         `SVC_USER_CREATE: account ${user.login} ready (admin: ${user.admin}, machine: ${user.machine})`,
       );
     }
-    await serveUntilStopped(settings, store, chosen.provider, logger, io);
+    await serveUntilStopped(settings, store, chosen.provider, logger, io, local.env);
     return 0;
   } finally {
     await store.close();
@@ -124,6 +125,7 @@ async function serveUntilStopped(
   provider: ScmProvider | undefined,
   logger: Logger,
   io: CommandIO,
+  env: Env,
 ): Promise<void> {
   const tls =
     settings.SVC_TLS_CERT !== null && settings.SVC_TLS_KEY !== null
@@ -143,6 +145,9 @@ async function serveUntilStopped(
       `users reach it at ${settings.SVC_SERVER_PROTO}://${settings.SVC_SERVER_HOST}`,
   );
   logger.info(loginHelp(settings));
+  const localRunner = settings.SVC_RUNNER_LOCAL
+    ? await startLocalRunner(settings, boundPort, env, logger)
+    : undefined;
   await new Promise<void>((resolveStop) => {
     const stop = (signal: string): void => {
       logger.info(`${signal}: finishing in-flight requests, then stopping`);
@@ -151,5 +156,7 @@ async function serveUntilStopped(
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
+  // The local runner reports its stages' ends to this server: it stops first.
+  await localRunner?.stop();
   await app.close();
 }

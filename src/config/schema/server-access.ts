@@ -64,6 +64,12 @@ export const serverScheduling = group(
       default: 24 * HOUR,
       description: 'Age after which the reaper kills a job that is still running.',
     }),
+    setting('SVC_RUNNER_LOCAL', SERVER, boolean, {
+      default: false,
+      addition: true,
+      description:
+        'svc addition: also runs a Docker runner inside the server process (named `local`, on the Docker engine of DOCKER_HOST or the default socket), taking stages over loopback, so that one process builds. `svc server --local` (`npm start`) turns it on unless it is set; when no Docker engine answers, the server starts without it and says so.',
+    }),
     setting('SVC_CRON_DISABLED', SERVER, boolean, {
       default: false,
       description: 'Turns the cron scheduler off.',
