@@ -3,25 +3,10 @@ import type { Build } from '../../src/core/build.js';
 import { call, enable, loginAs, tokenOf } from './client.js';
 import { testDialects } from '../support/databases.js';
 import { startHarness, type Harness } from './harness.js';
-import { runStage } from './runner-flow.js';
+import { LINT_AND_UNIT, runStage } from './runner-flow.js';
 
 // Two independent stages and one after both: a rerun of the failed one must reuse the other's result.
-const FILE = `kind: pipeline
-type: docker
-name: lint
-steps:
-- name: test
-  image: alpine
-  commands: [true]
----
-kind: pipeline
-type: docker
-name: unit
-steps:
-- name: test
-  image: alpine
-  commands: [false]
----
+const FILE = `${LINT_AND_UNIT}---
 kind: pipeline
 type: docker
 name: report

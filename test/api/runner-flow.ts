@@ -49,3 +49,21 @@ export async function runStage(
     stopped: now + 1,
   });
 }
+
+/** Two independent stages, `lint` (its step passes) and `unit` (fails), for restart tests. */
+export const LINT_AND_UNIT = `kind: pipeline
+type: docker
+name: lint
+steps:
+- name: test
+  image: alpine
+  commands: [true]
+---
+kind: pipeline
+type: docker
+name: unit
+steps:
+- name: test
+  image: alpine
+  commands: [false]
+`;

@@ -1,25 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RPC_SECRET, startHarness, type Harness } from '../../api/harness.js';
 import { enable, loginAs, tokenOf } from '../../api/client.js';
-import { runStage } from '../../api/runner-flow.js';
+import { LINT_AND_UNIT, runStage } from '../../api/runner-flow.js';
 import { clientFor, jsonOf, type Svc } from './run.js';
 
-const FILE = `kind: pipeline
-type: docker
-name: lint
-steps:
-- name: test
-  image: alpine
-  commands: [true]
----
-kind: pipeline
-type: docker
-name: unit
-steps:
-- name: test
-  image: alpine
-  commands: [false]
-`;
+const FILE = LINT_AND_UNIT;
 
 interface Build {
   number: number;
