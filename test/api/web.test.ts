@@ -10,7 +10,9 @@ const NO_PROVIDER: LoginSettings = {
   SVC_SCMB_CLIENT_ID: null,
   SVC_SCMB_SERVER: null,
   SVC_SCMC_CLIENT_ID: null,
+  SVC_SCMC_SERVER: 'https://github.com',
   SVC_SCMD_CLIENT_ID: null,
+  SVC_SCMD_SERVER: 'https://gitlab.example.com',
   SVC_SCME_SERVER: null,
   SVC_SCMF_CONSUMER_KEY: null,
   SVC_SCMF_SERVER: null,
@@ -83,6 +85,20 @@ describe('start page', () => {
     expect(page.text).toContain('SVC_SCMC_CLIENT_ID + SVC_SCMC_CLIENT_SECRET');
     expect(page.text).toContain(`<code>http://${without.host}/login</code>`);
     expect(page.text).toContain('<a href="/docs/settings.md">docs/settings.md</a>');
+    // A walkthrough per provider, with this server's addresses filled in.
+    expect(page.text).toContain('<h2>Connect your git provider</h2>');
+    expect(page.text).toContain(
+      `Application name: svc; Homepage URL: http://${without.host}; Authorization callback URL: http://${without.host}/login.`,
+    );
+    expect(page.text).toContain('Open https://github.com/settings/applications/new');
+    expect(page.text).toContain(
+      'SVC_SCMC_CLIENT_ID=&lt;the client ID&gt;\nSVC_SCMC_CLIENT_SECRET=&lt;the client secret&gt;</code>',
+    );
+    expect(page.text).toContain(
+      `Redirect URI: http://${without.host}/login; Confidential: checked; Scopes: api.`,
+    );
+    expect(page.text).toContain('<summary>Bitbucket Server / Data Center</summary>');
+    expect(page.text).toContain('SVC_SCME_SERVER=https://&lt;your Gogs&gt;');
     const doc = await call(without, '/docs/settings.md');
     expect(doc.status).toBe(200);
     expect(doc.headers.get('content-type')).toBe('text/markdown; charset=utf-8');

@@ -20,6 +20,17 @@ export function htmlPage(title: string, body: string): string {
 body { font-family: system-ui, sans-serif; max-width: 46rem; margin: 3rem auto; padding: 0 1rem; line-height: 1.5; color: #222; }
 code { background: #f2f2f2; padding: 0 .25rem; border-radius: 3px; }
 .note { color: #555; }
+pre { background: #f2f2f2; padding: .5rem .75rem; overflow-x: auto; border-radius: 3px; }
+pre code { padding: 0; }
+details { margin: .5rem 0; }
+summary { cursor: pointer; font-weight: 600; }
+.steps > li { margin-bottom: 1rem; }
+@media (prefers-color-scheme: dark) {
+  body { background: #16181d; color: #ddd; }
+  code, pre { background: #262a33; }
+  .note { color: #aaa; }
+  a { color: #8ab4f8; }
+}
 </style>
 </head>
 <body>

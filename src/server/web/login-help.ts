@@ -1,5 +1,14 @@
 import type { ServerSettings } from '../../config/index.js';
 import { publicUrl } from './address.js';
+import {
+  BITBUCKET_GUIDE,
+  BITBUCKET_SERVER_GUIDE,
+  GITEA_GUIDE,
+  GITHUB_GUIDE,
+  GITLAB_GUIDE,
+  GOGS_GUIDE,
+  type ProviderGuide,
+} from './provider-guides.js';
 
 /** The settings that say whether and how users log in. */
 export type LoginSettings = Pick<
@@ -10,7 +19,9 @@ export type LoginSettings = Pick<
   | 'SVC_SCMB_CLIENT_ID'
   | 'SVC_SCMB_SERVER'
   | 'SVC_SCMC_CLIENT_ID'
+  | 'SVC_SCMC_SERVER'
   | 'SVC_SCMD_CLIENT_ID'
+  | 'SVC_SCMD_SERVER'
   | 'SVC_SCME_SERVER'
   | 'SVC_SCMF_CONSUMER_KEY'
   | 'SVC_SCMF_SERVER'
@@ -23,6 +34,10 @@ export interface ProviderHelp {
   readonly configuredBy: readonly (keyof LoginSettings)[];
   /** What to set, in words. */
   readonly enable: string;
+  /** The setting holding the provider's address, when it has one. */
+  readonly serverSetting?: keyof LoginSettings;
+  /** The walkthrough of the start page. */
+  readonly guide: ProviderGuide;
 }
 
 /** Every provider, most common first. */
@@ -32,32 +47,43 @@ export const PROVIDERS: readonly ProviderHelp[] = [
     configuredBy: ['SVC_SCMC_CLIENT_ID'],
     enable:
       'SVC_SCMC_CLIENT_ID + SVC_SCMC_CLIENT_SECRET of a GitHub OAuth app (and SVC_SCMC_SERVER for GitHub Enterprise Server)',
+    serverSetting: 'SVC_SCMC_SERVER',
+    guide: GITHUB_GUIDE,
   },
   {
     title: 'GitLab',
     configuredBy: ['SVC_SCMD_CLIENT_ID'],
     enable:
       'SVC_SCMD_CLIENT_ID + SVC_SCMD_CLIENT_SECRET of a GitLab application (and SVC_SCMD_SERVER for a self-managed GitLab)',
+    serverSetting: 'SVC_SCMD_SERVER',
+    guide: GITLAB_GUIDE,
   },
   {
     title: 'Gitea or Forgejo',
     configuredBy: ['SVC_SCMB_CLIENT_ID', 'SVC_SCMB_SERVER'],
     enable: 'SVC_SCMB_SERVER + SVC_SCMB_CLIENT_ID + SVC_SCMB_CLIENT_SECRET of a Gitea OAuth2 application',
+    serverSetting: 'SVC_SCMB_SERVER',
+    guide: GITEA_GUIDE,
   },
   {
     title: 'Bitbucket Cloud',
     configuredBy: ['SVC_SCMA_CLIENT_ID'],
     enable: 'SVC_SCMA_CLIENT_ID + SVC_SCMA_CLIENT_SECRET of a Bitbucket OAuth consumer',
+    guide: BITBUCKET_GUIDE,
   },
   {
     title: 'Gogs',
     configuredBy: ['SVC_SCME_SERVER'],
     enable: 'SVC_SCME_SERVER (users log in with their Gogs username and password)',
+    serverSetting: 'SVC_SCME_SERVER',
+    guide: GOGS_GUIDE,
   },
   {
     title: 'Bitbucket Server / Data Center',
     configuredBy: ['SVC_SCMF_CONSUMER_KEY', 'SVC_SCMF_SERVER'],
     enable: 'SVC_SCMF_SERVER + SVC_SCMF_CONSUMER_KEY + SVC_SCMF_PRIVATE_KEY of an application link',
+    serverSetting: 'SVC_SCMF_SERVER',
+    guide: BITBUCKET_SERVER_GUIDE,
   },
 ];
 

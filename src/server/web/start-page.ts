@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Authenticator, Principal } from '../auth/authenticator.js';
+import { publicUrl } from './address.js';
 import { escapeHtml, HTML, htmlPage } from './html.js';
 import { sendWebPage } from './spa.js';
 import type { WebApp } from './web-app.js';
@@ -60,14 +61,58 @@ function loginSection(settings: LoginSettings): string {
   if (configured !== undefined) {
     return `<p>Login: configured, through ${escapeHtml(configured.provider.title)}. <a href="/login">Log in</a></p>`;
   }
-  const items = PROVIDERS.map(
-    (provider) => `<li>${escapeHtml(provider.title)}: ${escapeHtml(provider.enable)}</li>`,
-  ).join('\n');
+  return connectGuide(settings);
+}
+
+/**
+ * A newcomer's walkthrough when no provider is set: register svc at the provider (one folding
+ * section per provider, the addresses filled in), give svc the settings, log in, push a pipeline.
+ */
+function connectGuide(settings: LoginSettings): string {
+  const homepage = publicUrl(
+    { proto: settings.SVC_SERVER_PROTO === 'https' ? 'https' : 'http', host: settings.SVC_SERVER_HOST },
+    '',
+  );
+  const callback = callbackUrl(settings);
+  const sections = PROVIDERS.map((provider, index) => {
+    const server = provider.serverSetting === undefined ? null : (settings[provider.serverSetting] ?? null);
+    const context = { homepage, callback, server: typeof server === 'string' ? server : null };
+    const steps = provider.guide.register(context).map((step) => `<li>${escapeHtml(step)}</li>`);
+    const lines = provider.guide.settings(context).join('\n');
+    return [
+      `<details${index === 0 ? ' open' : ''}><summary>${escapeHtml(provider.title)}</summary>`,
+      `<ol>\n${steps.join('\n')}\n</ol>`,
+      `<p>Then give svc these settings (${escapeHtml(provider.enable)}):</p>`,
+      `<pre><code>${escapeHtml(lines)}</code></pre>`,
+      '</details>',
+    ].join('\n');
+  });
   return [
     '<p>Login: <strong>not configured</strong>. No git provider is set, so nobody can log in; API tokens of',
-    'accounts made with <code>SVC_USER_CREATE</code> still work. To enable login, set the settings of one provider:</p>',
-    `<ul>\n${items}\n</ul>`,
-    `<p>The OAuth application's callback URL is <code>${escapeHtml(callbackUrl(settings))}</code>.`,
-    'Every setting is described in <a href="/docs/settings.md">docs/settings.md</a>.</p>',
+    'accounts made with <code>SVC_USER_CREATE</code> still work.</p>',
+    '<h2>Connect your git provider</h2>',
+    '<ol class="steps">',
+    `<li><strong>Register svc at your provider.</strong> svc's address is <code>${escapeHtml(homepage)}</code>; the`,
+    `provider sends users back to the callback URL <code>${escapeHtml(callback)}</code> (both follow`,
+    '<code>SVC_SERVER_PROTO</code> and <code>SVC_SERVER_HOST</code>: set them to the address browsers and the provider reach).',
+    sections.join('\n'),
+    '</li>',
+    '<li><strong>Give svc the settings and start it again</strong>, e.g. <code>SVC_SCMC_CLIENT_ID=… SVC_SCMC_CLIENT_SECRET=… npm start</code>.',
+    'Exactly one provider may be set. Every setting is described in <a href="/docs/settings.md">docs/settings.md</a>.</li>',
+    '<li><strong>Log in</strong> on this page and <strong>enable a repository</strong>: svc adds a webhook to it, signed with a secret of its own.</li>',
+    "<li><strong>Push a pipeline</strong>: a <code>.drone.yml</code> (or <code>.svc.yml</code>) at the repository's root, e.g.",
+    `<pre><code>${escapeHtml(SAMPLE_PIPELINE)}</code></pre>`,
+    'The build shows up on this page; a runner runs it (with <code>svc server --local</code>, <code>npm start</code>, a Docker runner runs inside the server when a Docker engine answers; elsewhere start <code>svc runner docker</code> with the same <code>SVC_RPC_SECRET</code>).</li>',
+    '</ol>',
   ].join('\n');
 }
+
+const SAMPLE_PIPELINE = `kind: pipeline
+type: docker
+name: default
+steps:
+- name: test
+  image: node:24
+  commands:
+  - npm ci
+  - npm test`;
