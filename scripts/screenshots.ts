@@ -43,6 +43,10 @@ steps:
 `;
 
 const LOG = [
+  '::group::Download modules',
+  'go: downloading golang.org/x/sync v0.10.0',
+  'go: downloading github.com/google/go-cmp v0.6.0',
+  '::endgroup::',
   '\u001b[1m+ go test ./...\u001b[0m',
   'ok  \texample.com/app/api\t0.412s',
   'ok  \texample.com/app/store\t1.208s',
@@ -160,6 +164,16 @@ async function main(): Promise<void> {
       await page.getByText(waitFor).first().waitFor();
       await page.screenshot({ path: join(OUT, `${name}.png`), fullPage: name !== 'log' });
       console.log(`docs/ui/${name}.png`);
+    }
+    // The start page of a server without a git provider: the walkthrough for connecting one.
+    const fresh = await startHarness({ noProvider: true });
+    try {
+      await page.goto(fresh.url);
+      await page.getByText('Connect your git provider').waitFor();
+      await page.screenshot({ path: join(OUT, 'start.png'), fullPage: true });
+      console.log('docs/ui/start.png');
+    } finally {
+      await fresh.close();
     }
     const phone = await context.newPage();
     await phone.setViewportSize({ width: 360, height: 740 });

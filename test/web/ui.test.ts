@@ -10,7 +10,6 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerForTests } from '../../src/engines/docker/testing.case.js';
 import { WEB_DIST } from '../../src/server/web/web-app.js';
-import { loginAs } from '../api/client.js';
 import { startGitHubDouble, type GitHubDouble } from '../doubles/github/index.js';
 import { freePort, serverEnv, startRunner, startServer, waitFor, type SvcProcess } from '../e2e/system.js';
 import { browserSkip, launchBrowser } from './browser.js';
@@ -70,15 +69,8 @@ describe.skipIf(skip)('the web UI in Chromium: server, Docker runner, GitHub dou
     port = await freePort();
     server = await startServer(serverEnv(port, mkdtempSync(join(tmpdir(), 'svc-ui-data-')), github));
     runner = startRunner(port, RUNNER, []);
-    const session = await loginAs({ url: url() }, 'octocat');
     browser = await launchBrowser();
     context = await browser.newContext();
-    // The login through the provider happened over HTTP; the browser carries on with its cookie.
-    const cookies = session.cookie.split('; ').map((pair) => {
-      const [name = '', ...value] = pair.split('=');
-      return { name, value: value.join('='), url: url() };
-    });
-    await context.addCookies(cookies);
     page = await context.newPage();
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(`console: ${message.text()}`);
@@ -96,8 +88,11 @@ describe.skipIf(skip)('the web UI in Chromium: server, Docker runner, GitHub dou
     await github?.close();
   });
 
-  it('lists the repositories and enables one', async () => {
+  it('logs in through the provider, lists the repositories and enables one', async () => {
+    // A visitor gets the start page; its link goes through the provider's authorize page and back.
     await page.goto(url('/'));
+    await page.getByRole('link', { name: 'Log in' }).click();
+    await page.waitForURL(url('/'));
     await page.getByRole('heading', { name: 'Repositories' }).waitFor();
     await page.getByLabel('Enabled only').uncheck();
     const card = page.getByRole('listitem').filter({ hasText: REPO });
@@ -171,7 +166,8 @@ describe.skipIf(skip)('the web UI in Chromium: server, Docker runner, GitHub dou
 
   it('opens a 100,000-line log at once and pages through it, with only the visible lines in the page', async () => {
     const file =
-      'kind: pipeline\ntype: docker\nname: long\nclone:\n  disable: true\nsteps:\n- name: count\n  image: local/busybox\n  pull: if-not-exists\n  commands: [seq 1 100000]\n';
+      'kind: pipeline\ntype: docker\nname: long\nclone:\n  disable: true\nsteps:\n- name: count\n  image: local/busybox\n  pull: if-not-exists\n' +
+      "  commands:\n  - seq 1 100000\n  - echo '::group::Details'\n  - seq 200001 200005\n  - echo '::endgroup::'\n";
     github.commit(REPO, 'main', { '.drone.yml': file }, 'a long log');
     expect(await github.push(REPO, 'main', github.hooks(REPO)[0]?.url ?? '')).toBe(200);
     const done = await waitFor('the long build to end', async () => {
@@ -184,7 +180,8 @@ describe.skipIf(skip)('the web UI in Chromium: server, Docker runner, GitHub dou
     expect(done.status).toBe('success');
     const started = Date.now();
     await page.goto(url(`/${REPO}/4/1/1`));
-    await page.getByText('100,001 lines').waitFor({ timeout: 20_000 });
+    // Four commands' trace lines, 100,000 numbers, a group of five lines with its two markers.
+    await page.getByText('100,011 lines').waitFor({ timeout: 20_000 });
     const opened = Date.now() - started;
     const log = page.getByRole('log');
     // A line's text, not its number's link (which reads like a line of `seq`).
@@ -204,9 +201,34 @@ describe.skipIf(skip)('the web UI in Chromium: server, Docker runner, GitHub dou
     // A link to a line opens the log there.
     await page.goto(url(`/${REPO}/4/1/1#L75001`));
     await text('75000').waitFor();
+    // The ::group:: at the end is folded to its header; opening it shows its lines, and a search
+    // for a line inside a folded group opens it.
+    await log.evaluate((element: Scrolled) => {
+      element.scrollTop = element.scrollHeight;
+    });
+    const group = log.getByRole('button', { name: /Details \(7 lines\)/ });
+    await group.waitFor();
+    expect(await group.getAttribute('aria-expanded')).toBe('false');
+    expect(await text('200003').count()).toBe(0);
+    await group.click();
+    await text('200003').waitFor();
+    expect(await group.getAttribute('aria-expanded')).toBe('true');
+    await page.getByRole('button', { name: 'Fold all sections' }).click();
+    await text('200003').waitFor({ state: 'detached' });
+    await page.getByRole('searchbox', { name: 'Search' }).fill('200004');
+    await text('200004').waitFor();
     expect(opened).toBeLessThan(20_000);
     expect(problems.join('\n')).toBe('');
   }, 120_000);
+
+  it('logs out', async () => {
+    await page.goto(url('/account'));
+    await page.getByRole('link', { name: 'Log out' }).click();
+    await page.getByRole('link', { name: 'Log in' }).waitFor();
+    expect((await fetch(url('/api/user'), { headers: { cookie: await cookieHeader(context) } })).status).toBe(
+      401,
+    );
+  });
 });
 
 async function cookieHeader(context: BrowserContext): Promise<string> {

@@ -8,6 +8,13 @@ export function escapeHtml(text: string): string {
     .replaceAll("'", '&#39;');
 }
 
+// The web UI's icon (web/src/favicon.svg), inline: the server's own pages work without the UI's build.
+const ICON =
+  'data:image/svg+xml,' +
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0b62d6"/><path d="M9 17l5 5 9-11" fill="none" stroke="#fff" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/></svg>',
+  );
+
 /** A complete, self-contained HTML page; `body` must already be escaped. */
 export function htmlPage(title: string, body: string): string {
   return `<!doctype html>
@@ -16,6 +23,7 @@ export function htmlPage(title: string, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" type="image/svg+xml" href="${ICON}">
 <style>
 body { font-family: system-ui, sans-serif; max-width: 46rem; margin: 3rem auto; padding: 0 1rem; line-height: 1.5; color: #222; }
 code { background: #f2f2f2; padding: 0 .25rem; border-radius: 3px; }

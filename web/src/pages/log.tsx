@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { ErrorNote, messageOf, useApi } from '../components/load.js';
+import { useFolding } from '../components/log-folding.js';
 import { LogView } from '../components/log-view.js';
 import { duration, Status } from '../components/status.js';
 import { Link } from '../router.js';
@@ -40,6 +41,12 @@ export function LogPage(props: Props) {
   const hits = useMemo(() => (query === '' ? [] : matches(lines, query)), [lines, query]);
   const linked = Number(/^#L(\d+)$/.exec(useHash())?.[1] ?? 0) - 1;
   const jump = hits.length > 0 ? hits[hit % hits.length] : linked >= 0 ? linked : undefined;
+  const folding = useFolding(lines);
+  const { reveal } = folding;
+  // A search hit or a linked line inside a folded section opens it.
+  useEffect(() => {
+    if (jump !== undefined && jump < lines.length) reveal(jump);
+  }, [jump, lines.length, reveal]);
   useEffect(() => {
     if (!live) build.reload();
   }, [live, build.reload]);
@@ -83,6 +90,16 @@ export function LogPage(props: Props) {
             </button>
           </>
         )}
+        {folding.sections.length === 0 ? null : (
+          <>
+            <button type="button" onClick={() => folding.setAll(false)}>
+              Open all sections
+            </button>
+            <button type="button" onClick={() => folding.setAll(true)}>
+              Fold all sections
+            </button>
+          </>
+        )}
         <Download
           lines={lines}
           file={`${props.owner}-${props.name}-${props.number}-${props.stage}-${props.step}.log`}
@@ -91,7 +108,7 @@ export function LogPage(props: Props) {
           {lines.length.toLocaleString()} lines{live ? ' · live' : ''}
         </span>
       </div>
-      <LogView lines={lines} follow={follow && query === '' && linked < 0} jump={jump} />
+      <LogView lines={lines} follow={follow && query === '' && linked < 0} jump={jump} folding={folding} />
     </main>
   );
 }
