@@ -122,6 +122,33 @@ export interface ScmNetrc {
 }
 
 /**
+ * OAuth 2 authorization code login (GitHub, GitLab, Gitea, Bitbucket Cloud): the browser goes to the
+ * provider's authorize page and comes back to svc's `/login` with a `code` and the `state` svc sent.
+ */
+export interface ScmOAuth2Login {
+  readonly kind: 'oauth2';
+  /** The provider's authorize page for `state`, returning to `redirectUri`. */
+  authorizeUrl(state: string, redirectUri: string): string;
+  /** Exchanges the `code` the provider sent back for the user's token; UNAUTHORIZED when refused. */
+  exchangeCode(code: string, redirectUri: string): Promise<ScmToken>;
+}
+
+/**
+ * Username and password login (Gogs, which has no OAuth applications): svc's `/login` shows a form,
+ * and the provider turns the pair into an access token of the user's. The password is used for that
+ * one call and never kept.
+ */
+export interface ScmPasswordLogin {
+  readonly kind: 'password';
+  /** What the form asks for, in words: `your Gogs account at https://gogs.example.com`. */
+  readonly account: string;
+  /** The user's token; UNAUTHORIZED for a wrong username or password. */
+  login(username: string, password: string): Promise<ScmToken>;
+}
+
+export type ScmLogin = ScmOAuth2Login | ScmPasswordLogin;
+
+/**
  * One git provider (GitHub, GitLab, Gitea, …). Every method that talks to the provider takes the
  * credentials of the user on whose behalf it acts. Contract:
  * - Errors: a provider refusal is an `SvcError` — UNAUTHORIZED for a rejected token, FORBIDDEN for
@@ -135,10 +162,13 @@ export interface ScmProvider {
   /** The settings prefix of the provider (`scmc` for GitHub, …), stored on repositories. */
   readonly name: string;
 
-  /** The provider's OAuth authorize page for `state`, returning to `redirectUri`. */
-  authorizeUrl(state: string, redirectUri: string): string;
-  /** Exchanges the `code` the provider sent back for the user's token. */
-  exchangeCode(code: string, redirectUri: string): Promise<ScmToken>;
+  /** How users log in: through the provider's pages, or with a form on svc's own login page. */
+  readonly login: ScmLogin;
+  /**
+   * False for a provider without commit statuses (Gogs has no such API): `setStatus` then does
+   * nothing, and the server says so once instead of failing every build's report.
+   */
+  readonly reportsStatus: boolean;
 
   currentUser(token: ScmToken): Promise<ScmAccount>;
   /**

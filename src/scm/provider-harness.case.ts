@@ -2,7 +2,14 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { SvcError, type ErrorCode } from '../core/errors.js';
-import type { ScmHookRequest, ScmProvider, ScmStatus, ScmToken } from '../core/scm.js';
+import type {
+  ScmHookRequest,
+  ScmOAuth2Login,
+  ScmPasswordLogin,
+  ScmProvider,
+  ScmStatus,
+  ScmToken,
+} from '../core/scm.js';
 import type { GitAuthOptions } from './netrc.js';
 
 /**
@@ -26,8 +33,13 @@ export interface ScmTestDouble {
   }): void;
   /** Adds a commit by the repository's owner on top of the branch; returns its sha. */
   commit(fullName: string, branch: string, files: Record<string, string>, message?: string): string;
-  /** Plays the user's browser: opens the authorize page as `login`, returns where it redirects to. */
-  authorize(authorizeUrl: string, login: string): Promise<URL>;
+  /**
+   * OAuth 2 providers: plays the user's browser, opening the authorize page as `login`; returns
+   * where it redirects to.
+   */
+  authorize?(authorizeUrl: string, login: string): Promise<URL>;
+  /** Password providers: the password of a user added with `addUser`. */
+  password?(login: string): string;
   hooks(fullName: string): { url: string; secret: string }[];
   statuses(
     fullName: string,
@@ -41,7 +53,8 @@ export interface ScmTestDouble {
   cloneHost: string;
   /** The netrc login and password the provider derives from a token. */
   netrcLogin(token: ScmToken): { login: string; password: string };
-  exhaustRateLimit(resetAt: Date): void;
+  /** Makes every API call fail as rate limited until `resetAt` (providers that have rate limits). */
+  exhaustRateLimit?(resetAt: Date): void;
   close(): Promise<void>;
 }
 
@@ -49,6 +62,16 @@ export interface ScmTestDouble {
 export interface ScmDoubleDriver {
   /** Names the run in test titles (`GitHub`, `GitHub Enterprise Server`, …). */
   name: string;
+  /**
+   * What the provider cannot do, each with the reason (its API has no such thing); the suite checks
+   * the documented fallback instead, or skips the test naming the reason.
+   */
+  gaps?: {
+    /** No rate limit to exhaust. */
+    rateLimit?: string;
+    /** No API says whether a member administers the organization: members are never admins. */
+    orgAdmin?: string;
+  };
   start(): Promise<ScmTestDouble>;
 }
 
@@ -88,4 +111,16 @@ export async function startReceiver(): Promise<{ url: string; requests: ScmHookR
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/hook`, requests, server };
+}
+
+/** The provider's OAuth 2 login; fails the test for a provider that logs in otherwise. */
+export function oauth2Login(scm: ScmProvider): ScmOAuth2Login {
+  if (scm.login.kind !== 'oauth2') throw new Error(`expected an OAuth 2 login, not ${scm.login.kind}`);
+  return scm.login;
+}
+
+/** The provider's username/password login; fails the test for a provider that logs in otherwise. */
+export function passwordLogin(scm: ScmProvider): ScmPasswordLogin {
+  if (scm.login.kind !== 'password') throw new Error(`expected a password login, not ${scm.login.kind}`);
+  return scm.login;
 }

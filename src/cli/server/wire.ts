@@ -181,7 +181,13 @@ function buildListener(
   const listeners: { name: string; listener: BuildListener }[] = [
     { name: 'sending it to event streams', listener: streams },
   ];
-  if (provider !== undefined) {
+  if (provider !== undefined && !provider.reportsStatus && !settings.SVC_STATUS_DISABLED) {
+    // Said once, at start: every build would otherwise be a failed report.
+    logger.info(
+      `commit statuses: the git provider (${provider.name}) has no commit status API, so builds are not reported to it`,
+    );
+  }
+  if (provider?.reportsStatus === true) {
     const statuses = new CommitStatusReporter({
       provider,
       users: store.users,

@@ -11,6 +11,7 @@ import type { ScmProvider, ScmToken } from '../../core/scm.js';
 import { ScmRateLimitError } from '../errors.js';
 import type { GitAuthOptions } from '../netrc.js';
 import { providerContract, type ScmDoubleDriver } from '../provider.case.js';
+import { oauth2Login } from '../provider-harness.case.js';
 import { toGitHubState } from './convert.js';
 import { createGitHubProvider, type GitHubOptions } from './index.js';
 import { githubEndpoints } from './options.js';
@@ -103,7 +104,7 @@ describe('GitHub provider', () => {
   afterAll(() => double.close());
 
   it('asks for the configured scopes, space-separated, on the server’s authorize page', () => {
-    const url = new URL(scm.authorizeUrl('st', 'https://ci.example.com/login'));
+    const url = new URL(oauth2Login(scm).authorizeUrl('st', 'https://ci.example.com/login'));
     expect(`${url.origin}${url.pathname}`).toBe(`${double.url}/login/oauth/authorize`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: double.clientId,
@@ -116,10 +117,12 @@ describe('GitHub provider', () => {
   it('reports GitHub’s reason when the client secret is wrong', async () => {
     const wrong = createGitHubProvider({ ...optionsFor(double, false), clientSecret: 'wrong' });
     const code = double.authorizationCode('alice');
-    await expect(wrong.exchangeCode(code, 'https://ci.example.com/login')).rejects.toMatchObject({
-      code: 'UNAUTHORIZED',
-      message: expect.stringContaining('client_id and/or client_secret') as unknown,
-    });
+    await expect(oauth2Login(wrong).exchangeCode(code, 'https://ci.example.com/login')).rejects.toMatchObject(
+      {
+        code: 'UNAUTHORIZED',
+        message: expect.stringContaining('client_id and/or client_secret') as unknown,
+      },
+    );
   });
 
   it('follows Link pages of 100 repositories', async () => {
@@ -298,7 +301,10 @@ describe('SVC_SCMC_SKIP_VERIFY', () => {
   it('accepts it with skipVerify, for API calls and the code exchange', async () => {
     const scm = createGitHubProvider({ ...optionsFor(double, true), skipVerify: true });
     expect((await scm.currentUser(alice)).login).toBe('alice');
-    const t = await scm.exchangeCode(double.authorizationCode('alice'), 'https://ci.example.com/login');
+    const t = await oauth2Login(scm).exchangeCode(
+      double.authorizationCode('alice'),
+      'https://ci.example.com/login',
+    );
     expect((await scm.currentUser(t)).login).toBe('alice');
   });
 });

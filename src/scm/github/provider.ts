@@ -7,6 +7,7 @@ import type {
   ScmHookResult,
   ScmMembership,
   ScmNetrc,
+  ScmOAuth2Login,
   ScmProvider,
   ScmRepo,
   ScmRepoRef,
@@ -57,13 +58,14 @@ export class GitHubProvider implements ScmProvider {
     this.#client = new GitHubClient(this.#endpoints.api, this.#transport);
   }
 
-  authorizeUrl(state: string, redirectUri: string): string {
-    return authorizeUrl(this.#endpoints, this.#app, state, redirectUri);
-  }
+  readonly reportsStatus = true;
 
-  exchangeCode(code: string, redirectUri: string): Promise<ScmToken> {
-    return exchangeCode(this.#transport, this.#endpoints, this.#app, code, redirectUri);
-  }
+  readonly login: ScmOAuth2Login = {
+    kind: 'oauth2',
+    authorizeUrl: (state, redirectUri) => authorizeUrl(this.#endpoints, this.#app, state, redirectUri),
+    exchangeCode: (code, redirectUri) =>
+      exchangeCode(this.#transport, this.#endpoints, this.#app, code, redirectUri),
+  };
 
   async currentUser(token: ScmToken): Promise<ScmAccount> {
     const user = await this.#client.json(token.token, 'GET', '/user', userSchema);
