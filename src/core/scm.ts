@@ -53,6 +53,10 @@ export interface ScmHookBuild {
   action: string;
   ref: string;
   before: string;
+  /**
+   * The commit to build. Empty when the provider's payload names no commit (Gogs' pull requests):
+   * the trigger then builds the head of `source` in `sourceRepo`.
+   */
   after: string;
   /** Source and target branch (the same for pushes; the tag name for tags). */
   source: string;
@@ -142,8 +146,11 @@ export interface ScmPasswordLogin {
   readonly kind: 'password';
   /** What the form asks for, in words: `your Gogs account at https://gogs.example.com`. */
   readonly account: string;
-  /** The user's token; UNAUTHORIZED for a wrong username or password. */
-  login(username: string, password: string): Promise<ScmToken>;
+  /**
+   * The user's token; UNAUTHORIZED for a wrong username or password. `known` is the token svc kept
+   * from the user's last login: reused, once the password checked out, while it still works.
+   */
+  login(username: string, password: string, known?: ScmToken): Promise<ScmToken>;
 }
 
 export type ScmLogin = ScmOAuth2Login | ScmPasswordLogin;

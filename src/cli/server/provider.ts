@@ -1,18 +1,18 @@
 import type { ServerSettings } from '../../config/index.js';
 import type { ScmProvider } from '../../core/scm.js';
 import { createGitHubProvider } from '../../scm/github/index.js';
+import { createGogsProvider } from '../../scm/gogs/index.js';
 
 /** The git providers of the spec that this svc cannot talk to yet, by the setting that selects them. */
 const NOT_YET: readonly { setting: keyof ServerSettings; provider: string }[] = [
   { setting: 'SVC_SCMA_CLIENT_ID', provider: 'Bitbucket Cloud (SCMA)' },
   { setting: 'SVC_SCMB_CLIENT_ID', provider: 'Gitea (SCMB)' },
   { setting: 'SVC_SCMD_CLIENT_ID', provider: 'GitLab (SCMD)' },
-  { setting: 'SVC_SCME_SERVER', provider: 'Gogs (SCME)' },
   { setting: 'SVC_SCMF_CONSUMER_KEY', provider: 'Bitbucket Server (SCMF)' },
 ];
 
 /**
- * The git provider the settings select: GitHub when SVC_SCMC_CLIENT_ID is set; none when no provider
+ * The git provider the settings select: Gogs when SVC_SCME_SERVER is set, GitHub when SVC_SCMC_CLIENT_ID is; none when no provider
  * is configured (the server runs; its start page says which settings enable login). A provider svc
  * does not support yet is an error, never silently ignored.
  */
@@ -22,9 +22,23 @@ export function gitProvider(
   for (const { setting, provider } of NOT_YET) {
     if (settings[setting] !== null) {
       return {
-        error: `${setting}: ${provider} is not supported by this version of svc yet; GitHub (SVC_SCMC_*) is`,
+        error: `${setting}: ${provider} is not supported by this version of svc yet; GitHub (SVC_SCMC_*) and Gogs (SVC_SCME_*) are`,
       };
     }
+  }
+  const git = {
+    gitAlwaysAuth: settings.SVC_GIT_ALWAYS_AUTH ?? false,
+    gitUsername: settings.SVC_GIT_USERNAME,
+    gitPassword: settings.SVC_GIT_PASSWORD,
+  };
+  if (settings.SVC_SCME_SERVER !== null) {
+    return {
+      provider: createGogsProvider({
+        server: settings.SVC_SCME_SERVER,
+        skipVerify: settings.SVC_SCME_SKIP_VERIFY,
+        ...git,
+      }),
+    };
   }
   if (settings.SVC_SCMC_CLIENT_ID === null || settings.SVC_SCMC_CLIENT_SECRET === null)
     return { provider: undefined };
@@ -35,9 +49,7 @@ export function gitProvider(
       scopes: [...settings.SVC_SCMC_SCOPE],
       server: settings.SVC_SCMC_SERVER,
       skipVerify: settings.SVC_SCMC_SKIP_VERIFY,
-      gitAlwaysAuth: settings.SVC_GIT_ALWAYS_AUTH ?? false,
-      gitUsername: settings.SVC_GIT_USERNAME,
-      gitPassword: settings.SVC_GIT_PASSWORD,
+      ...git,
     }),
   };
 }

@@ -1,11 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGitHubDouble, type GitHubDouble } from '../../../test/doubles/github/index.js';
+import { selfSignedCertificate } from '../../../test/support/self-signed.js';
 import { SvcError } from '../../core/errors.js';
 import type { ScmProvider, ScmToken } from '../../core/scm.js';
 import { ScmRateLimitError } from '../errors.js';
@@ -258,36 +255,16 @@ describe('GitHub Enterprise Server', () => {
 });
 
 describe('SVC_SCMC_SKIP_VERIFY', () => {
-  let dir: string;
   let double: GitHubDouble;
   let alice: ScmToken;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'svc-github-tls-'));
-    // A throw-away self-signed certificate: what SKIP_VERIFY exists for.
-    execFileSync(
-      'openssl',
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1'].concat([
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ]),
-      { stdio: 'ignore' },
-    );
-    double = await startGitHubDouble({
-      enterprise: true,
-      tls: {
-        key: readFileSync(join(dir, 'key.pem'), 'utf8'),
-        cert: readFileSync(join(dir, 'cert.pem'), 'utf8'),
-      },
-    });
+    double = await startGitHubDouble({ enterprise: true, tls: selfSignedCertificate() });
     alice = token(double.addUser({ login: 'alice' }).token);
   });
 
   afterAll(async () => {
     await double.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('refuses a self-signed certificate by default', async () => {

@@ -1,6 +1,6 @@
 import type { ScmRepoRef } from '../../core/scm.js';
 import type { GitHubClient } from './client.js';
-import { repoPath } from './paths.js';
+import { repoPath } from '../paths.js';
 import { hookSchema } from './schemas.js';
 
 /**

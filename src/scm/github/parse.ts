@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { InvalidInputError, UnauthorizedError } from '../../core/errors.js';
 import type { ScmHookRequest, ScmHookResult, ScmRepoRef } from '../../core/scm.js';
+import { readHookJson, readHookPayload } from '../hook-payload.js';
 import { hmacSha256Matches } from '../signature.js';
 import { fromPullRequest, fromPush } from './parse-events.js';
 import { anyHookSchema, pullRequestSchema, pushSchema, refEventSchema } from './webhook-schemas.js';
@@ -20,7 +21,7 @@ export async function parseHook(
   if (signature === undefined || signature === '') {
     throw new UnauthorizedError('GitHub webhook: no X-Hub-Signature-256 header');
   }
-  const body = readJson(request.body);
+  const body = readHookJson('GitHub', request.body);
   const identity = anyHookSchema.safeParse(body);
   if (!identity.success) {
     throw new UnauthorizedError(
@@ -51,12 +52,12 @@ export async function parseHook(
 function interpret(event: string, repo: RepoIdentity, body: unknown): ScmHookResult {
   switch (event) {
     case 'push':
-      return fromPush(repo, read(event, pushSchema, body));
+      return fromPush(repo, readHookPayload('GitHub', event, pushSchema, body));
     case 'pull_request':
-      return fromPullRequest(repo, read(event, pullRequestSchema, body));
+      return fromPullRequest(repo, readHookPayload('GitHub', event, pullRequestSchema, body));
     case 'create': {
       // GitHub sends a push for the same ref, with the commit; building both would build twice.
-      const { ref_type } = read(event, refEventSchema, body);
+      const { ref_type } = readHookPayload('GitHub', event, refEventSchema, body);
       return { kind: 'ignored', reason: `${ref_type} created: built from its push event` };
     }
     case 'ping':
@@ -73,21 +74,4 @@ function repoIdentity(repository: z.infer<typeof anyHookSchema>['repository']): 
     repository.full_name.split('/')[0] ||
     repository.full_name;
   return { namespace, name: repository.name, uid: String(repository.id) };
-}
-
-function readJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch (error) {
-    throw new InvalidInputError('GitHub webhook: the body is not JSON', { cause: error });
-  }
-}
-
-function read<S extends z.ZodType>(event: string, schema: S, body: unknown): z.infer<S> {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const where = parsed.error.issues.map((issue) => issue.path.join('.') || 'the payload').join(', ');
-    throw new InvalidInputError(`GitHub webhook: the ${event} payload lacks or misshapes ${where}`);
-  }
-  return parsed.data;
 }

@@ -22,7 +22,7 @@ import { createHook, deleteHook } from './hooks.js';
 import { authorizeUrl, exchangeCode, type OAuthApp } from './oauth.js';
 import { githubEndpoints, type GitHubEndpoints, type GitHubOptions } from './options.js';
 import { parseHook } from './parse.js';
-import { filePath, repoPath } from './paths.js';
+import { filePath, repoPath } from '../paths.js';
 import {
   branchSchema,
   commitSchema,

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SvcError } from '../../core/errors.js';
 import type { ScmPasswordLogin, ScmProvider } from '../../core/scm.js';
 import { escapeHtml, HTML, htmlPage } from '../web/html.js';
+import { scmTokenOf } from './scm-token.js';
 import { finishLogin, loginFailure, loginPage, type LoginFinishDeps } from './login-finish.js';
 import { sameText, type SessionCookies } from './session-cookies.js';
 
@@ -46,7 +47,12 @@ export function passwordLoginRoutes(app: FastifyInstance, deps: PasswordLoginDep
         return form(reply, deps, 400, 'Enter your username and your password.', username);
       }
       try {
-        const token = await deps.provider.login.login(username, password);
+        const known = await deps.users.findLogin(username);
+        const token = await deps.provider.login.login(
+          username,
+          password,
+          known === undefined ? undefined : scmTokenOf(known),
+        );
         return await finishLogin(request, reply, deps, token);
       } catch (failure) {
         if (failure instanceof SvcError && failure.code === 'UNAUTHORIZED') {

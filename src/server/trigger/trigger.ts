@@ -25,7 +25,7 @@ import { stagesOf } from './stages.js';
 /** What the trigger needs: the stores it writes, the provider it reads files from, who to tell. */
 export interface TriggerDeps {
   readonly store: Pick<Store, 'users' | 'repos' | 'builds'>;
-  readonly provider: Pick<ScmProvider, 'fileContents'>;
+  readonly provider: Pick<ScmProvider, 'fileContents' | 'findCommit'>;
   readonly queue: QueueSignal;
   readonly listener: BuildListener;
   /** The server as pipelines see it (`DRONE_SYSTEM_*`); `host` is also the `instance` of triggers. */
@@ -94,7 +94,40 @@ export class Trigger {
       return skipped('the repository ignores pull requests');
     if (hook.event === 'pull_request' && hook.fork && repo.ignoreForks)
       return skipped('the repository ignores pull requests from forks');
-    return this.#run(repo, newBuildOf(repo.id, hook), { fork: hook.fork });
+    const owner = await this.#deps.store.users.find(repo.userId);
+    const complete =
+      hook.after === '' && owner !== undefined ? await this.#withHead(repo, owner, hook) : hook;
+    if (complete.after === '')
+      return skipped(`the head commit of ${hook.sourceRepo}:${hook.source} is unknown`);
+    return this.#run(repo, newBuildOf(repo.id, complete), { fork: hook.fork });
+  }
+
+  /**
+   * A hook without its commit (Gogs' pull request payloads name branches, not commits): the head of
+   * the source branch, read with the repository owner's token, as Woodpecker's Gogs driver does.
+   */
+  async #withHead(repo: Repo, owner: User, hook: ScmHookBuild): Promise<ScmHookBuild> {
+    const [namespace = '', name = ''] = (hook.sourceRepo || repo.slug).split('/');
+    try {
+      const head = await this.#deps.provider.findCommit(
+        scmTokenOf(owner),
+        { namespace, name },
+        { branch: hook.source },
+      );
+      return {
+        ...hook,
+        after: head.sha,
+        before: hook.before || head.sha,
+        authorName: hook.authorName || head.authorName,
+        authorEmail: hook.authorEmail || head.authorEmail,
+      };
+    } catch (error) {
+      this.#deps.logger.warn(
+        { err: error, repo: repo.slug, source: `${hook.sourceRepo}:${hook.source}` },
+        'the head commit of the hook could not be read',
+      );
+      return hook;
+    }
   }
 
   /**
