@@ -71,6 +71,38 @@ export async function loginAs(h: Pick<Harness, 'url'>, login: string): Promise<B
   const { callback, stateCookie } = await startLogin(h, login);
   const back = await fetch(callback, { redirect: 'manual', headers: { cookie: stateCookie } });
   if (back.status !== 302) throw new Error(`login of ${login} answered ${back.status}: ${await back.text()}`);
+  return sessionOf(h, back);
+}
+
+/**
+ * Logs in with a username and password, as a browser fills svc's login form (providers without
+ * OAuth, such as Gogs): GET /login for the form's state, POST /login with it.
+ */
+export async function loginWithPassword(
+  h: Pick<Harness, 'url'>,
+  username: string,
+  password: string,
+): Promise<BrowserSession> {
+  const form = await fetch(`${h.url}/login`);
+  const state = /name="state" value="([^"]+)"/.exec(await form.text())?.[1];
+  if (form.status !== 200 || state === undefined)
+    throw new Error(`GET /login answered ${form.status} without a form`);
+  const back = await fetch(`${h.url}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie: cookieHeader(form.headers.getSetCookie()),
+    },
+    body: new URLSearchParams({ username, password, state }).toString(),
+  });
+  if (back.status !== 302)
+    throw new Error(`POST /login of ${username} answered ${back.status}: ${await back.text()}`);
+  return sessionOf(h, back);
+}
+
+/** The session a successful login answer set up, with its CSRF token. */
+async function sessionOf(h: Pick<Harness, 'url'>, back: Response): Promise<BrowserSession> {
   const setCookies = back.headers.getSetCookie();
   const cookie = cookieHeader(setCookies.filter((value) => !value.startsWith('svc_login_state=')));
   const user = await call(h, '/api/user', { session: { cookie, csrf: '', setCookies } });
