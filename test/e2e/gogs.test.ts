@@ -12,6 +12,7 @@ import { dockerForTests } from '../../src/engines/docker/testing.case.js';
 import { call, enable, loginWithPassword, tokenOf } from '../api/client.js';
 import { startGogsDouble, type GogsDouble } from '../doubles/gogs/index.js';
 import { startGitServer, type GitServer } from '../support/git-server.js';
+import { browserSkip, launchBrowser } from '../web/browser.js';
 import { freePort, RPC_SECRET, startRunner, startServer, waitFor, type SvcProcess } from './system.js';
 
 const docker = await dockerForTests(['local/busybox', 'svc/git']);
@@ -130,6 +131,30 @@ describe.skipIf(docker.skip)('Gogs: login, enable, push, tag and fork pull reque
     expect(await gogs.pushTag(REPO, 'v1.0.0', hookUrl)).toBe(200);
     const done = await finished(2);
     expect(done).toMatchObject({ status: 'success', event: 'tag', ref: 'refs/tags/v1.0.0', after: sha });
+  });
+
+  it.skipIf(browserSkip())('logs a person in through the form in Chromium, into the web UI', async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(error.message));
+      await page.goto(`${url()}/`);
+      await page.getByRole('link', { name: 'Log in' }).click();
+      await page.getByLabel('Username').fill('alice');
+      await page.getByLabel('Password').fill('nope');
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByRole('alert').getByText('Wrong username or password.').waitFor();
+      // The username stays; the password is asked for again.
+      expect(await page.getByLabel('Username').inputValue()).toBe('alice');
+      await page.getByLabel('Password').fill('wonderland');
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByRole('heading', { name: 'Repositories' }).waitFor();
+      await page.getByRole('link', { name: REPO }).waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('holds a pull request from a fork for approval, at the fork branch’s head', async () => {
