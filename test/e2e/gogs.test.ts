@@ -13,7 +13,7 @@ import { call, enable, loginWithPassword, tokenOf } from '../api/client.js';
 import { startGogsDouble, type GogsDouble } from '../doubles/gogs/index.js';
 import { startGitServer, type GitServer } from '../support/git-server.js';
 import { browserSkip, launchBrowser } from '../web/browser.js';
-import { freePort, RPC_SECRET, startRunner, startServer, waitFor, type SvcProcess } from './system.js';
+import { freePort, providerServerEnv, startRunner, startServer, waitFor, type SvcProcess } from './system.js';
 
 const docker = await dockerForTests(['local/busybox', 'svc/git']);
 const REPO = 'alice/app';
@@ -73,15 +73,8 @@ describe.skipIf(docker.skip)('Gogs: login, enable, push, tag and fork pull reque
     gogs.addRepo({ owner: 'bob', name: 'app' });
     push({ 'README.md': 'hello from Gogs\n', '.drone.yml': PIPELINE }, 'initial commit');
     port = await freePort();
-    server = await startServer({
-      SVC_SERVER_HOST: `127.0.0.1:${port}`,
-      SVC_SERVER_PROTO: 'http',
-      SVC_SERVER_PORT: `127.0.0.1:${port}`,
-      SVC_RPC_SECRET: RPC_SECRET,
-      SVC_DATABASE_DATASOURCE: join(mkdtempSync(join(tmpdir(), 'svc-e2e-gogs-')), 'svc.sqlite'),
-      SVC_SCME_SERVER: gogs.url,
-      SVC_COOKIE_SECRET: 'e2e-cookie-secret-0123456789abcdef',
-    });
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-e2e-gogs-'));
+    server = await startServer(providerServerEnv(port, dataDir, { SVC_SCME_SERVER: gogs.url }));
     runner = startRunner(port, RUNNER, [git.network]);
   });
 

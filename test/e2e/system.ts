@@ -60,15 +60,26 @@ export function serverEnv(
   dataDir: string,
   github: { url: string; clientId: string; clientSecret: string },
 ): Record<string, string> {
+  return providerServerEnv(port, dataDir, {
+    SVC_SCMC_CLIENT_ID: github.clientId,
+    SVC_SCMC_CLIENT_SECRET: github.clientSecret,
+    SVC_SCMC_SERVER: github.url,
+  });
+}
+
+/** The settings of an svc server on `port` with the git provider that `provider`'s settings choose. */
+export function providerServerEnv(
+  port: number,
+  dataDir: string,
+  provider: Record<string, string>,
+): Record<string, string> {
   return {
+    ...provider,
     SVC_SERVER_HOST: `127.0.0.1:${port}`,
     SVC_SERVER_PROTO: 'http',
     SVC_SERVER_PORT: `127.0.0.1:${port}`,
     SVC_RPC_SECRET: RPC_SECRET,
     SVC_DATABASE_DATASOURCE: join(dataDir, 'svc.sqlite'),
-    SVC_SCMC_CLIENT_ID: github.clientId,
-    SVC_SCMC_CLIENT_SECRET: github.clientSecret,
-    SVC_SCMC_SERVER: github.url,
     SVC_COOKIE_SECRET: 'e2e-cookie-secret-0123456789abcdef',
   };
 }

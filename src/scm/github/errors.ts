@@ -1,5 +1,5 @@
-import { SvcError } from '../../core/errors.js';
-import { ScmRateLimitError, providerFailure } from '../errors.js';
+import type { SvcError } from '../../core/errors.js';
+import { ScmRateLimitError, refusalByStatus } from '../errors.js';
 import type { TransportResponse } from '../transport.js';
 import { errorBodySchema } from './schemas.js';
 
@@ -15,22 +15,9 @@ const DEFAULT_WAIT_MS = 60_000;
  * 422 INVALID_INPUT, anything else INTERNAL.
  */
 export function githubError(call: string, response: TransportResponse, now = Date.now()): SvcError {
-  const detail = describeBody(response.text);
-  const message = `${GITHUB} ${call}: ${detail || `HTTP ${response.status}`}`;
   const resetAt = rateLimitReset(response, now);
   if (resetAt !== undefined) return new ScmRateLimitError(GITHUB, call, resetAt);
-  switch (response.status) {
-    case 401:
-      return new SvcError('UNAUTHORIZED', message);
-    case 403:
-      return new SvcError('FORBIDDEN', message);
-    case 404:
-      return new SvcError('NOT_FOUND', message);
-    case 422:
-      return new SvcError('INVALID_INPUT', message);
-    default:
-      return providerFailure(GITHUB, call, `HTTP ${response.status}${detail ? ` ${detail}` : ''}`);
-  }
+  return refusalByStatus(GITHUB, call, response.status, describeBody(response.text));
 }
 
 /**

@@ -1,5 +1,5 @@
-import { SvcError } from '../../core/errors.js';
-import { providerFailure } from '../errors.js';
+import type { SvcError } from '../../core/errors.js';
+import { refusalByStatus } from '../errors.js';
 import type { TransportResponse } from '../transport.js';
 import { errorBodySchema } from './schemas.js';
 
@@ -11,20 +11,7 @@ export const GOGS = 'Gogs';
  * FORBIDDEN, 404 NOT_FOUND, 422 INVALID_INPUT, anything else INTERNAL. Gogs has no rate limits.
  */
 export function gogsError(call: string, response: TransportResponse): SvcError {
-  const detail = describeBody(response.text);
-  const message = `${GOGS} ${call}: ${detail || `HTTP ${response.status}`}`;
-  switch (response.status) {
-    case 401:
-      return new SvcError('UNAUTHORIZED', message);
-    case 403:
-      return new SvcError('FORBIDDEN', message);
-    case 404:
-      return new SvcError('NOT_FOUND', message);
-    case 422:
-      return new SvcError('INVALID_INPUT', message);
-    default:
-      return providerFailure(GOGS, call, `HTTP ${response.status}${detail ? ` ${detail}` : ''}`);
-  }
+  return refusalByStatus(GOGS, call, response.status, describeBody(response.text));
 }
 
 /**

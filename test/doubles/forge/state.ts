@@ -72,6 +72,19 @@ export interface Repo {
   cloneUrl: string | undefined;
 }
 
+/** What a test says of a new repository. */
+export interface NewRepo {
+  owner: string;
+  name: string;
+  private?: boolean;
+  defaultBranch?: string;
+  admins?: string[];
+  writers?: string[];
+  readers?: string[];
+  /** The `clone_url` to report: a real git server the test runs (default: one on the double). */
+  cloneUrl?: string;
+}
+
 /** The asking user's rights on a repository, as GitHub's `permissions` object names them. */
 export interface Permissions {
   admin: boolean;
@@ -109,6 +122,43 @@ export class ForgeState {
     const token = `${prefix}${randomBytes(bytes).toString('hex')}`;
     this.tokens.set(token, login);
     return token;
+  }
+
+  /** Adds a repository (owned by a user or an organization); no commits yet. */
+  addRepo(repo: NewRepo, defaultBranch: string): { id: number; fullName: string } {
+    const fullName = `${repo.owner}/${repo.name}`;
+    if (this.repos.has(fullName.toLowerCase())) throw new Error(`forge double: ${fullName} exists`);
+    const lower = (logins?: string[]) => new Set((logins ?? []).map((l) => l.toLowerCase()));
+    const id = this.nextId();
+    this.repos.set(fullName.toLowerCase(), {
+      id,
+      owner: repo.owner,
+      name: repo.name,
+      private: repo.private ?? false,
+      defaultBranch: repo.defaultBranch ?? defaultBranch,
+      admins: lower(repo.admins),
+      writers: lower(repo.writers),
+      readers: lower(repo.readers),
+      branches: new Map(),
+      tags: new Map(),
+      commits: new Map(),
+      hooks: [],
+      statuses: new Map(),
+      pulls: new Map(),
+      created: new Date().toISOString(),
+      cloneUrl: repo.cloneUrl,
+    });
+    return { id, fullName };
+  }
+
+  /** Points a tag at a commit (default: the default branch's head); returns the sha. */
+  tag(fullName: string, tag: string, sha?: string): string {
+    const repo = this.repoByFullName(fullName);
+    const at = sha ?? repo.branches.get(repo.defaultBranch);
+    if (at === undefined || !repo.commits.has(at))
+      throw new Error(`forge double: no commit to tag in ${fullName}`);
+    repo.tags.set(tag, at);
+    return at;
   }
 
   user(login: string): User | undefined {

@@ -63,7 +63,7 @@ import { hookRoutes } from './routes-hooks.js';
 import { statusRoutes } from './routes-statuses.js';
 import { userRoutes } from './routes-user.js';
 import { createServer, type ReceivedRequest } from './server.js';
-import { GitHubState } from './state.js';
+import { GitHubState, type NewRepo } from './state.js';
 import { deliver } from './webhooks.js';
 import { sendPullRequest, sendPush, type PullRequestOptions } from './deliveries.js';
 
@@ -94,17 +94,7 @@ export interface GitHubDouble {
     token: string;
   };
   /** Adds a repository (owned by a user or, when `owner` is no user, an organization); no commits yet. */
-  addRepo(repo: {
-    owner: string;
-    name: string;
-    private?: boolean;
-    defaultBranch?: string;
-    admins?: string[];
-    writers?: string[];
-    readers?: string[];
-    /** The `clone_url` to report: a real git server the test runs (default: one on the double). */
-    cloneUrl?: string;
-  }): { id: number; fullName: string };
+  addRepo(repo: NewRepo): { id: number; fullName: string };
   /**
    * Adds a commit on a branch with these files (path → content); returns its sha. `sha` mirrors a
    * commit of a real git repository the test serves, so that clone steps find the same commit.
@@ -208,43 +198,12 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
       state.tokens.set(token, user.login);
       return { login: user.login, token };
     },
-    addRepo(repo) {
-      const fullName = `${repo.owner}/${repo.name}`;
-      if (state.repos.has(fullName.toLowerCase())) throw new Error(`GitHub double: ${fullName} exists`);
-      const lower = (logins?: string[]) => new Set((logins ?? []).map((l) => l.toLowerCase()));
-      const id = state.nextId();
-      state.repos.set(fullName.toLowerCase(), {
-        id,
-        owner: repo.owner,
-        name: repo.name,
-        private: repo.private ?? false,
-        defaultBranch: repo.defaultBranch ?? 'main',
-        admins: lower(repo.admins),
-        writers: lower(repo.writers),
-        readers: lower(repo.readers),
-        branches: new Map(),
-        tags: new Map(),
-        commits: new Map(),
-        hooks: [],
-        statuses: new Map(),
-        pulls: new Map(),
-        created: new Date().toISOString(),
-        cloneUrl: repo.cloneUrl,
-      });
-      return { id, fullName };
-    },
+    addRepo: (repo) => state.addRepo(repo, 'main'),
     commit(fullName, branch, files, message = 'update', author, sha) {
       const repo = state.repoByFullName(fullName);
       return state.commit(repo, branch, files, message, author ?? repo.owner, sha);
     },
-    tag(fullName, tagName, sha) {
-      const repo = state.repoByFullName(fullName);
-      const at = sha ?? repo.branches.get(repo.defaultBranch);
-      if (at === undefined || !repo.commits.has(at))
-        throw new Error(`GitHub double: no commit to tag in ${fullName}`);
-      repo.tags.set(tagName, at);
-      return at;
-    },
+    tag: (fullName, tag, sha) => state.tag(fullName, tag, sha),
     authorizationCode: (login) => grant(env, login, undefined),
     push: (fullName, branch, target, opts) => sendPush(env, fullName, 'heads', branch, target, opts?.secret),
     pushTag: (fullName, tagName, target, opts) =>

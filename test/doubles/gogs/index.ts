@@ -24,7 +24,7 @@
  * organization teams; `GET …/contents`; `form` deliveries.
  */
 import type { AddressInfo } from 'node:net';
-import { ForgeState } from '../forge/state.js';
+import { ForgeState, type NewRepo } from '../forge/state.js';
 import { deliver, pullRequestPayload, pushPayload, secretFor, tagPayload } from './deliveries.js';
 import type { Env } from './env.js';
 import { hookRoutes } from './routes-hooks.js';
@@ -41,17 +41,7 @@ export interface GogsDouble {
     login: string;
     token: string;
   };
-  addRepo(repo: {
-    owner: string;
-    name: string;
-    private?: boolean;
-    defaultBranch?: string;
-    admins?: string[];
-    writers?: string[];
-    readers?: string[];
-    /** The `clone_url` to report: a real git server the test runs. */
-    cloneUrl?: string;
-  }): { id: number; fullName: string };
+  addRepo(repo: NewRepo): { id: number; fullName: string };
   /** Adds a commit on a branch with these files; `sha` mirrors a real git repository's commit. */
   commit(
     fullName: string,
@@ -118,43 +108,12 @@ export async function startGogsDouble(
       env.named.push({ login: user.login, name: 'test', token });
       return { login: user.login, token };
     },
-    addRepo(repo) {
-      const fullName = `${repo.owner}/${repo.name}`;
-      if (state.repos.has(fullName.toLowerCase())) throw new Error(`Gogs double: ${fullName} exists`);
-      const lower = (logins?: string[]) => new Set((logins ?? []).map((l) => l.toLowerCase()));
-      const id = state.nextId();
-      state.repos.set(fullName.toLowerCase(), {
-        id,
-        owner: repo.owner,
-        name: repo.name,
-        private: repo.private ?? false,
-        defaultBranch: repo.defaultBranch ?? 'master',
-        admins: lower(repo.admins),
-        writers: lower(repo.writers),
-        readers: lower(repo.readers),
-        branches: new Map(),
-        tags: new Map(),
-        commits: new Map(),
-        hooks: [],
-        statuses: new Map(),
-        pulls: new Map(),
-        created: new Date().toISOString(),
-        cloneUrl: repo.cloneUrl,
-      });
-      return { id, fullName };
-    },
+    addRepo: (repo) => state.addRepo(repo, 'master'),
     commit: (fullName, branch, files, message = 'update', author, sha) => {
       const repo = repoOf(fullName);
       return state.commit(repo, branch, files, message, author ?? repo.owner, sha);
     },
-    tag(fullName, tag, sha) {
-      const repo = repoOf(fullName);
-      const at = sha ?? repo.branches.get(repo.defaultBranch);
-      if (at === undefined || !repo.commits.has(at))
-        throw new Error(`Gogs double: no commit to tag in ${fullName}`);
-      repo.tags.set(tag, at);
-      return at;
-    },
+    tag: (fullName, tag, sha) => state.tag(fullName, tag, sha),
     push: (fullName, branch, target, opts) => {
       const repo = repoOf(fullName);
       return deliver(target, 'push', pushPayload(env, repo, branch), secretFor(repo, target, opts?.secret));
