@@ -135,6 +135,12 @@ export interface ScmOAuth2Login {
   authorizeUrl(state: string, redirectUri: string): string;
   /** Exchanges the `code` the provider sent back for the user's token; UNAUTHORIZED when refused. */
   exchangeCode(code: string, redirectUri: string): Promise<ScmToken>;
+  /**
+   * For providers whose tokens expire (GitLab, Gitea, Bitbucket Cloud): a new token for the
+   * token's refresh token. UNAUTHORIZED when the provider no longer accepts the refresh token (the
+   * user must log in again).
+   */
+  refresh?(token: ScmToken): Promise<ScmToken>;
 }
 
 /**

@@ -39,4 +39,13 @@ export interface UserStore {
   create(user: NewUser): Promise<User>;
   update(user: User): Promise<User>;
   delete(id: number): Promise<void>;
+  /**
+   * Stores refreshed provider credentials in place of `oldToken` (whichever users hold it; normally
+   * one) and answers how many users had it. Written as one conditional update so that two refreshes
+   * racing on one token cannot store an older pair over a newer one.
+   */
+  replaceScmToken(
+    oldToken: string,
+    fresh: { token: string; refresh: string; expiry: number },
+  ): Promise<number>;
 }

@@ -17,6 +17,7 @@ import { CronScheduler } from '../../server/cron/index.js';
 import { CommitBuilds, Trigger } from '../../server/trigger/index.js';
 import { metricsRoute } from '../../server/routes/metrics.js';
 import { loadWebApp, registerWebRoutes } from '../../server/web/index.js';
+import { TokenRefresher } from '../../scm/refreshing.js';
 import { pipelinePlugins, webhookEvents } from './plugins.js';
 
 /** What the server's parts are made of: settings, the opened store, the git provider (if any). */
@@ -37,11 +38,14 @@ export interface ServerWiring {
 export function wireServer({
   settings,
   store,
-  provider,
+  provider: givenProvider,
   logger,
   version,
   tls,
 }: ServerWiring): FastifyInstance {
+  // Every part calls the provider with users' stored tokens: expiring ones are refreshed on the way.
+  const refresher = givenProvider === undefined ? undefined : new TokenRefresher(givenProvider, store.users);
+  const provider = refresher?.provider();
   const address = {
     // Validated as http or https by the settings; narrowed here for the parts that build URLs.
     proto: settings.SVC_SERVER_PROTO === 'https' ? ('https' as const) : ('http' as const),
@@ -131,9 +135,9 @@ export function wireServer({
             runningDeadline: settings.SVC_CLEANUP_DEADLINE_RUNNING,
           },
     async netrcFor(repo) {
-      if (provider === undefined) return undefined;
+      if (provider === undefined || refresher === undefined) return undefined;
       const owner = await store.users.find(repo.userId);
-      return owner === undefined ? undefined : provider.netrc(scmTokenOf(owner), repo);
+      return owner === undefined ? undefined : provider.netrc(await refresher.fresh(scmTokenOf(owner)), repo);
     },
   });
   return app;

@@ -21,6 +21,27 @@ export function usersContract(open: OpenFreshStore): void {
       expect(await store().users.findToken(input.token)).toEqual(user);
     });
 
+    it('replaces refreshed provider credentials where the old token is stored, only there', async () => {
+      const user = await store().users.create(
+        newUser({ scmToken: 'old-scm', scmRefresh: 'r1', scmExpiry: 1 }),
+      );
+      const other = await store().users.create(newUser({ scmToken: 'other-scm' }));
+      const fresh = { token: 'new-scm', refresh: 'r2', expiry: 2_000_000_000_000 };
+      expect(await store().users.replaceScmToken('old-scm', fresh)).toBe(1);
+      expect(await store().users.find(user.id)).toMatchObject({
+        scmToken: 'new-scm',
+        scmRefresh: 'r2',
+        scmExpiry: fresh.expiry,
+      });
+      // A second refresh of the same old token finds nothing to replace: the newer pair stays.
+      expect(await store().users.replaceScmToken('old-scm', { token: 'stale', refresh: '', expiry: 0 })).toBe(
+        0,
+      );
+      expect((await store().users.find(user.id))?.scmToken).toBe('new-scm');
+      expect((await store().users.find(other.id))?.scmToken).toBe('other-scm');
+      expect(await store().users.replaceScmToken('', fresh)).toBe(0);
+    });
+
     it('returns undefined for a user that does not exist', async () => {
       expect(await store().users.find(999_999)).toBeUndefined();
       expect(await store().users.findLogin('nobody')).toBeUndefined();

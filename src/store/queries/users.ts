@@ -111,6 +111,24 @@ export class SqlUserStore implements UserStore {
     await this.#db.deleteFrom('users').where('id', '=', id).execute();
   }
 
+  async replaceScmToken(
+    oldToken: string,
+    fresh: { token: string; refresh: string; expiry: number },
+  ): Promise<number> {
+    if (oldToken === '') return 0;
+    const result = await this.#db
+      .updateTable('users')
+      .set({
+        scm_token: fresh.token,
+        scm_refresh: fresh.refresh,
+        scm_expiry: fresh.expiry,
+        updated: Date.now(),
+      })
+      .where('scm_token', '=', oldToken)
+      .executeTakeFirstOrThrow();
+    return changed(result);
+  }
+
   /** Which unique column a write of the user (`self`: its id, when it exists) collided on. */
   async #collision(user: NewUser, self: number | undefined): Promise<string> {
     const holder = await this.findLogin(user.login);
