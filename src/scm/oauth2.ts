@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { SvcError } from '../core/errors.js';
+import type { ScmToken } from '../core/scm.js';
+import { providerFailure } from './errors.js';
+import { reasonOf } from './rest-client.js';
+import type { Transport, TransportResponse } from './transport.js';
+
+/** An OAuth 2 client of a provider's authorization server (RFC 6749). */
+export interface OAuth2Client {
+  /** The provider's name in error messages. */
+  readonly provider: string;
+  readonly authorizeUrl: string;
+  readonly tokenUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Where the client credentials go: form fields (`body`) or HTTP Basic (RFC 6749 §2.3.1). */
+  readonly clientAuth: 'body' | 'basic';
+  readonly transport: Transport;
+}
+
+/** The authorize page's URL (RFC 6749 §4.1.1), with the provider's scope list when it has one. */
+export function authorizeUrl(
+  client: OAuth2Client,
+  state: string,
+  redirectUri: string,
+  extra: Record<string, string> = {},
+): string {
+  const query = new URLSearchParams({
+    client_id: client.clientId,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    state,
+    ...extra,
+  });
+  return `${client.authorizeUrl}?${query.toString()}`;
+}
+
+/** The token endpoint's answer (RFC 6749 §5.1) and refusal (§5.2). */
+const tokenAnswer = z.object({
+  access_token: z.string().optional(),
+  refresh_token: z.string().optional(),
+  expires_in: z.coerce.number().optional(),
+  error: z.string().optional(),
+  error_description: z.string().optional(),
+});
+
+/** Exchanges an authorization code for the user's token (§4.1.3). */
+export function exchangeCode(client: OAuth2Client, code: string, redirectUri: string, now = Date.now()) {
+  return tokenRequest(client, { grant_type: 'authorization_code', code, redirect_uri: redirectUri }, now);
+}
+
+/** A new token for the refresh token (§6); the old refresh token stays when none comes back. */
+export async function refreshToken(
+  client: OAuth2Client,
+  token: ScmToken,
+  now = Date.now(),
+): Promise<ScmToken> {
+  if (token.refresh === '')
+    throw new SvcError('UNAUTHORIZED', `${client.provider}: the token has no refresh token`);
+  const fresh = await tokenRequest(
+    client,
+    { grant_type: 'refresh_token', refresh_token: token.refresh },
+    now,
+  );
+  return { ...fresh, refresh: fresh.refresh || token.refresh };
+}
+
+/**
+ * One token request. A refusal of the grant (400/401 with an `error`: a used, expired or unknown code
+ * or refresh token, wrong client credentials) means the user must log in again: UNAUTHORIZED. A
+ * provider that cannot be reached or fails on its side is INTERNAL.
+ */
+async function tokenRequest(
+  client: OAuth2Client,
+  grant: Record<string, string>,
+  now: number,
+): Promise<ScmToken> {
+  const what = `POST ${new URL(client.tokenUrl).pathname}`;
+  const form = new URLSearchParams(grant);
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'content-type': 'application/x-www-form-urlencoded',
+    'user-agent': 'svc',
+  };
+  if (client.clientAuth === 'basic') {
+    const pair = `${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`;
+    headers.authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
+  } else {
+    form.set('client_id', client.clientId);
+    form.set('client_secret', client.clientSecret);
+  }
+  let response: TransportResponse;
+  try {
+    response = await client.transport({
+      method: 'POST',
+      url: client.tokenUrl,
+      headers,
+      body: form.toString(),
+    });
+  } catch (error) {
+    throw providerFailure(client.provider, what, reasonOf(error), error);
+  }
+  const answer = readAnswer(response);
+  if (
+    response.status >= 200 &&
+    response.status < 300 &&
+    answer?.access_token !== undefined &&
+    answer.error === undefined
+  ) {
+    return {
+      token: answer.access_token,
+      refresh: answer.refresh_token ?? '',
+      expiry: answer.expires_in === undefined || answer.expires_in <= 0 ? 0 : now + answer.expires_in * 1000,
+    };
+  }
+  if (response.status < 500 && (answer?.error !== undefined || response.status === 401)) {
+    const reason = answer?.error_description || answer?.error || `HTTP ${response.status}`;
+    throw new SvcError('UNAUTHORIZED', `${client.provider} ${what}: ${reason}`);
+  }
+  throw providerFailure(
+    client.provider,
+    what,
+    `HTTP ${response.status}${answer === undefined ? '' : ' without a token'}`,
+  );
+}
+
+function readAnswer(response: TransportResponse): z.infer<typeof tokenAnswer> | undefined {
+  try {
+    const parsed = tokenAnswer.safeParse(JSON.parse(response.text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
