@@ -42,8 +42,6 @@ const NEEDS: readonly (readonly [SettingsKind, string, string, string, string])[
   ['nomad', 'SVC_SECRET_PLUGIN_TOKEN', 'SVC_SECRET_PLUGIN_ENDPOINT', 't', 'https://s.example.com'],
   ['server', 'SVC_SCMA_CLIENT_ID', 'SVC_SCMA_CLIENT_SECRET', 'id', 'secret'],
   ['server', 'SVC_SCMA_CLIENT_SECRET', 'SVC_SCMA_CLIENT_ID', 'secret', 'id'],
-  ['server', 'SVC_SCMB_CLIENT_ID', 'SVC_SCMB_CLIENT_SECRET', 'id', 'secret'],
-  ['server', 'SVC_SCMB_CLIENT_SECRET', 'SVC_SCMB_CLIENT_ID', 'secret', 'id'],
   ['server', 'SVC_SCMC_CLIENT_ID', 'SVC_SCMC_CLIENT_SECRET', 'id', 'secret'],
   ['server', 'SVC_SCMC_CLIENT_SECRET', 'SVC_SCMC_CLIENT_ID', 'secret', 'id'],
   ['server', 'SVC_SCMD_CLIENT_ID', 'SVC_SCMD_CLIENT_SECRET', 'id', 'secret'],
@@ -107,6 +105,29 @@ describe('TLS', () => {
   });
 });
 
+describe('Gitea', () => {
+  it('needs its server and its OAuth2 application together', () => {
+    expect(problems('server', { SVC_SCMB_SERVER: 'https://gitea.example.com' })).toEqual([
+      {
+        setting: 'SVC_SCMB_SERVER',
+        message: expect.stringContaining(
+          'svc logs users in to a Gitea server through its OAuth2 application',
+        ) as unknown,
+      },
+    ]);
+    expect(
+      problems('server', { SVC_SCMB_CLIENT_ID: 'id', SVC_SCMB_CLIENT_SECRET: 's' }).map((p) => p.setting),
+    ).toEqual(['SVC_SCMB_CLIENT_ID']);
+    const server = { SVC_SCMB_SERVER: 'https://gitea.example.com' };
+    expect(problems('server', { ...server, SVC_SCMB_CLIENT_ID: 'id' }).map((p) => p.message)).toEqual([
+      expect.stringMatching(/^is set but SVC_SCMB_CLIENT_SECRET is not; an OAuth application needs both/),
+    ]);
+    expect(problems('server', { ...server, SVC_SCMB_CLIENT_ID: 'id', SVC_SCMB_CLIENT_SECRET: 's' })).toEqual(
+      [],
+    );
+  });
+});
+
 describe('one git provider', () => {
   it.each([
     [
@@ -136,6 +157,8 @@ describe('one git provider', () => {
   it('reports every provider beyond the first', () => {
     const env = {
       SVC_SCMB_SERVER: 'https://g.example.com',
+      SVC_SCMB_CLIENT_ID: 'id',
+      SVC_SCMB_CLIENT_SECRET: 's',
       SVC_SCME_SERVER: 'https://o.example.com',
       SVC_SCMF_SERVER: 'https://b.example.com',
     };

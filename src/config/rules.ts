@@ -104,6 +104,11 @@ const RULES: readonly Rule[] = [
     'SCMF signs its OAuth requests with the private key',
   ),
   needs('SVC_SCMF_CONSUMER_KEY', 'SVC_SCMF_SERVER', 'SCMF has no public address to fall back on'),
+  ...pair(
+    'SVC_SCMB_SERVER',
+    'SVC_SCMB_CLIENT_ID',
+    'svc logs users in to a Gitea server through its OAuth2 application',
+  ),
   ...pair('SVC_SERVER_PROXY_HOST', 'SVC_SERVER_PROXY_PROTO', 'webhook URLs through the proxy need both'),
   needs('SVC_OBJSTORE_ENDPOINT', 'SVC_OBJSTORE_BUCKET', OBJSTORE),
   needs('SVC_OBJSTORE_PREFIX', 'SVC_OBJSTORE_BUCKET', OBJSTORE),

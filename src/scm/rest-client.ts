@@ -76,13 +76,14 @@ export class RestClient {
 
   /**
    * Every item of a paged list, from `firstUrl` on: `nextUrl` reads the next page's URL off an
-   * answer (a Link header, a page counter), undefined on the last page.
+   * answer (a Link header, a page counter; it also gets the page's URL and how many items it had),
+   * undefined on the last page.
    */
   async pages<S extends z.ZodType>(
     credential: string,
     firstUrl: string,
     itemSchema: S,
-    nextUrl: (response: TransportResponse) => string | undefined,
+    nextUrl: (response: TransportResponse, url: string, count: number) => string | undefined,
   ): Promise<z.infer<S>[]> {
     const what = callName('GET', new URL(firstUrl).pathname);
     const items: z.infer<S>[] = [];
@@ -93,7 +94,7 @@ export class RestClient {
       const batch = this.readJson(what, response);
       if (!Array.isArray(batch)) throw providerFailure(this.api.provider, what, 'the answer is not a list');
       for (const raw of batch) items.push(this.check(what, raw, itemSchema));
-      url = nextUrl(response);
+      url = nextUrl(response, url, batch.length);
     }
     return items;
   }

@@ -1,18 +1,19 @@
 import type { ServerSettings } from '../../config/index.js';
 import type { ScmProvider } from '../../core/scm.js';
 import { createGitHubProvider } from '../../scm/github/index.js';
+import { createGiteaProvider } from '../../scm/gitea/index.js';
 import { createGogsProvider } from '../../scm/gogs/index.js';
 
 /** The git providers of the spec that this svc cannot talk to yet, by the setting that selects them. */
 const NOT_YET: readonly { setting: keyof ServerSettings; provider: string }[] = [
   { setting: 'SVC_SCMA_CLIENT_ID', provider: 'Bitbucket Cloud (SCMA)' },
-  { setting: 'SVC_SCMB_CLIENT_ID', provider: 'Gitea (SCMB)' },
   { setting: 'SVC_SCMD_CLIENT_ID', provider: 'GitLab (SCMD)' },
   { setting: 'SVC_SCMF_CONSUMER_KEY', provider: 'Bitbucket Server (SCMF)' },
 ];
 
 /**
- * The git provider the settings select: Gogs when SVC_SCME_SERVER is set, GitHub when SVC_SCMC_CLIENT_ID is; none when no provider
+ * The git provider the settings select: Gitea with SVC_SCMB_SERVER and its OAuth2 application, Gogs with
+ * SVC_SCME_SERVER, GitHub with SVC_SCMC_CLIENT_ID; none when no provider
  * is configured (the server runs; its start page says which settings enable login). A provider svc
  * does not support yet is an error, never silently ignored.
  */
@@ -22,7 +23,7 @@ export function gitProvider(
   for (const { setting, provider } of NOT_YET) {
     if (settings[setting] !== null) {
       return {
-        error: `${setting}: ${provider} is not supported by this version of svc yet; GitHub (SVC_SCMC_*) and Gogs (SVC_SCME_*) are`,
+        error: `${setting}: ${provider} is not supported by this version of svc yet; GitHub (SVC_SCMC_*), Gitea (SVC_SCMB_*) and Gogs (SVC_SCME_*) are`,
       };
     }
   }
@@ -31,6 +32,21 @@ export function gitProvider(
     gitUsername: settings.SVC_GIT_USERNAME,
     gitPassword: settings.SVC_GIT_PASSWORD,
   };
+  if (
+    settings.SVC_SCMB_SERVER !== null &&
+    settings.SVC_SCMB_CLIENT_ID !== null &&
+    settings.SVC_SCMB_CLIENT_SECRET !== null
+  ) {
+    return {
+      provider: createGiteaProvider({
+        server: settings.SVC_SCMB_SERVER,
+        clientId: settings.SVC_SCMB_CLIENT_ID,
+        clientSecret: settings.SVC_SCMB_CLIENT_SECRET,
+        skipVerify: settings.SVC_SCMB_SKIP_VERIFY,
+        ...git,
+      }),
+    };
+  }
   if (settings.SVC_SCME_SERVER !== null) {
     return {
       provider: createGogsProvider({

@@ -1,5 +1,5 @@
 /** Routing for the forge doubles: a request context, replies, and `{name}` path patterns. */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** One request as the route handlers see it. */
 export interface Context {
@@ -82,4 +82,28 @@ export function jsonBody(ctx: Context): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Writes a reply: `text` as is (HTML unless a content type is given), `body` as JSON. */
+export function sendReply(res: ServerResponse, reply: Reply): void {
+  const headers: Record<string, string> = { ...reply.headers };
+  let payload = '';
+  if (reply.text !== undefined) {
+    payload = reply.text;
+    headers['content-type'] ??= 'text/html; charset=UTF-8';
+  } else if (reply.body !== undefined) {
+    payload = JSON.stringify(reply.body);
+    headers['content-type'] = 'application/json; charset=UTF-8';
+  }
+  res.writeHead(reply.status, headers);
+  res.end(payload);
+}
+
+/** Reads a request's body, then answers it with `handle`'s reply. */
+export function listener(handle: (req: IncomingMessage, body: Buffer) => Reply) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => sendReply(res, handle(req, Buffer.concat(chunks))));
+  };
 }

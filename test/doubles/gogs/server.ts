@@ -1,11 +1,6 @@
-import {
-  createServer as createHttpServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { match, type Context, type Reply } from '../forge/router.js';
+import { listener, match, type Context, type Reply } from '../forge/router.js';
 import { empty, htmlNotFound, type Env, type GogsRoute } from './env.js';
 
 /**
@@ -18,12 +13,8 @@ export function createServer(
   routes: readonly GogsRoute[],
   tls?: { key: string; cert: string },
 ): Server {
-  const listener = (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => send(res, handle(env, routes, req, Buffer.concat(chunks))));
-  };
-  return tls === undefined ? createHttpServer(listener) : createHttpsServer(tls, listener);
+  const handler = listener((req, body) => handle(env, routes, req, body));
+  return tls === undefined ? createHttpServer(handler) : createHttpsServer(tls, handler);
 }
 
 function handle(env: Env, routes: readonly GogsRoute[], req: IncomingMessage, body: Buffer): Reply {
@@ -66,18 +57,4 @@ function callerOf(
   const user = env.state.user(login);
   if (user === undefined || env.passwords.get(user.login.toLowerCase()) !== rest.join(':')) return undefined;
   return { login: user.login, via: 'basic' };
-}
-
-function send(res: ServerResponse, reply: Reply): void {
-  const headers: Record<string, string> = { ...reply.headers };
-  let payload = '';
-  if (reply.text !== undefined) {
-    payload = reply.text;
-    headers['content-type'] ??= 'text/html; charset=UTF-8';
-  } else if (reply.body !== undefined) {
-    payload = JSON.stringify(reply.body);
-    headers['content-type'] = 'application/json; charset=UTF-8';
-  }
-  res.writeHead(reply.status, headers);
-  res.end(payload);
 }

@@ -1,0 +1,196 @@
+/**
+ * # Gitea / Forgejo API double
+ *
+ * A real HTTP(S) server on 127.0.0.1 (random port) that answers like Gitea (1.17 and later; with
+ * `forgejo`, refresh tokens are single use, Forgejo's default) for the calls svc makes, with in-memory
+ * state, built from Gitea's public documentation (API swagger document, "OAuth2 provider",
+ * "Webhooks") and `modules/structs`:
+ *
+ * - OAuth2: `GET /login/oauth/authorize` (acts at once for the double-only `login` parameter's user,
+ *   as for an app already granted), `POST /login/oauth/access_token` (form or JSON; client credentials
+ *   in the body or HTTP Basic; 400 with `error` for every refusal; single-use codes; `refresh_token`
+ *   grant). Access tokens expire after `lifetime` seconds of the double's clock.
+ * - Authentication: `Authorization: token <t>` or `Bearer <t>`; 401 `token is required` without one,
+ *   401 for an unknown or expired one.
+ * - Users and organizations: `GET /user`, `GET /user/orgs`, `GET /orgs/{org}/members/{u}`,
+ *   `GET /users/{u}/orgs/{org}/permissions`.
+ * - Repositories: `GET /user/repos`, `GET /repos/{o}/{r}`, `GET …/raw/{path}?ref=`,
+ *   `GET …/git/commits/{sha}`, `GET …/branches/{branch}`.
+ * - Hooks (`/repos/{o}/{r}/hooks`, admins only) and statuses (`POST /repos/{o}/{r}/statuses/{sha}`).
+ * - Pagination: `page` and `limit` (default 30, at most 50), `Link` (comma-joined, no space) and
+ *   `X-Total-Count` on every list.
+ * - Deliveries: `push` (branches; tags as `push` and `create`), `pull_request` (`X-Gitea-Event-Type`
+ *   `pull_request` or `pull_request_sync`), signed in `X-Gitea-Signature` and its twins.
+ *
+ * Unknown API paths answer Gitea's 404 JSON and are recorded (`unknownCalls`). Not modelled: scopes
+ * (every token may do everything its user may), organization hooks, the contents API, form deliveries.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { ForgeState, type NewRepo } from '../forge/state.js';
+import { createPayload, deliver, pullRequestPayload, pushPayload, secretFor } from './deliveries.js';
+import type { Env } from './env.js';
+import { hookRoutes } from './routes-hooks.js';
+import { oauthRoutes } from './routes-oauth.js';
+import { repoRoutes } from './routes-repos.js';
+import { userRoutes } from './routes-user.js';
+import { createServer } from './server.js';
+
+/** A running Gitea double. */
+export interface GiteaDouble {
+  /** Base URL to pass as SVC_SCMB_SERVER. */
+  readonly url: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Adds an account with a personal access token (which never expires), returned. */
+  addUser(user: { login: string; email?: string; orgs?: string[]; orgAdmin?: string[] }): {
+    login: string;
+    token: string;
+  };
+  addRepo(repo: NewRepo): { id: number; fullName: string };
+  commit(
+    fullName: string,
+    branch: string,
+    files: Record<string, string>,
+    message?: string,
+    author?: string,
+    sha?: string,
+  ): string;
+  tag(fullName: string, tag: string, sha?: string): string;
+  /** Sends the signed `push` of the branch's newest commit; returns svc's HTTP status. */
+  push(fullName: string, branch: string, url: string, options?: { secret?: string }): Promise<number>;
+  /** Sends what Gitea sends for a pushed tag: a `push` of `refs/tags/<tag>`, then a `create`. */
+  pushTag(fullName: string, tag: string, url: string): Promise<number[]>;
+  /** Opens a pull request from `head` (of `fork`, or the repository itself) and sends its webhook. */
+  pullRequest(
+    fullName: string,
+    head: string,
+    url: string,
+    options?: { fork?: string; action?: string; author?: string },
+  ): Promise<{ number: number; sha: string; status: number }>;
+  hooks(fullName: string): { url: string; secret: string; events: string[]; active: boolean }[];
+  /** The statuses posted for a commit, oldest first. */
+  statuses(
+    fullName: string,
+    sha: string,
+  ): { state: string; context: string; description: string; target_url: string }[];
+  /** Moves the double's clock (to expire access tokens). */
+  advance(ms: number): void;
+  /** How many access tokens the token endpoint handed out. */
+  issuedTokens(): number;
+  unknownCalls(): readonly string[];
+  close(): Promise<void>;
+}
+
+export interface GiteaDoubleOptions {
+  tls?: { key: string; cert: string };
+  /** Forgejo's behaviour: refresh tokens are single use. */
+  forgejo?: boolean;
+  /** Access token lifetime in seconds (default 3600). */
+  lifetime?: number;
+}
+
+/** Starts a Gitea double on a random loopback port. */
+export async function startGiteaDouble(options: GiteaDoubleOptions = {}): Promise<GiteaDouble> {
+  const state = new ForgeState();
+  let offset = 0;
+  const env: Env = {
+    state,
+    urls: { web: '', api: '' },
+    app: {
+      clientId: randomBytes(16).toString('hex'),
+      clientSecret: `gto_${randomBytes(20).toString('hex')}`,
+    },
+    codes: new Map(),
+    access: new Map(),
+    refresh: new Map(),
+    rotate: options.forgejo === true,
+    lifetime: options.lifetime ?? 3600,
+    now: () => Date.now() + offset,
+    unknown: [],
+  };
+  const api = [...userRoutes(env), ...repoRoutes(env), ...hookRoutes(env)];
+  const server = createServer(env, oauthRoutes(env), api, options.tls);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `${options.tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}`;
+  env.urls.web = url;
+  env.urls.api = `${url}/api/v1`;
+  const repoOf = (fullName: string) => state.repoByFullName(fullName);
+
+  return {
+    url,
+    clientId: env.app.clientId,
+    clientSecret: env.app.clientSecret,
+    addUser(user) {
+      if (state.user(user.login) !== undefined) throw new Error(`Gitea double: user ${user.login} exists`);
+      const email = user.email ?? `${user.login}@example.com`;
+      state.users.set(user.login.toLowerCase(), {
+        id: state.nextId(),
+        login: user.login,
+        publicEmail: email,
+        primaryEmail: email,
+        orgs: [...new Set([...(user.orgs ?? []), ...(user.orgAdmin ?? [])])],
+        orgAdmin: (user.orgAdmin ?? []).map((org) => org.toLowerCase()),
+      });
+      return { login: user.login, token: state.newToken(user.login, '', 20) };
+    },
+    addRepo: (repo) => state.addRepo(repo, 'main'),
+    commit: (fullName, branch, files, message = 'update', author, sha) => {
+      const repo = repoOf(fullName);
+      return state.commit(repo, branch, files, message, author ?? repo.owner, sha);
+    },
+    tag: (fullName, tag, sha) => state.tag(fullName, tag, sha),
+    push: (fullName, branch, target, opts) => {
+      const repo = repoOf(fullName);
+      return deliver(
+        target,
+        'push',
+        'push',
+        pushPayload(env, repo, 'heads', branch),
+        secretFor(repo, target, opts?.secret),
+      );
+    },
+    async pushTag(fullName, tag, target) {
+      const repo = repoOf(fullName);
+      const secret = secretFor(repo, target, undefined);
+      const pushed = await deliver(target, 'push', 'push', pushPayload(env, repo, 'tags', tag), secret);
+      const created = await deliver(target, 'create', 'create', createPayload(env, repo, tag), secret);
+      return [pushed, created];
+    },
+    async pullRequest(fullName, head, target, opts = {}) {
+      const repo = repoOf(fullName);
+      const from = opts.fork === undefined ? repo : repoOf(opts.fork);
+      const { number, commit } = state.openPull(repo, from, head);
+      const action = opts.action ?? 'opened';
+      const payload = pullRequestPayload(env, repo, from, head, number, action, opts.author ?? from.owner);
+      const type = action === 'synchronized' ? 'pull_request_sync' : 'pull_request';
+      const status = await deliver(target, 'pull_request', type, payload, secretFor(repo, target, undefined));
+      return { number, sha: commit.sha, status };
+    },
+    hooks: (fullName) =>
+      repoOf(fullName).hooks.map((h) => ({
+        url: h.url,
+        secret: h.secret,
+        events: [...h.events],
+        active: h.active,
+      })),
+    statuses: (fullName, sha) =>
+      (repoOf(fullName).statuses.get(sha) ?? []).map((s) => ({
+        state: s.state,
+        context: s.context,
+        description: s.description,
+        target_url: s.target_url,
+      })),
+    advance: (ms) => {
+      offset += ms;
+    },
+    issuedTokens: () => env.access.size,
+    unknownCalls: () => env.unknown,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}
