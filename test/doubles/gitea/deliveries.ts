@@ -68,7 +68,7 @@ export function pushPayload(env: Env, repo: Repo, kind: 'heads' | 'tags', name: 
   const before = kind === 'tags' ? NO_COMMIT : (head.branchBefore ?? NO_COMMIT);
   const commit = renderPayloadCommit(env.state, repo, head, env.urls);
   const fullName = `${repo.owner}/${repo.name}`;
-  const pusher = person(env, env.state.user(head.author) === undefined ? repo.owner : head.author);
+  const pusher = person(env, pusherOf(env, repo, head.author));
   return {
     ref: `refs/${kind}/${name}`,
     before,
@@ -90,8 +90,16 @@ export function createPayload(env: Env, repo: Repo, tag: string) {
     ref: tag,
     ref_type: 'tag',
     repository: renderRepo(env.state, repo, env.urls, OWNER),
-    sender: person(env, repo.owner),
+    sender: person(env, pusherOf(env, repo, repo.commits.get(repo.tags.get(tag) ?? '')?.author)),
   };
+}
+
+/** Who pushed: the commit's author when that is an account, else the repository's owner or first admin. */
+function pusherOf(env: Env, repo: Repo, author: string | undefined): string {
+  for (const login of [author, repo.owner, ...repo.admins]) {
+    if (login !== undefined && env.state.user(login) !== undefined) return login;
+  }
+  throw new Error(`Gitea double: nobody could have pushed to ${repo.owner}/${repo.name}`);
 }
 
 /** A `pull_request` with both sides' commits. */
