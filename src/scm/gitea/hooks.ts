@@ -1,4 +1,5 @@
 import type { ScmRepoRef } from '../../core/scm.js';
+import { deleteHooksAt } from '../hooks.js';
 import { repoPath } from '../paths.js';
 import type { GiteaClient } from './client.js';
 import { hookSchema } from './schemas.js';
@@ -31,14 +32,12 @@ export async function createHook(
 }
 
 /** Deletes every webhook of the repository pointing at `url`. */
-export async function deleteHook(
-  client: GiteaClient,
-  token: string,
-  repo: ScmRepoRef,
-  url: string,
-): Promise<void> {
+export function deleteHook(client: GiteaClient, token: string, repo: ScmRepoRef, url: string): Promise<void> {
   const path = `${repoPath(repo)}/hooks`;
-  for (const hook of await client.list(token, path, hookSchema)) {
-    if (hook.config.url === url) await client.send(token, 'DELETE', `${path}/${hook.id}`);
-  }
+  return deleteHooksAt(
+    url,
+    async () =>
+      (await client.list(token, path, hookSchema)).map((hook) => ({ id: hook.id, url: hook.config.url })),
+    (id) => client.send(token, 'DELETE', `${path}/${id}`),
+  );
 }

@@ -72,6 +72,16 @@ export interface Repo {
   cloneUrl: string | undefined;
 }
 
+/** What a test says of a new account. */
+export interface NewUser {
+  login: string;
+  email?: string;
+  /** Organizations the user is a member of. */
+  orgs?: string[];
+  /** Organizations the user administers (and so is a member of). */
+  orgAdmin?: string[];
+}
+
 /** What a test says of a new repository. */
 export interface NewRepo {
   owner: string;
@@ -122,6 +132,44 @@ export class ForgeState {
     const token = `${prefix}${randomBytes(bytes).toString('hex')}`;
     this.tokens.set(token, login);
     return token;
+  }
+
+  /** Adds an account; `publicEmail` false keeps its email off its public profile (GitHub's default). */
+  addUser(user: NewUser, publicEmail = true): User {
+    if (this.user(user.login) !== undefined) throw new Error(`forge double: user ${user.login} exists`);
+    const email = user.email ?? `${user.login}@example.com`;
+    const added: User = {
+      id: this.nextId(),
+      login: user.login,
+      publicEmail: publicEmail ? email : null,
+      primaryEmail: email,
+      orgs: [...new Set([...(user.orgs ?? []), ...(user.orgAdmin ?? [])])],
+      orgAdmin: (user.orgAdmin ?? []).map((org) => org.toLowerCase()),
+    };
+    this.users.set(user.login.toLowerCase(), added);
+    return added;
+  }
+
+  /** Adds a commit on a branch of the repository named `fullName`, by its owner unless `author` says. */
+  commitTo(
+    fullName: string,
+    branch: string,
+    files: Record<string, string>,
+    message = 'update',
+    author?: string,
+    sha?: string,
+  ): string {
+    const repo = this.repoByFullName(fullName);
+    return this.commit(repo, branch, files, message, author ?? repo.owner, sha);
+  }
+
+  /** The secret of the repository's hook for `url`; `override` wins (a forged or hook-less delivery). */
+  hookSecret(repo: Repo, url: string, override?: string): string {
+    if (override !== undefined) return override;
+    const hook = repo.hooks.find((h) => h.url === url);
+    if (hook === undefined)
+      throw new Error(`forge double: ${repo.owner}/${repo.name} has no hook for ${url}`);
+    return hook.secret;
   }
 
   /** Adds a repository (owned by a user or an organization); no commits yet. */

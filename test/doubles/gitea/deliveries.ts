@@ -44,14 +44,6 @@ export async function deliver(
   return response.status;
 }
 
-/** The secret of the repository's hook for `url`; `override` wins (a forged or hook-less delivery). */
-export function secretFor(repo: Repo, url: string, override: string | undefined): string {
-  if (override !== undefined) return override;
-  const hook = repo.hooks.find((h) => h.url === url);
-  if (hook === undefined) throw new Error(`Gitea double: ${repo.owner}/${repo.name} has no hook for ${url}`);
-  return hook.secret;
-}
-
 const OWNER = { admin: true, push: true, pull: true };
 
 function person(env: Env, login: string) {

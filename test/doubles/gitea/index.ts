@@ -28,7 +28,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { ForgeState, type NewRepo } from '../forge/state.js';
-import { createPayload, deliver, pullRequestPayload, pushPayload, secretFor } from './deliveries.js';
+import { createPayload, deliver, pullRequestPayload, pushPayload } from './deliveries.js';
 import type { Env } from './env.js';
 import { hookRoutes } from './routes-hooks.js';
 import { oauthRoutes } from './routes-oauth.js';
@@ -122,24 +122,12 @@ export async function startGiteaDouble(options: GiteaDoubleOptions = {}): Promis
     url,
     clientId: env.app.clientId,
     clientSecret: env.app.clientSecret,
-    addUser(user) {
-      if (state.user(user.login) !== undefined) throw new Error(`Gitea double: user ${user.login} exists`);
-      const email = user.email ?? `${user.login}@example.com`;
-      state.users.set(user.login.toLowerCase(), {
-        id: state.nextId(),
-        login: user.login,
-        publicEmail: email,
-        primaryEmail: email,
-        orgs: [...new Set([...(user.orgs ?? []), ...(user.orgAdmin ?? [])])],
-        orgAdmin: (user.orgAdmin ?? []).map((org) => org.toLowerCase()),
-      });
+    addUser: (user) => {
+      state.addUser(user);
       return { login: user.login, token: state.newToken(user.login, '', 20) };
     },
     addRepo: (repo) => state.addRepo(repo, 'main'),
-    commit: (fullName, branch, files, message = 'update', author, sha) => {
-      const repo = repoOf(fullName);
-      return state.commit(repo, branch, files, message, author ?? repo.owner, sha);
-    },
+    commit: (...args) => state.commitTo(...args),
     tag: (fullName, tag, sha) => state.tag(fullName, tag, sha),
     push: (fullName, branch, target, opts) => {
       const repo = repoOf(fullName);
@@ -148,12 +136,12 @@ export async function startGiteaDouble(options: GiteaDoubleOptions = {}): Promis
         'push',
         'push',
         pushPayload(env, repo, 'heads', branch),
-        secretFor(repo, target, opts?.secret),
+        state.hookSecret(repo, target, opts?.secret),
       );
     },
     async pushTag(fullName, tag, target) {
       const repo = repoOf(fullName);
-      const secret = secretFor(repo, target, undefined);
+      const secret = state.hookSecret(repo, target);
       const pushed = await deliver(target, 'push', 'push', pushPayload(env, repo, 'tags', tag), secret);
       const created = await deliver(target, 'create', 'create', createPayload(env, repo, tag), secret);
       return [pushed, created];
@@ -165,7 +153,7 @@ export async function startGiteaDouble(options: GiteaDoubleOptions = {}): Promis
       const action = opts.action ?? 'opened';
       const payload = pullRequestPayload(env, repo, from, head, number, action, opts.author ?? from.owner);
       const type = action === 'synchronized' ? 'pull_request_sync' : 'pull_request';
-      const status = await deliver(target, 'pull_request', type, payload, secretFor(repo, target, undefined));
+      const status = await deliver(target, 'pull_request', type, payload, state.hookSecret(repo, target));
       return { number, sha: commit.sha, status };
     },
     hooks: (fullName) =>

@@ -184,25 +184,13 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     clientId: env.app.clientId,
     clientSecret: env.app.clientSecret,
     addUser(user) {
-      if (state.user(user.login) !== undefined) throw new Error(`GitHub double: user ${user.login} exists`);
-      const email = user.email ?? `${user.login}@example.com`;
-      state.users.set(user.login.toLowerCase(), {
-        id: state.nextId(),
-        login: user.login,
-        publicEmail: user.publicEmail === true ? email : null,
-        primaryEmail: email,
-        orgs: [...new Set([...(user.orgs ?? []), ...(user.orgAdmin ?? [])])],
-        orgAdmin: (user.orgAdmin ?? []).map((org) => org.toLowerCase()),
-      });
+      state.addUser(user, user.publicEmail === true);
       const token = user.token ?? state.newToken(user.login);
       state.tokens.set(token, user.login);
       return { login: user.login, token };
     },
     addRepo: (repo) => state.addRepo(repo, 'main'),
-    commit(fullName, branch, files, message = 'update', author, sha) {
-      const repo = state.repoByFullName(fullName);
-      return state.commit(repo, branch, files, message, author ?? repo.owner, sha);
-    },
+    commit: (...args) => state.commitTo(...args),
     tag: (fullName, tag, sha) => state.tag(fullName, tag, sha),
     authorizationCode: (login) => grant(env, login, undefined),
     push: (fullName, branch, target, opts) => sendPush(env, fullName, 'heads', branch, target, opts?.secret),

@@ -28,14 +28,6 @@ export async function deliver(url: string, event: string, payload: unknown, secr
   return response.status;
 }
 
-/** The secret of the repository's hook for `url`; `override` wins (a forged or hook-less delivery). */
-export function secretFor(repo: Repo, url: string, override: string | undefined): string {
-  if (override !== undefined) return override;
-  const hook = repo.hooks.find((h) => h.url === url);
-  if (hook === undefined) throw new Error(`Gogs double: ${repo.owner}/${repo.name} has no hook for ${url}`);
-  return hook.secret;
-}
-
 function sender(env: Env, login: string) {
   const user = env.state.user(login);
   if (user === undefined) throw new Error(`Gogs double: no user ${login}`);

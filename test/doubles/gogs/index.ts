@@ -25,7 +25,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { ForgeState, type NewRepo } from '../forge/state.js';
-import { deliver, pullRequestPayload, pushPayload, secretFor, tagPayload } from './deliveries.js';
+import { deliver, pullRequestPayload, pushPayload, tagPayload } from './deliveries.js';
 import type { Env } from './env.js';
 import { hookRoutes } from './routes-hooks.js';
 import { repoRoutes } from './routes-repos.js';
@@ -92,35 +92,33 @@ export async function startGogsDouble(
 
   return {
     url,
-    addUser(user) {
-      if (state.user(user.login) !== undefined) throw new Error(`Gogs double: user ${user.login} exists`);
-      const email = user.email ?? `${user.login}@example.com`;
-      state.users.set(user.login.toLowerCase(), {
-        id: state.nextId(),
-        login: user.login,
-        publicEmail: email,
-        primaryEmail: email,
-        orgs: [...new Set(user.orgs ?? [])],
-        orgAdmin: [],
-      });
+    addUser: (user) => {
+      state.addUser(user);
       env.passwords.set(user.login.toLowerCase(), user.password ?? `${user.login}-password`);
       const token = state.newToken(user.login, '', 20);
       env.named.push({ login: user.login, name: 'test', token });
       return { login: user.login, token };
     },
     addRepo: (repo) => state.addRepo(repo, 'master'),
-    commit: (fullName, branch, files, message = 'update', author, sha) => {
-      const repo = repoOf(fullName);
-      return state.commit(repo, branch, files, message, author ?? repo.owner, sha);
-    },
+    commit: (...args) => state.commitTo(...args),
     tag: (fullName, tag, sha) => state.tag(fullName, tag, sha),
     push: (fullName, branch, target, opts) => {
       const repo = repoOf(fullName);
-      return deliver(target, 'push', pushPayload(env, repo, branch), secretFor(repo, target, opts?.secret));
+      return deliver(
+        target,
+        'push',
+        pushPayload(env, repo, branch),
+        state.hookSecret(repo, target, opts?.secret),
+      );
     },
     pushTag: (fullName, tag, target, opts) => {
       const repo = repoOf(fullName);
-      return deliver(target, 'create', tagPayload(env, repo, tag), secretFor(repo, target, opts?.secret));
+      return deliver(
+        target,
+        'create',
+        tagPayload(env, repo, tag),
+        state.hookSecret(repo, target, opts?.secret),
+      );
     },
     async pullRequest(fullName, head, target, opts = {}) {
       const repo = repoOf(fullName);
@@ -128,7 +126,7 @@ export async function startGogsDouble(
       const { number, commit } = state.openPull(repo, from, head);
       const author = opts.author ?? from.owner;
       const payload = pullRequestPayload(env, repo, from, head, number, opts.action ?? 'opened', author);
-      const status = await deliver(target, 'pull_request', payload, secretFor(repo, target, undefined));
+      const status = await deliver(target, 'pull_request', payload, state.hookSecret(repo, target));
       return { number, sha: commit.sha, status };
     },
     hooks: (fullName) =>
