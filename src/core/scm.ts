@@ -97,6 +97,11 @@ export interface ScmStatus {
   description: string;
   /** Where the status links to: the build page in svc. */
   targetUrl: string;
+  /**
+   * The build's git ref (`refs/heads/main`, `refs/tags/v1`, `refs/pull/7/head`): GitLab files a
+   * status under a branch or tag, and cannot find one for a commit only a merge request reaches.
+   */
+  ref: string;
 }
 
 /** A commit as the provider describes it. */

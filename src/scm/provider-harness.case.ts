@@ -71,6 +71,8 @@ export interface ScmDoubleDriver {
     rateLimit?: string;
     /** No API says whether a member administers the organization: members are never admins. */
     orgAdmin?: string;
+    /** Commits name no account of the provider: the author's login is empty. */
+    commitAccount?: string;
   };
   start(): Promise<ScmTestDouble>;
 }

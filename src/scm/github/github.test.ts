@@ -167,6 +167,7 @@ describe('GitHub provider', () => {
       context: 'ci',
       description: 'd'.repeat(300),
       targetUrl: '',
+      ref: 'refs/heads/main',
     });
     const [posted] = double.statuses('alice/demo', sha);
     expect(posted?.state).toBe('pending');
@@ -177,7 +178,13 @@ describe('GitHub provider', () => {
     const frank = token(double.addUser({ login: 'frank' }).token);
     double.addRepo({ owner: 'alice', name: 'locked', private: true, readers: ['frank'] });
     const sha = double.commit('alice/locked', 'main', { c: '1' });
-    const status = { state: 'success' as const, context: 'ci', description: '', targetUrl: '' };
+    const status = {
+      state: 'success' as const,
+      context: 'ci',
+      description: '',
+      targetUrl: '',
+      ref: 'refs/heads/main',
+    };
     await expect(
       scm.setStatus(frank, { namespace: 'alice', name: 'locked' }, sha, status),
     ).rejects.toMatchObject({

@@ -65,6 +65,7 @@ export class CommitStatusReporter implements BuildListener {
         {
           state,
           context: this.#deps.status.name,
+          ref: build.ref,
           description: describeStatus(build.status),
           targetUrl: publicUrl(this.#deps.address, `/${repo.slug}/${build.number}`),
         },
