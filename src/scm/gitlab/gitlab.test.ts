@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGitLabDouble, type GitLabDouble } from '../../../test/doubles/gitlab/index.js';
+import type { ScmToken } from '../../core/scm.js';
+import type { GitAuthOptions } from '../netrc.js';
+import { providerContract, type ScmDoubleDriver } from '../provider.case.js';
+import { expectCode, oauth2Login } from '../provider-harness.case.js';
+import { TokenRefresher } from '../refreshing.js';
+import { toGitLabState } from './convert.js';
+import { createGitLabProvider, type GitLabOptions } from './index.js';
+
+const token = (value: string): ScmToken => ({ token: value, refresh: '', expiry: 0 });
+
+function optionsFor(double: GitLabDouble, git: Partial<GitAuthOptions> = {}): GitLabOptions {
+  return {
+    server: double.url,
+    clientId: double.clientId,
+    clientSecret: double.clientSecret,
+    skipVerify: false,
+    gitAlwaysAuth: git.gitAlwaysAuth ?? false,
+    gitUsername: git.gitUsername ?? null,
+    gitPassword: git.gitPassword ?? null,
+  };
+}
+
+async function authorize(url: string, login: string): Promise<URL> {
+  const response = await fetch(`${url}&login=${login}`, { redirect: 'manual' });
+  return new URL(response.headers.get('location') ?? '');
+}
+
+const driver: ScmDoubleDriver = {
+  name: 'GitLab',
+  gaps: { commitAccount: 'GitLab’s commits carry the author’s name and email, not an account' },
+  async start() {
+    const double = await startGitLabDouble();
+    return {
+      provider: (git) => createGitLabProvider(optionsFor(double, git)),
+      unreachableProvider: () =>
+        createGitLabProvider({ ...optionsFor(double), server: 'http://127.0.0.1:1' }),
+      addUser: (login, email, orgs, orgAdmin) =>
+        token(double.addUser({ login, email, orgs, orgAdmin }).token),
+      addRepo: (repo) => void double.addRepo(repo),
+      commit: (fullName, branch, files, message) => double.commit(fullName, branch, files, message),
+      authorize,
+      hooks: (fullName) => double.hooks(fullName),
+      statuses: (fullName, sha) =>
+        double.statuses(fullName, sha).map(({ target_url, ...rest }) => ({ ...rest, targetUrl: target_url })),
+      expectedState: toGitLabState,
+      sendPush: (fullName, branch, url, secret) =>
+        double.push(fullName, branch, url, secret === undefined ? {} : { secret }),
+      cloneHost: '127.0.0.1',
+      netrcLogin: (t) => ({ login: 'oauth2', password: t.token }),
+      exhaustRateLimit: (resetAt) => double.exhaustRateLimit(resetAt),
+      close: async () => {
+        expect(double.unknownCalls()).toEqual([]);
+        await double.close();
+      },
+    };
+  },
+};
+
+providerContract(driver);
+
+describe('GitLab specifics', () => {
+  let double: GitLabDouble;
+  beforeAll(async () => {
+    double = await startGitLabDouble();
+    double.addUser({ login: 'alice' });
+    double.addRepo({ owner: 'alice', name: 'demo' });
+    double.commit('alice/demo', 'main', { 'a.txt': 'a' });
+  });
+  afterAll(() => double.close());
+
+  it('asks for the api scope, and refreshes two-hour tokens before and after they expire', async () => {
+    const scm = createGitLabProvider(optionsFor(double));
+    const oauth = oauth2Login(scm);
+    const url = new URL(oauth.authorizeUrl('st', 'https://ci.example.com/login'));
+    expect(url.searchParams.get('scope')).toBe('api');
+    expect(url.searchParams.get('response_type')).toBe('code');
+    const code = (await authorize(url.href, 'alice')).searchParams.get('code') ?? '';
+    const first = await oauth.exchangeCode(code, 'https://ci.example.com/login');
+    expect(first.expiry - Date.now()).toBeGreaterThan(7_100_000);
+    // A redirect URI other than the authorize request's is refused, as is a used code.
+    await expectCode(oauth.exchangeCode(code, 'https://ci.example.com/login'), 'UNAUTHORIZED');
+    const stored: string[] = [];
+    const users = { replaceScmToken: (old: string) => Promise.resolve(stored.push(old)) };
+    const trusting = new TokenRefresher(scm, users, () => 0).provider();
+    double.advance(7_201_000);
+    expect((await trusting.currentUser(first)).login).toBe('alice');
+    expect(stored).toEqual([first.token]);
+    // The old refresh token is gone with the refresh.
+    await expectCode(oauth.refresh?.(first) ?? Promise.resolve(), 'UNAUTHORIZED');
+  });
+
+  it('files statuses under the build’s branch, and takes a repeated state as no failure', async () => {
+    const scm = createGitLabProvider(optionsFor(double));
+    const alice = token(double.addUser({ login: 'alice2' }).token);
+    double.addRepo({ owner: 'alice2', name: 'app' });
+    const sha = double.commit('alice2/app', 'feature/x', { 'b.txt': 'b' });
+    const status = {
+      context: 'ci/svc',
+      description: 'd',
+      targetUrl: 'https://ci.example.com/x/1',
+      ref: 'refs/heads/feature/x',
+    };
+    await scm.setStatus(alice, { namespace: 'alice2', name: 'app' }, sha, { ...status, state: 'running' });
+    await scm.setStatus(alice, { namespace: 'alice2', name: 'app' }, sha, { ...status, state: 'running' });
+    await scm.setStatus(alice, { namespace: 'alice2', name: 'app' }, sha, { ...status, state: 'error' });
+    expect(double.statuses('alice2/app', sha).map((s) => s.state)).toEqual(['running', 'failed']);
+  });
+});
