@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { SvcError, type ErrorCode } from '../core/errors.js';
@@ -125,4 +126,19 @@ export function oauth2Login(scm: ScmProvider): ScmOAuth2Login {
 export function passwordLogin(scm: ScmProvider): ScmPasswordLogin {
   if (scm.login.kind !== 'password') throw new Error(`expected a password login, not ${scm.login.kind}`);
   return scm.login;
+}
+
+/**
+ * Plays the browser on an authorize page served over https with a self-signed certificate (which a
+ * person would accept): answers where the page redirects to.
+ */
+export function authorizeInsecure(url: string): Promise<URL> {
+  return new Promise((resolve, reject) => {
+    https
+      .get(url, { rejectUnauthorized: false }, (res) => {
+        res.resume();
+        resolve(new URL(res.headers.location ?? ''));
+      })
+      .on('error', reject);
+  });
 }

@@ -1,11 +1,10 @@
-import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGiteaDouble, type GiteaDouble } from '../../../test/doubles/gitea/index.js';
 import { selfSignedCertificate } from '../../../test/support/self-signed.js';
 import type { ScmToken } from '../../core/scm.js';
 import type { GitAuthOptions } from '../netrc.js';
 import { providerContract, type ScmDoubleDriver } from '../provider.case.js';
-import { expectCode, oauth2Login } from '../provider-harness.case.js';
+import { authorizeInsecure, expectCode, oauth2Login } from '../provider-harness.case.js';
 import { TokenRefresher } from '../refreshing.js';
 import { toGiteaState } from './convert.js';
 import { createGiteaProvider, type GiteaOptions } from './index.js';
@@ -150,16 +149,8 @@ describe('SVC_SCMB_SKIP_VERIFY', () => {
     expect((await scm.currentUser(alice)).login).toBe('alice');
     // The browser's part (the authorize page), played over https without verification.
     const redirect = 'https://ci.example.com/login';
-    const location = await new Promise<string>((resolve, reject) => {
-      const url = `${oauth2Login(scm).authorizeUrl('s', redirect)}&login=alice`;
-      https
-        .get(url, { rejectUnauthorized: false }, (res) => {
-          res.resume();
-          resolve(res.headers.location ?? '');
-        })
-        .on('error', reject);
-    });
-    const code = new URL(location).searchParams.get('code') ?? '';
+    const location = await authorizeInsecure(`${oauth2Login(scm).authorizeUrl('s', redirect)}&login=alice`);
+    const code = location.searchParams.get('code') ?? '';
     const logged = await oauth2Login(scm).exchangeCode(code, redirect);
     expect((await scm.currentUser(logged)).login).toBe('alice');
     await expect(

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGitLabDouble, type GitLabDouble } from '../../../test/doubles/gitlab/index.js';
+import { selfSignedCertificate } from '../../../test/support/self-signed.js';
 import type { ScmToken } from '../../core/scm.js';
 import type { GitAuthOptions } from '../netrc.js';
 import { providerContract, type ScmDoubleDriver } from '../provider.case.js';
-import { expectCode, oauth2Login } from '../provider-harness.case.js';
+import { authorizeInsecure, expectCode, oauth2Login } from '../provider-harness.case.js';
 import { TokenRefresher } from '../refreshing.js';
 import { toGitLabState } from './convert.js';
 import { createGitLabProvider, type GitLabOptions } from './index.js';
@@ -106,5 +107,28 @@ describe('GitLab specifics', () => {
     await scm.setStatus(alice, { namespace: 'alice2', name: 'app' }, sha, { ...status, state: 'running' });
     await scm.setStatus(alice, { namespace: 'alice2', name: 'app' }, sha, { ...status, state: 'error' });
     expect(double.statuses('alice2/app', sha).map((s) => s.state)).toEqual(['running', 'failed']);
+  });
+});
+
+describe('SVC_SCMD_SKIP_VERIFY', () => {
+  let double: GitLabDouble;
+  let alice: ScmToken;
+  beforeAll(async () => {
+    double = await startGitLabDouble({ tls: selfSignedCertificate() });
+    alice = token(double.addUser({ login: 'alice' }).token);
+  });
+  afterAll(() => double.close());
+
+  it('refuses a self-signed certificate by default, accepts it with skipVerify for API calls and the code exchange', async () => {
+    await expect(createGitLabProvider(optionsFor(double)).currentUser(alice)).rejects.toMatchObject({
+      code: 'INTERNAL',
+      message: expect.stringMatching(/^GitLab GET \/api\/v4\/user: /) as unknown,
+    });
+    const scm = createGitLabProvider({ ...optionsFor(double), skipVerify: true });
+    expect((await scm.currentUser(alice)).login).toBe('alice');
+    const redirect = 'https://ci.example.com/login';
+    const back = await authorizeInsecure(`${oauth2Login(scm).authorizeUrl('s', redirect)}&login=alice`);
+    const logged = await oauth2Login(scm).exchangeCode(back.searchParams.get('code') ?? '', redirect);
+    expect((await scm.currentUser(logged)).login).toBe('alice');
   });
 });
