@@ -11,6 +11,18 @@ import { finished, listeningUrl, startSvc, type SvcRun } from '../support/svc-pr
 
 export const RPC_SECRET = 'e2e-rpc-secret-0123456789abcdef';
 
+/** The one-step pipeline of the providers' end-to-end tests: it reads the cloned README. */
+export const E2E_PIPELINE = `kind: pipeline
+type: docker
+name: default
+steps:
+- name: test
+  image: local/busybox
+  pull: if-not-exists
+  commands:
+  - cat README.md
+`;
+
 /** A free TCP port on loopback: the server's address must be known before it starts (webhook URLs). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
