@@ -32,3 +32,12 @@ export function netrcFor(
   }
   return { machine, ...fromToken };
 }
+
+/** The SVC_GIT_* part of a provider's options, on its own. */
+export function gitAuthOf(options: GitAuthOptions): GitAuthOptions {
+  return {
+    gitAlwaysAuth: options.gitAlwaysAuth,
+    gitUsername: options.gitUsername,
+    gitPassword: options.gitPassword,
+  };
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SvcError } from '../core/errors.js';
-import type { ScmToken } from '../core/scm.js';
+import type { ScmOAuth2Login, ScmToken } from '../core/scm.js';
 import { providerFailure } from './errors.js';
 import { reasonOf } from './rest-client.js';
 import type { Transport, TransportResponse } from './transport.js';
@@ -131,4 +131,14 @@ function readAnswer(response: TransportResponse): z.infer<typeof tokenAnswer> | 
   } catch {
     return undefined;
   }
+}
+
+/** A provider's OAuth 2 login over `client`: its authorize page (with `extra` parameters), the code exchange and refresh. */
+export function oauth2LoginOf(client: OAuth2Client, extra: Record<string, string> = {}): ScmOAuth2Login {
+  return {
+    kind: 'oauth2',
+    authorizeUrl: (state, redirectUri) => authorizeUrl(client, state, redirectUri, extra),
+    exchangeCode: (code, redirectUri) => exchangeCode(client, code, redirectUri),
+    refresh: (token) => refreshToken(client, token),
+  };
 }

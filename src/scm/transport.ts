@@ -113,3 +113,14 @@ function nodeRequest(request: TransportRequest, agent: Agent, timeoutMs: number)
     req.end(request.body);
   });
 }
+
+/** The transport of a provider's options: its SKIP_VERIFY setting, and a test's fetch when given. */
+export function providerTransport(options: {
+  skipVerify: boolean;
+  fetch?: typeof fetch | undefined;
+}): Transport {
+  return createTransport({
+    skipVerify: options.skipVerify,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  });
+}

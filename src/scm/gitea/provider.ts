@@ -14,10 +14,10 @@ import type {
   ScmStatus,
   ScmToken,
 } from '../../core/scm.js';
-import { netrcFor, type GitAuthOptions } from '../netrc.js';
-import { authorizeUrl, exchangeCode, refreshToken, type OAuth2Client } from '../oauth2.js';
+import { gitAuthOf, netrcFor, type GitAuthOptions } from '../netrc.js';
+import { oauth2LoginOf, type OAuth2Client } from '../oauth2.js';
 import { filePath, repoPath } from '../paths.js';
-import { createTransport } from '../transport.js';
+import { providerTransport } from '../transport.js';
 import { GiteaClient } from './client.js';
 import { toGiteaState, toScmCommit, toScmRepo } from './convert.js';
 import { GITEA } from './errors.js';
@@ -50,15 +50,8 @@ export class GiteaProvider implements ScmProvider {
 
   constructor(options: GiteaOptions) {
     const endpoints = giteaEndpoints(options.server);
-    this.#git = {
-      gitAlwaysAuth: options.gitAlwaysAuth,
-      gitUsername: options.gitUsername,
-      gitPassword: options.gitPassword,
-    };
-    const transport = createTransport({
-      skipVerify: options.skipVerify,
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    });
+    this.#git = gitAuthOf(options);
+    const transport = providerTransport(options);
     this.#client = new GiteaClient(endpoints.api, transport);
     const oauth: OAuth2Client = {
       provider: GITEA,
@@ -70,12 +63,7 @@ export class GiteaProvider implements ScmProvider {
       transport,
     };
     // No scope is asked for: an OAuth token without one has every right, on every Gitea and Forgejo.
-    this.login = {
-      kind: 'oauth2',
-      authorizeUrl: (state, redirectUri) => authorizeUrl(oauth, state, redirectUri),
-      exchangeCode: (code, redirectUri) => exchangeCode(oauth, code, redirectUri),
-      refresh: (token) => refreshToken(oauth, token),
-    };
+    this.login = oauth2LoginOf(oauth);
   }
 
   async currentUser(token: ScmToken): Promise<ScmAccount> {

@@ -14,9 +14,9 @@ import type {
   ScmStatus,
   ScmToken,
 } from '../../core/scm.js';
-import { netrcFor, type GitAuthOptions } from '../netrc.js';
-import { authorizeUrl, exchangeCode, refreshToken, type OAuth2Client } from '../oauth2.js';
-import { createTransport } from '../transport.js';
+import { gitAuthOf, netrcFor, type GitAuthOptions } from '../netrc.js';
+import { oauth2LoginOf, type OAuth2Client } from '../oauth2.js';
+import { providerTransport } from '../transport.js';
 import { GitLabClient } from './client.js';
 import { absoluteUrl, accessLevel, MAINTAINER, statusRef, toGitLabState, toScmRepo } from './convert.js';
 import { GITLAB } from './errors.js';
@@ -51,15 +51,8 @@ export class GitLabProvider implements ScmProvider {
   constructor(options: GitLabOptions) {
     const endpoints = gitlabEndpoints(options.server);
     this.#server = endpoints.server;
-    this.#git = {
-      gitAlwaysAuth: options.gitAlwaysAuth,
-      gitUsername: options.gitUsername,
-      gitPassword: options.gitPassword,
-    };
-    const transport = createTransport({
-      skipVerify: options.skipVerify,
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    });
+    this.#git = gitAuthOf(options);
+    const transport = providerTransport(options);
     this.#client = new GitLabClient(endpoints.api, transport);
     const oauth: OAuth2Client = {
       provider: GITLAB,
@@ -70,12 +63,7 @@ export class GitLabProvider implements ScmProvider {
       clientAuth: 'body',
       transport,
     };
-    this.login = {
-      kind: 'oauth2',
-      authorizeUrl: (state, redirectUri) => authorizeUrl(oauth, state, redirectUri, { scope: GITLAB_SCOPE }),
-      exchangeCode: (code, redirectUri) => exchangeCode(oauth, code, redirectUri),
-      refresh: (token) => refreshToken(oauth, token),
-    };
+    this.login = oauth2LoginOf(oauth, { scope: GITLAB_SCOPE });
   }
 
   async currentUser(token: ScmToken): Promise<ScmAccount> {

@@ -13,9 +13,9 @@ import type {
   ScmRepoRef,
   ScmToken,
 } from '../../core/scm.js';
-import { netrcFor, type GitAuthOptions } from '../netrc.js';
+import { gitAuthOf, netrcFor, type GitAuthOptions } from '../netrc.js';
 import { filePath, repoPath } from '../paths.js';
-import { createTransport } from '../transport.js';
+import { providerTransport } from '../transport.js';
 import { GogsClient } from './client.js';
 import { absoluteAvatar, toScmCommit, toScmRepo } from './convert.js';
 import { createHook, deleteHook } from './hooks.js';
@@ -40,15 +40,8 @@ export class GogsProvider implements ScmProvider {
   constructor(options: GogsOptions) {
     const endpoints = gogsEndpoints(options.server);
     this.#server = endpoints.server;
-    this.#git = {
-      gitAlwaysAuth: options.gitAlwaysAuth,
-      gitUsername: options.gitUsername,
-      gitPassword: options.gitPassword,
-    };
-    const transport = createTransport({
-      skipVerify: options.skipVerify,
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    });
+    this.#git = gitAuthOf(options);
+    const transport = providerTransport(options);
     this.#client = new GogsClient(endpoints.api, transport);
     const tokenName = options.tokenName ?? 'svc';
     this.login = {
