@@ -25,6 +25,18 @@ export const serverScm = group(
       description:
         'Logs the SCMA (Bitbucket Cloud) authentication exchange in detail, to troubleshoot logins while installing.',
     }),
+    setting('SVC_SCMA_SERVER', SERVER, httpUrl('https://bitbucket.example.com'), {
+      default: 'https://bitbucket.org',
+      addition: true,
+      description:
+        'svc addition: the address of SCMA (Bitbucket Cloud) for the login (OAuth 2 at <server>/site/oauth2/…): https://bitbucket.org, or a proxy or a test server in its place.',
+    }),
+    setting('SVC_SCMA_API_SERVER', SERVER, httpUrl('https://api.bitbucket.example.com'), {
+      default: 'https://api.bitbucket.org',
+      addition: true,
+      description:
+        'svc addition: the address of the SCMA (Bitbucket Cloud) REST API (at <api>/2.0/…): https://api.bitbucket.org, or a proxy or a test server in its place.',
+    }),
     setting('SVC_SCMB_CLIENT_ID', SERVER, CLIENT_ID, {
       description:
         'OAuth client id for SCMB (Gitea or Forgejo). Configures SCMB as the git provider; needs SVC_SCMB_CLIENT_SECRET.',
