@@ -55,7 +55,8 @@ export interface ScmHookBuild {
   before: string;
   /**
    * The commit to build. Empty when the provider's payload names no commit (Gogs' pull requests):
-   * the trigger then builds the head of `source` in `sourceRepo`.
+   * the trigger then builds the head of `source` in `sourceRepo`; a short hash (Bitbucket's pull
+   * requests) is completed from `sourceRepo`.
    */
   after: string;
   /** Source and target branch (the same for pushes; the tag name for tags). */

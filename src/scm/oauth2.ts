@@ -16,6 +16,11 @@ export interface OAuth2Client {
   /** Where the client credentials go: form fields (`body`) or HTTP Basic (RFC 6749 §2.3.1). */
   readonly clientAuth: 'body' | 'basic';
   readonly transport: Transport;
+  /**
+   * Traces each token request and its answer (SVC_SCMA_DEBUG): the grant, the status and the
+   * provider's error; codes, tokens and the client secret are never written.
+   */
+  readonly trace?: (line: string) => void;
 }
 
 /** The authorize page's URL (RFC 6749 §4.1.1), with the provider's scope list when it has one. */
@@ -98,9 +103,17 @@ async function tokenRequest(
       body: form.toString(),
     });
   } catch (error) {
+    client.trace?.(
+      `${client.provider} ${what} grant_type=${grant.grant_type ?? ''}: no answer: ${reasonOf(error)}`,
+    );
     throw providerFailure(client.provider, what, reasonOf(error), error);
   }
   const answer = readAnswer(response);
+  client.trace?.(
+    `${client.provider} ${what} grant_type=${grant.grant_type ?? ''} client_id=${client.clientId} (${client.clientAuth} auth): ` +
+      `HTTP ${response.status}${answer?.error === undefined ? '' : ` error=${answer.error} ${answer.error_description ?? ''}`}` +
+      `${answer?.access_token === undefined ? '' : ` access_token=[redacted] expires_in=${answer.expires_in ?? 'none'} refresh_token=${answer.refresh_token === undefined ? 'none' : '[redacted]'}`}`,
+  );
   if (
     response.status >= 200 &&
     response.status < 300 &&

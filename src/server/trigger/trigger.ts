@@ -22,6 +22,9 @@ import { skipDirective } from './skip.js';
 import { reuseStages, type EarlierStage } from './reuse.js';
 import { stagesOf } from './stages.js';
 
+/** What a hook gives when it names no full commit: nothing, or an abbreviated hash (Bitbucket's 12 characters). */
+const INCOMPLETE_COMMIT = /^([0-9a-f]{7,39})?$/;
+
 /** What the trigger needs: the stores it writes, the provider it reads files from, who to tell. */
 export interface TriggerDeps {
   readonly store: Pick<Store, 'users' | 'repos' | 'builds'>;
@@ -96,15 +99,18 @@ export class Trigger {
       return skipped('the repository ignores pull requests from forks');
     const owner = await this.#deps.store.users.find(repo.userId);
     const complete =
-      hook.after === '' && owner !== undefined ? await this.#withHead(repo, owner, hook) : hook;
-    if (complete.after === '')
+      INCOMPLETE_COMMIT.test(hook.after) && owner !== undefined
+        ? await this.#withHead(repo, owner, hook)
+        : hook;
+    if (INCOMPLETE_COMMIT.test(complete.after))
       return skipped(`the head commit of ${hook.sourceRepo}:${hook.source} is unknown`);
     return this.#run(repo, newBuildOf(repo.id, complete), { fork: hook.fork });
   }
 
   /**
-   * A hook without its commit (Gogs' pull request payloads name branches, not commits): the head of
-   * the source branch, read with the repository owner's token, as Woodpecker's Gogs driver does.
+   * A hook without its full commit: Gogs' pull request payloads name branches, not commits (the head
+   * of the source branch is built, as Woodpecker's Gogs driver does); Bitbucket's give 12-character
+   * hashes (the commit they name is read). Read with the repository owner's token.
    */
   async #withHead(repo: Repo, owner: User, hook: ScmHookBuild): Promise<ScmHookBuild> {
     const [namespace = '', name = ''] = (hook.sourceRepo || repo.slug).split('/');
@@ -112,7 +118,7 @@ export class Trigger {
       const head = await this.#deps.provider.findCommit(
         scmTokenOf(owner),
         { namespace, name },
-        { branch: hook.source },
+        hook.after === '' ? { branch: hook.source } : { sha: hook.after },
       );
       return {
         ...hook,
