@@ -84,17 +84,28 @@ export class BitbucketProvider implements ScmProvider {
 
   /** The workspaces the user can reach, by their slugs. */
   async organizations(token: ScmToken): Promise<string[]> {
-    return (await this.#client.list(token.token, '/user/workspaces', workspaceAccessSchema)).map(
-      (access) => access.workspace.slug,
-    );
+    const member: string[] = [];
+    for (const workspace of await this.#workspaces(token)) {
+      if ((await this.membership(token, workspace)).member) member.push(workspace);
+    }
+    return member;
   }
 
-  /** `GET /user/workspaces/{ws}/permission`: owners administer a workspace; 403/404 for no membership. */
+  /** Every workspace the user can reach: its members', and those where they were given repositories. */
+  async #workspaces(token: ScmToken): Promise<string[]> {
+    const access = await this.#client.list(token.token, '/user/workspaces', workspaceAccessSchema);
+    return access.map((entry) => entry.workspace.slug);
+  }
+
+  /**
+   * `GET /user/workspaces/{ws}/permission`: owners administer a workspace, members and project
+   * creators belong to it; a collaborator (given repositories only) and a stranger (403) do not.
+   */
   async membership(token: ScmToken, namespace: string): Promise<ScmMembership> {
     try {
       const path = `/user/workspaces/${encodeURIComponent(namespace)}/permission`;
       const { permission } = await this.#client.json(token.token, 'GET', path, workspacePermissionSchema);
-      return { member: true, admin: permission === 'owner' };
+      return { member: permission !== 'collaborator', admin: permission === 'owner' };
     } catch (error) {
       if (error instanceof SvcError && (error.code === 'NOT_FOUND' || error.code === 'FORBIDDEN'))
         return { member: false, admin: false };
@@ -105,7 +116,7 @@ export class BitbucketProvider implements ScmProvider {
   /** Per workspace: its repositories the user is a member of, joined with the user's permissions there. */
   async listRepos(token: ScmToken): Promise<ScmRepo[]> {
     const repos: ScmRepo[] = [];
-    for (const workspace of await this.organizations(token)) {
+    for (const workspace of await this.#workspaces(token)) {
       const ws = encodeURIComponent(workspace);
       const listed = await this.#client.list(token.token, `/repositories/${ws}?role=member`, repoSchema);
       const permissions = await this.#client.list(
@@ -121,14 +132,7 @@ export class BitbucketProvider implements ScmProvider {
   }
 
   async findRepo(token: ScmToken, repo: ScmRepoRef): Promise<ScmRepo> {
-    const found = await this.#client
-      .json(token.token, 'GET', repoPath(repo), repoSchema)
-      .catch((error: unknown) => {
-        // A private repository the user cannot see is 403 at Bitbucket: for svc, no such repository.
-        if (error instanceof SvcError && error.code === 'FORBIDDEN')
-          throw new SvcError('NOT_FOUND', error.message);
-        throw error;
-      });
+    const found = await this.#client.json(token.token, 'GET', repoPath(repo), repoSchema).catch(hidden);
     const query = encodeURIComponent(`repository.full_name="${found.full_name}"`);
     const path = `/user/workspaces/${encodeURIComponent(repo.namespace)}/permissions/repositories?q=${query}`;
     const [permission] = await this.#client
@@ -158,7 +162,8 @@ export class BitbucketProvider implements ScmProvider {
         await this.#client.raw(token.token, `${repoPath(repo)}/src/${encodeURIComponent(commit)}/${file}`)
       ).text;
     } catch (error) {
-      if (!(error instanceof SvcError) || error.code !== 'NOT_FOUND') throw error;
+      if (!(error instanceof SvcError) || (error.code !== 'NOT_FOUND' && error.code !== 'FORBIDDEN'))
+        throw error;
       await this.findCommit(token, repo, { sha: commit });
       return undefined;
     }
@@ -166,14 +171,14 @@ export class BitbucketProvider implements ScmProvider {
 
   async branchHead(token: ScmToken, repo: ScmRepoRef, branch: string): Promise<string> {
     const path = `${repoPath(repo)}/refs/branches/${encodeURIComponent(branch)}`;
-    return (await this.#client.json(token.token, 'GET', path, branchSchema)).target.hash;
+    return (await this.#client.json(token.token, 'GET', path, branchSchema).catch(hidden)).target.hash;
   }
 
   /** `GET …/commit/{sha}` (also a short hash); a branch is read as its head first. */
   async findCommit(token: ScmToken, repo: ScmRepoRef, at: ScmCommitRef): Promise<ScmCommit> {
     const sha = 'branch' in at ? await this.branchHead(token, repo, at.branch) : at.sha;
     const path = `${repoPath(repo)}/commit/${encodeURIComponent(sha)}`;
-    return toScmCommit(await this.#client.json(token.token, 'GET', path, commitSchema));
+    return toScmCommit(await this.#client.json(token.token, 'GET', path, commitSchema).catch(hidden));
   }
 
   createHook(token: ScmToken, repo: ScmRepoRef, hook: { url: string; secret: string }): Promise<void> {
@@ -216,4 +221,13 @@ export class BitbucketProvider implements ScmProvider {
   netrc(token: ScmToken, repo: ScmRepo | { private: boolean; cloneUrl: string }): ScmNetrc | undefined {
     return netrcFor(this.#git, repo, { login: 'x-token-auth', password: token.token });
   }
+}
+
+/**
+ * Bitbucket answers 403 for reading a private repository the user cannot see: for svc (and the
+ * ScmProvider contract) that repository does not exist.
+ */
+function hidden(error: unknown): never {
+  if (error instanceof SvcError && error.code === 'FORBIDDEN') throw new SvcError('NOT_FOUND', error.message);
+  throw error;
 }
