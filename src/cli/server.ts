@@ -68,7 +68,7 @@ export async function serverCommand(args: readonly string[], env: Env, io: Comma
   }
   if (local.filled.length > 0) logger.info(`local trial: filled ${local.filled.join(', ')}`);
 
-  const chosen = gitProvider(settings);
+  const chosen = gitProvider(settings, (line) => logger.info(`SVC_SCMA_DEBUG: ${line}`));
   if ('error' in chosen) {
     io.stderr(`${chosen.error}\n`);
     return 2;

@@ -150,7 +150,12 @@ function readAnswer(response: TransportResponse): z.infer<typeof tokenAnswer> | 
 export function oauth2LoginOf(client: OAuth2Client, extra: Record<string, string> = {}): ScmOAuth2Login {
   return {
     kind: 'oauth2',
-    authorizeUrl: (state, redirectUri) => authorizeUrl(client, state, redirectUri, extra),
+    authorizeUrl: (state, redirectUri) => {
+      client.trace?.(
+        `${client.provider}: login starts at ${client.authorizeUrl} for client_id=${client.clientId}, back to ${redirectUri}`,
+      );
+      return authorizeUrl(client, state, redirectUri, extra);
+    },
     exchangeCode: (code, redirectUri) => exchangeCode(client, code, redirectUri),
     refresh: (token) => refreshToken(client, token),
   };

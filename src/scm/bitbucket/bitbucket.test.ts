@@ -83,9 +83,10 @@ describe('Bitbucket Cloud specifics', () => {
     const first = await oauth.exchangeCode(code, 'https://ci.example.com/login');
     expect(first.expiry - Date.now()).toBeGreaterThan(7_100_000);
     await expectCode(oauth.exchangeCode(code, 'https://ci.example.com/login'), 'UNAUTHORIZED');
-    expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/grant_type=authorization_code .*HTTP 200 access_token=\[redacted\]/);
-    expect(lines[1]).toMatch(/HTTP 400 error=invalid_grant/);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/login starts at .*\/site\/oauth2\/authorize for client_id=/);
+    expect(lines[1]).toMatch(/grant_type=authorization_code .*HTTP 200 access_token=\[redacted\]/);
+    expect(lines[2]).toMatch(/HTTP 400 error=invalid_grant/);
     for (const line of lines) {
       expect(line).not.toContain(first.token);
       expect(line).not.toContain(double.secret);
