@@ -92,6 +92,21 @@ describe('GitLab specifics', () => {
     await expectCode(oauth.refresh?.(first) ?? Promise.resolve(), 'UNAUTHORIZED');
   });
 
+  it('reads the level from the project’s members when access is inherited from a parent group', async () => {
+    const scm = createGitLabProvider(optionsFor(double));
+    const dora = token(double.addUser({ login: 'dora' }).token);
+    double.addRepo({ owner: 'group', name: 'one', private: true, writers: ['dora'] });
+    double.addRepo({ owner: 'group', name: 'two', private: true, admins: ['dora'] });
+    double.inheritAccess('group/one');
+    double.inheritAccess('group/two');
+    const repos = await scm.listRepos(dora);
+    expect(repos.map((r) => [r.name, r.perm])).toEqual([
+      ['one', { read: true, write: true, admin: false }],
+      ['two', { read: true, write: true, admin: true }],
+    ]);
+    expect((await scm.findRepo(dora, { namespace: 'group', name: 'two' })).perm.admin).toBe(true);
+  });
+
   it('files statuses under the build’s branch, and takes a repeated state as no failure', async () => {
     const scm = createGitLabProvider(optionsFor(double));
     const alice = token(double.addUser({ login: 'alice2' }).token);

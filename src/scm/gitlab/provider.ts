@@ -109,24 +109,26 @@ export class GitLabProvider implements ScmProvider {
       '/projects?membership=true&archived=false',
       projectSchema,
     );
+    const userId = this.#userId(token);
     const repos: ScmRepo[] = [];
-    for (const project of projects) repos.push(toScmRepo(project, await this.#levelOf(token, project)));
+    for (const project of projects)
+      repos.push(toScmRepo(project, await this.#levelOf(token, project, userId)));
     return repos;
   }
 
   async findRepo(token: ScmToken, repo: ScmRepoRef): Promise<ScmRepo> {
     const project = await this.#client.json(token.token, 'GET', projectPath(repo), projectSchema);
-    return toScmRepo(project, await this.#levelOf(token, project));
+    return toScmRepo(project, await this.#levelOf(token, project, this.#userId(token)));
   }
 
   /**
    * The project's `permissions` say the user's level, except when it comes from a parent group or a
    * shared group: both are null then, and the project's members (inherited ones included) say it.
    */
-  async #levelOf(token: ScmToken, project: GitLabProject): Promise<number> {
+  async #levelOf(token: ScmToken, project: GitLabProject, userId: () => Promise<number>): Promise<number> {
     const level = accessLevel(project);
     if (level !== undefined) return level;
-    const user = await this.#client.json(token.token, 'GET', '/user', userSchema);
+    const user = { id: await userId() };
     try {
       const member = await this.#client.json(
         token.token,
@@ -140,6 +142,13 @@ export class GitLabProvider implements ScmProvider {
       if (error instanceof SvcError && error.code === 'NOT_FOUND') return 0;
       throw error;
     }
+  }
+
+  /** The user's id, read once (and only when a project needs it) however many projects ask. */
+  #userId(token: ScmToken): () => Promise<number> {
+    let read: Promise<number> | undefined;
+    return () =>
+      (read ??= this.#client.json(token.token, 'GET', '/user', userSchema).then((user) => user.id));
   }
 
   /**

@@ -22,6 +22,8 @@ export interface Env {
   limitedUntil: number;
   /** Group ids by lower-case full path. */
   groups: Map<string, number>;
+  /** Projects (lower-case full paths) whose users' access comes from a parent group: no level in their answers. */
+  inherited: Set<string>;
   unknown: string[];
 }
 

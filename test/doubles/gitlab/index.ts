@@ -52,6 +52,8 @@ export interface GitLabDouble {
     fullName: string,
     sha: string,
   ): { state: string; context: string; description: string; target_url: string }[];
+  /** Makes the project's answers show no access level, as for access inherited from a parent group. */
+  inheritAccess(fullName: string): void;
   /** Every API call answers 429 until `resetAt`. */
   exhaustRateLimit(resetAt: Date): void;
   /** Moves the double's clock (to expire access tokens). */
@@ -78,6 +80,7 @@ export async function startGitLabDouble(
     now: () => Date.now() + offset,
     limitedUntil: 0,
     groups: new Map(),
+    inherited: new Set(),
     unknown: [],
   };
   const server = createServer(env, oauthRoutes(env), [...routes(env), ...hookRoutes(env)], options.tls);
@@ -149,6 +152,7 @@ export async function startGitLabDouble(
         description: s.description,
         target_url: s.target_url,
       })),
+    inheritAccess: (fullName) => void env.inherited.add(fullName.toLowerCase()),
     exhaustRateLimit: (resetAt) => {
       env.limitedUntil = resetAt.getTime();
     },

@@ -25,7 +25,14 @@ export function levelOf(state: ForgeState, repo: Repo, login: string | undefined
   return 0;
 }
 
-export function renderProject(state: ForgeState, repo: Repo, urls: GitLabUrls, login: string | undefined) {
+/** `inherited`: the user's access comes from a parent group, which GitLab's project answer does not show. */
+export function renderProject(
+  state: ForgeState,
+  repo: Repo,
+  urls: GitLabUrls,
+  login: string | undefined,
+  inherited = false,
+) {
   const path = `${repo.owner}/${repo.name}`;
   const level = levelOf(state, repo, login);
   const personal = state.user(repo.owner) !== undefined;
@@ -50,7 +57,7 @@ export function renderProject(state: ForgeState, repo: Repo, urls: GitLabUrls, l
       full_path: repo.owner,
     },
     permissions: {
-      project_access: level === 0 ? null : { access_level: level, notification_level: 3 },
+      project_access: level === 0 || inherited ? null : { access_level: level, notification_level: 3 },
       group_access: null,
     },
   };

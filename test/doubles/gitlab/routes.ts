@@ -30,7 +30,7 @@ export function routes(env: Env): GitLabRoute[] {
       pattern: project,
       handler: read((repo, ctx) => ({
         status: 200,
-        body: renderProject(env.state, repo, env.urls, ctx.login),
+        body: renderProject(env.state, repo, env.urls, ctx.login, inheritedIn(env, repo)),
       })),
     },
     {
@@ -169,7 +169,7 @@ function projects(env: Env, ctx: Context): Reply {
   return paginate(
     env,
     ctx,
-    mine.map((repo) => renderProject(env.state, repo, env.urls, login)),
+    mine.map((repo) => renderProject(env.state, repo, env.urls, login, inheritedIn(env, repo))),
   );
 }
 
@@ -232,3 +232,5 @@ function branch(env: Env, repo: Repo, ctx: Context): Reply {
     },
   };
 }
+
+const inheritedIn = (env: Env, repo: Repo) => env.inherited.has(`${repo.owner}/${repo.name}`.toLowerCase());
