@@ -73,6 +73,7 @@ export async function serverCommand(args: readonly string[], env: Env, io: Comma
     io.stderr(`${chosen.error}\n`);
     return 2;
   }
+  for (const note of chosen.notes) logger.warn(note);
   const store = await openStoreOrReport(settings, logger, io);
   if (!store) return 1;
   try {

@@ -74,6 +74,12 @@ export interface ScmHookBuild {
   authorEmail: string;
   authorAvatar: string;
   sender: string;
+  /**
+   * The payload names the commit but not its details (Bitbucket Server's pushes), or may name an
+   * annotated tag object instead of its commit: the trigger reads the commit (`after` becomes the
+   * commit it resolves to) and fills in what the payload left empty.
+   */
+  incomplete?: boolean;
 }
 
 /** What an incoming webhook amounts to, after its signature was verified. */
@@ -165,7 +171,23 @@ export interface ScmPasswordLogin {
   login(username: string, password: string, known?: ScmToken): Promise<ScmToken>;
 }
 
-export type ScmLogin = ScmOAuth2Login | ScmPasswordLogin;
+/**
+ * OAuth 1.0a login (Bitbucket Server / Data Center, RFC 5849): svc asks the provider for a request
+ * token that returns to `callbackUrl`, the browser authorizes it at the provider, and the provider
+ * sends the user back with the request token and a verifier, which svc exchanges for the access token.
+ */
+export interface ScmOAuth1Login {
+  readonly kind: 'oauth1';
+  /** A request token for `callbackUrl`, and the provider's authorize page for it. */
+  start(callbackUrl: string): Promise<{ requestToken: string; authorizeUrl: string }>;
+  /**
+   * The user's access token for the authorized request token and the verifier the provider sent
+   * back; UNAUTHORIZED when the provider refuses them (expired, used, or the user denied access).
+   */
+  exchange(requestToken: string, verifier: string): Promise<ScmToken>;
+}
+
+export type ScmLogin = ScmOAuth2Login | ScmPasswordLogin | ScmOAuth1Login;
 
 /**
  * One git provider (GitHub, GitLab, Gitea, …). Every method that talks to the provider takes the

@@ -63,6 +63,19 @@ export function providerContract(driver: ScmDoubleDriver): void {
         }
         const redirectUri = 'https://ci.example.com/login';
         if (double.authorize === undefined) throw new Error('the double cannot play the authorize page');
+        if (login.kind === 'oauth1') {
+          const started = await login.start(`${redirectUri}?state=state-123`);
+          const back = await double.authorize(started.authorizeUrl, 'alice');
+          expect(`${back.origin}${back.pathname}`).toBe(redirectUri);
+          expect(back.searchParams.get('state')).toBe('state-123');
+          expect(back.searchParams.get('oauth_token')).toBe(started.requestToken);
+          const verifier = back.searchParams.get('oauth_verifier') ?? '';
+          const token = await login.exchange(started.requestToken, verifier);
+          expect((await scm.currentUser(token)).login).toBe('alice');
+          // Request tokens are single-use.
+          await expectCode(login.exchange(started.requestToken, verifier), 'UNAUTHORIZED');
+          return;
+        }
         const target = await double.authorize(login.authorizeUrl('state-123', redirectUri), 'alice');
         expect(`${target.origin}${target.pathname}`).toBe(redirectUri);
         expect(target.searchParams.get('state')).toBe('state-123');
@@ -79,6 +92,10 @@ export function providerContract(driver: ScmDoubleDriver): void {
         if (login.kind === 'password') {
           await expectCode(login.login('alice', 'not-her-password'), 'UNAUTHORIZED');
           await expectCode(login.login('nobody', 'secret'), 'UNAUTHORIZED');
+          return;
+        }
+        if (login.kind === 'oauth1') {
+          await expectCode(login.exchange('not-a-request-token', 'not-a-verifier'), 'UNAUTHORIZED');
           return;
         }
         await expectCode(login.exchangeCode('not-a-code', 'https://ci.example.com/login'), 'UNAUTHORIZED');

@@ -13,8 +13,11 @@ export interface RestApi {
   /** The API root, without a trailing slash: paths are appended to it. */
   readonly root: string;
   readonly transport: Transport;
-  /** The headers of every call made with `credential` (authorization, accept, user agent). */
-  headers(credential: string): Record<string, string>;
+  /**
+   * The headers of every call made with `credential` (authorization, accept, user agent). The call
+   * itself is given for providers whose authorization signs it (OAuth 1.0a: method and URL).
+   */
+  headers(credential: string, call: { method: string; url: string }): Record<string, string>;
   /** A refusal (a status outside 2xx) as svc's error for the call. */
   refusal(call: string, response: TransportResponse): SvcError;
 }
@@ -57,7 +60,7 @@ export class RestClient {
     extraHeaders: Record<string, string> = {},
   ): Promise<TransportResponse> {
     const what = callName(method, new URL(url).pathname);
-    const headers = { ...this.api.headers(credential), ...extraHeaders };
+    const headers = { ...this.api.headers(credential, { method, url }), ...extraHeaders };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: TransportResponse;
     try {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ScmOAuth2Login, ScmProvider } from '../../core/scm.js';
 import { publicUrl, type ServerAddress } from '../web/address.js';
 import { finishLogin, loginFailure, loginPage, type LoginFinishDeps } from './login-finish.js';
+import { oauth1Route } from './oauth1-login-route.js';
 import { passwordLoginRoutes } from './password-login-route.js';
 import { sameText, type SessionCookies } from './session-cookies.js';
 
@@ -45,6 +46,9 @@ export function loginRoute(app: FastifyInstance, deps: LoginDeps): void {
       return;
     case 'password':
       passwordLoginRoutes(app, { ...deps, provider: { ...account, login } });
+      return;
+    case 'oauth1':
+      oauth1Route(app, deps, { ...account, login });
       return;
   }
 }

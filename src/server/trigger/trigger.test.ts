@@ -154,6 +154,30 @@ describe('Trigger', () => {
     expect(await store.builds.count()).toBe(before);
   });
 
+  it('reads the commit of an incomplete hook (Bitbucket Server pushes): message and author, and a [skip ci] in it', async () => {
+    const sha = github.commit('octocat/app', 'main', { '.drone.yml': FILE }, 'from the commit');
+    const incomplete = hookFor(sha, {
+      message: '',
+      authorLogin: '',
+      authorName: '',
+      authorEmail: '',
+      incomplete: true,
+    });
+    const result = await new Trigger(deps).trigger(repo, incomplete);
+    if (result.kind !== 'created') throw new Error(`no build: ${result.reason}`);
+    expect(result.build).toMatchObject({
+      after: sha,
+      message: 'from the commit',
+      authorLogin: 'octocat',
+      authorEmail: expect.stringContaining('@') as unknown,
+    });
+    const skipped = github.commit('octocat/app', 'main', { 'a.txt': 'a' }, 'docs only [skip ci]');
+    expect(await new Trigger(deps).trigger(repo, { ...incomplete, after: skipped })).toEqual({
+      kind: 'skipped',
+      reason: 'the commit message asks for no build ([skip ci])',
+    });
+  });
+
   it('tells the listener about every build it creates', async () => {
     const sha = github.commit('octocat/app', 'main', { '.drone.yml': FILE });
     const result = await new Trigger(deps).trigger(repo, hookFor(sha));

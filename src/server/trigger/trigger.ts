@@ -99,9 +99,12 @@ export class Trigger {
       return skipped('the repository ignores pull requests from forks');
     const owner = await this.#deps.store.users.find(repo.userId);
     const complete =
-      INCOMPLETE_COMMIT.test(hook.after) && owner !== undefined
+      (hook.incomplete === true || INCOMPLETE_COMMIT.test(hook.after)) && owner !== undefined
         ? await this.#withHead(repo, owner, hook)
         : hook;
+    // The message may only now be known (Bitbucket Server's pushes carry none).
+    if (complete !== hook && skipDirective(complete))
+      return skipped('the commit message asks for no build ([skip ci])');
     if (INCOMPLETE_COMMIT.test(complete.after))
       return skipped(`the head commit of ${hook.sourceRepo}:${hook.source} is unknown`);
     return this.#run(repo, newBuildOf(repo.id, complete), { fork: hook.fork });
@@ -110,7 +113,8 @@ export class Trigger {
   /**
    * A hook without its full commit: Gogs' pull request payloads name branches, not commits (the head
    * of the source branch is built, as Woodpecker's Gogs driver does); Bitbucket's give 12-character
-   * hashes (the commit they name is read). Read with the repository owner's token.
+   * hashes, and Bitbucket Server's pushes a hash without message or author, for a tag maybe the tag
+   * object's (the commit they name is read). Read with the repository owner's token.
    */
   async #withHead(repo: Repo, owner: User, hook: ScmHookBuild): Promise<ScmHookBuild> {
     const [namespace = '', name = ''] = (hook.sourceRepo || repo.slug).split('/');
@@ -124,8 +128,13 @@ export class Trigger {
         ...hook,
         after: head.sha,
         before: hook.before || head.sha,
+        message: hook.message || head.message,
+        link: hook.link || head.link,
+        authorLogin: hook.authorLogin || head.authorLogin,
         authorName: hook.authorName || head.authorName,
         authorEmail: hook.authorEmail || head.authorEmail,
+        authorAvatar: hook.authorAvatar || head.authorAvatar,
+        incomplete: false,
       };
     } catch (error) {
       this.#deps.logger.warn(

@@ -91,11 +91,14 @@ export const BITBUCKET_SERVER_GUIDE: ProviderGuide = {
   register: ({ homepage, server }) => [
     'Make a key pair: openssl genrsa -out svc-private.pem 2048 && openssl rsa -in svc-private.pem -pubout -out svc-public.pem',
     `Open ${orPlaceholder(server, 'https://<your Bitbucket Server>')}/plugins/servlet/applinks/listApplicationLinks (Administration › Application Links) and create a link to ${homepage}.`,
-    'Incoming authentication: consumer key svc, consumer name svc, public key: the contents of svc-public.pem.',
+    'Incoming authentication: consumer key svc, consumer name svc, public key: the contents of svc-public.pem; leave the consumer callback URL empty (svc sends its own).',
+    'Bitbucket Server does not let OAuth tokens clone: make a personal access token (repository read) for an account that can read every repository svc builds.',
   ],
   settings: ({ server }) => [
     `SVC_SCMF_SERVER=${orPlaceholder(server, 'https://<your Bitbucket Server>')}`,
     'SVC_SCMF_CONSUMER_KEY=svc',
     'SVC_SCMF_PRIVATE_KEY=/path/to/svc-private.pem',
+    'SVC_GIT_USERNAME=<that account>',
+    'SVC_GIT_PASSWORD=<its personal access token>',
   ],
 };
