@@ -17,6 +17,7 @@ export interface ApiBuild {
   event: string;
   ref: string;
   after: string;
+  message: string;
 }
 
 /** What the frame needs of a provider's double. */

@@ -121,10 +121,10 @@ describe('Bitbucket Server webhooks', () => {
     const result = await parse(
       delivery('repo:refs_changed', refsChanged([change('BRANCH', 'master', 'UPDATE', FROM, TO)])),
     );
-    expect(result).toEqual({
+    expect(result).toMatchObject({
       kind: 'build',
       repo: { namespace: 'PRJ', name: 'repository', uid: '84' },
-      build: expect.objectContaining({
+      build: {
         event: 'push',
         ref: 'refs/heads/master',
         before: FROM,
@@ -134,7 +134,7 @@ describe('Bitbucket Server webhooks', () => {
         link: `http://example.com:7990/projects/PRJ/repos/repository/commits/${TO}`,
         sender: 'jcitizen',
         incomplete: true,
-      }),
+      },
     });
   });
 
@@ -164,10 +164,10 @@ describe('Bitbucket Server webhooks', () => {
 
   it('reads a pull request opened and updated, at its source commit and pull request ref', async () => {
     const opened = await parse(delivery('pr:opened', pullRequest('pr:opened')));
-    expect(opened).toEqual({
+    expect(opened).toMatchObject({
       kind: 'build',
       repo: { namespace: 'PRJ', name: 'repository', uid: '84' },
-      build: expect.objectContaining({
+      build: {
         event: 'pull_request',
         action: 'opened',
         ref: 'refs/pull-requests/9/from',
@@ -182,7 +182,7 @@ describe('Bitbucket Server webhooks', () => {
         authorLogin: 'bob',
         authorEmail: 'bob@example.com',
         sender: 'bob',
-      }),
+      },
     });
     const updated = await parse(
       delivery('pr:from_ref_updated', pullRequest('pr:from_ref_updated', { previousFromHash: FROM })),
