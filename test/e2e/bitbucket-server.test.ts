@@ -14,7 +14,8 @@ import { dockerForTests } from '../../src/engines/docker/testing.case.js';
 import { cookieHeader, enable, tokenOf } from '../api/client.js';
 import { startBitbucketServerDouble, type BitbucketServerDouble } from '../doubles/bitbucket-server/index.js';
 import { ProviderE2E } from './provider-e2e.js';
-import { E2E_PIPELINE, waitFor } from './system.js';
+import { forgedThenPushToGreen, heldForApproval, tagToGreen } from './provider-scenarios.js';
+import { E2E_PIPELINE } from './system.js';
 
 const docker = await dockerForTests(['local/busybox', 'svc/git']);
 const REPO = 'ACME/demo';
@@ -92,32 +93,23 @@ describe.skipIf(docker.skip)(
       hookUrl = hook?.url ?? '';
     });
 
-    it('refuses a forged delivery, then builds a push to green, with its message, and reports it', async () => {
-      expect(await bitbucket.push(REPO, 'main', hookUrl, { secret: 'not-the-secret' })).toBe(401);
-      expect(await e2e.builds()).toEqual([]);
-      const sha = e2e.push({ 'README.md': 'pushed to Bitbucket Server\n' }, 'a push');
-      expect(await bitbucket.push(REPO, 'main', hookUrl)).toBe(200);
-      const build = await e2e.build(1);
-      // Bitbucket's push names the commit only: its message was read from Bitbucket.
-      expect(build).toMatchObject({ status: 'success', event: 'push', after: sha, message: 'a push' });
-      const statuses = await waitFor('the success status', () => {
-        const posted = bitbucket.statuses(sha);
-        return Promise.resolve(posted.at(-1)?.state === 'SUCCESSFUL' ? posted : undefined);
-      });
-      expect(statuses.map((s) => s.state)).toEqual(['INPROGRESS', 'INPROGRESS', 'SUCCESSFUL']);
-      expect(statuses.every((s) => s.key === 'continuous-integration/svc')).toBe(true);
-      expect(statuses.at(-1)?.url).toBe(e2e.url(`/${REPO}/1`));
+    it('refuses a forged delivery, then builds a push to green, with its message read from Bitbucket, and reports it', async () => {
+      // Bitbucket's push names the commit only: a build with its message shows svc read the commit.
+      await forgedThenPushToGreen(
+        e2e,
+        {
+          sendPush: (secret) => bitbucket.push(REPO, 'main', hookUrl, secret === undefined ? {} : { secret }),
+          statuses: (sha) =>
+            bitbucket.statuses(sha).map((s) => ({ state: s.state, context: s.key, url: s.url })),
+        },
+        { message: 'a push', states: ['INPROGRESS', 'INPROGRESS', 'SUCCESSFUL'] },
+      );
     });
 
     it('builds a tag push', async () => {
-      e2e.git.tag(REPO, 'main', 'v1.0.0');
-      const sha = bitbucket.tag(REPO, 'v1.0.0');
-      expect(await bitbucket.pushTag(REPO, 'v1.0.0', hookUrl)).toBe(200);
-      expect(await e2e.build(2)).toMatchObject({
-        status: 'success',
-        event: 'tag',
-        ref: 'refs/tags/v1.0.0',
-        after: sha,
+      await tagToGreen(e2e, 'v1.0.0', {
+        tagAt: (tag) => bitbucket.tag(REPO, tag),
+        sendTag: (tag) => bitbucket.pushTag(REPO, tag, hookUrl),
       });
     });
 
@@ -130,13 +122,7 @@ describe.skipIf(docker.skip)(
         'bob',
       );
       const opened = await bitbucket.pullRequest(REPO, 'feature', hookUrl, { fork: '~bob/demo' });
-      expect(opened.status).toBe(200);
-      expect(await e2e.build(3, () => true)).toMatchObject({
-        status: 'blocked',
-        event: 'pull_request',
-        ref: `refs/pull-requests/${opened.id}/from`,
-        after: fork,
-      });
+      await heldForApproval(e2e, opened.status, { ref: `refs/pull-requests/${opened.id}/from`, after: fork });
       expect(bitbucket.unknownCalls()).toEqual([]);
     });
   },

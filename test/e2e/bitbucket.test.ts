@@ -10,7 +10,8 @@ import { dockerForTests } from '../../src/engines/docker/testing.case.js';
 import { enable, tokenOf } from '../api/client.js';
 import { startBitbucketDouble, type BitbucketDouble } from '../doubles/bitbucket/index.js';
 import { ProviderE2E } from './provider-e2e.js';
-import { E2E_PIPELINE, waitFor } from './system.js';
+import { forgedThenPushToGreen, heldForApproval, tagToGreen } from './provider-scenarios.js';
+import { E2E_PIPELINE } from './system.js';
 
 const docker = await dockerForTests(['local/busybox', 'svc/git']);
 const REPO = 'acme/demo';
@@ -70,29 +71,20 @@ describe.skipIf(docker.skip)(
     });
 
     it('refuses a forged delivery, then builds a push to green and reports it to Bitbucket', async () => {
-      expect(await bitbucket.push(REPO, 'main', hookUrl, { secret: 'not-the-secret' })).toBe(401);
-      expect(await e2e.builds()).toEqual([]);
-      const sha = e2e.push({ 'README.md': 'pushed to Bitbucket\n' }, 'a push');
-      expect(await bitbucket.push(REPO, 'main', hookUrl)).toBe(200);
-      expect(await e2e.build(1)).toMatchObject({ status: 'success', event: 'push', after: sha });
-      const statuses = await waitFor('the success status', () => {
-        const posted = bitbucket.statuses(REPO, sha);
-        return Promise.resolve(posted.at(-1)?.state === 'SUCCESSFUL' ? posted : undefined);
-      });
-      expect(statuses.map((s) => s.state)).toEqual(['INPROGRESS', 'INPROGRESS', 'SUCCESSFUL']);
-      expect(statuses.every((s) => s.context === 'continuous-integration/svc')).toBe(true);
-      expect(statuses.at(-1)?.target_url).toBe(e2e.url(`/${REPO}/1`));
+      await forgedThenPushToGreen(
+        e2e,
+        {
+          sendPush: (secret) => bitbucket.push(REPO, 'main', hookUrl, secret === undefined ? {} : { secret }),
+          statuses: (sha) => bitbucket.statuses(REPO, sha).map((s) => ({ ...s, url: s.target_url })),
+        },
+        { message: 'a push', states: ['INPROGRESS', 'INPROGRESS', 'SUCCESSFUL'] },
+      );
     });
 
     it('builds a tag push', async () => {
-      e2e.git.tag(REPO, 'main', 'v1.0.0');
-      const sha = bitbucket.tag(REPO, 'v1.0.0');
-      expect(await bitbucket.pushTag(REPO, 'v1.0.0', hookUrl)).toBe(200);
-      expect(await e2e.build(2)).toMatchObject({
-        status: 'success',
-        event: 'tag',
-        ref: 'refs/tags/v1.0.0',
-        after: sha,
+      await tagToGreen(e2e, 'v1.0.0', {
+        tagAt: (tag) => bitbucket.tag(REPO, tag),
+        sendTag: (tag) => bitbucket.pushTag(REPO, tag, hookUrl),
       });
     });
 
@@ -105,12 +97,7 @@ describe.skipIf(docker.skip)(
         'bob',
       );
       const opened = await bitbucket.pullRequest(REPO, 'feature', hookUrl, { fork: 'bob/demo' });
-      expect(opened.status).toBe(200);
-      expect(await e2e.build(3, () => true)).toMatchObject({
-        status: 'blocked',
-        event: 'pull_request',
-        after: fork,
-      });
+      await heldForApproval(e2e, opened.status, { ref: 'refs/heads/feature', after: fork });
       expect(bitbucket.unknownCalls()).toEqual([]);
     });
   },

@@ -10,7 +10,8 @@ import { dockerForTests } from '../../src/engines/docker/testing.case.js';
 import { enable, tokenOf } from '../api/client.js';
 import { startGiteaDouble, type GiteaDouble } from '../doubles/gitea/index.js';
 import { ProviderE2E } from './provider-e2e.js';
-import { E2E_PIPELINE, waitFor } from './system.js';
+import { forgedThenPushToGreen, heldForApproval } from './provider-scenarios.js';
+import { E2E_PIPELINE } from './system.js';
 
 const docker = await dockerForTests(['local/busybox', 'svc/git']);
 const REPO = 'acme/demo';
@@ -61,18 +62,14 @@ describe.skipIf(docker.skip)('Gitea: OAuth login, enable, push, tag and fork pul
   });
 
   it('refuses a forged delivery, then builds a signed push to green and reports it to Gitea', async () => {
-    expect(await gitea.push(REPO, 'main', hookUrl, { secret: 'not-the-secret' })).toBe(401);
-    expect(await e2e.builds()).toEqual([]);
-    const sha = e2e.push({ 'README.md': 'pushed to Gitea\n' }, 'a signed push');
-    expect(await gitea.push(REPO, 'main', hookUrl)).toBe(200);
-    expect(await e2e.build(1)).toMatchObject({ status: 'success', event: 'push', after: sha });
-    const statuses = await waitFor('the success status', () => {
-      const posted = gitea.statuses(REPO, sha);
-      return Promise.resolve(posted.at(-1)?.state === 'success' ? posted : undefined);
-    });
-    expect(statuses.map((s) => s.state)).toEqual(['pending', 'pending', 'success']);
-    expect(statuses.every((s) => s.context === 'continuous-integration/svc')).toBe(true);
-    expect(statuses.at(-1)?.target_url).toBe(e2e.url(`/${REPO}/1`));
+    await forgedThenPushToGreen(
+      e2e,
+      {
+        sendPush: (secret) => gitea.push(REPO, 'main', hookUrl, secret === undefined ? {} : { secret }),
+        statuses: (sha) => gitea.statuses(REPO, sha).map((s) => ({ ...s, url: s.target_url })),
+      },
+      { message: 'a signed push', states: ['pending', 'pending', 'success'] },
+    );
   });
 
   it('builds a tag once from the push and create Gitea sends for it', async () => {
@@ -97,13 +94,7 @@ describe.skipIf(docker.skip)('Gitea: OAuth login, enable, push, tag and fork pul
       'bob',
     );
     const opened = await gitea.pullRequest(REPO, 'feature', hookUrl, { fork: 'bob/demo' });
-    expect(opened.status).toBe(200);
-    expect(await e2e.build(3, () => true)).toMatchObject({
-      status: 'blocked',
-      event: 'pull_request',
-      ref: `refs/pull/${opened.number}/head`,
-      after: fork,
-    });
+    await heldForApproval(e2e, opened.status, { ref: `refs/pull/${opened.number}/head`, after: fork });
     expect(gitea.unknownCalls()).toEqual([]);
   });
 });

@@ -10,7 +10,8 @@ import { dockerForTests } from '../../src/engines/docker/testing.case.js';
 import { enable, tokenOf } from '../api/client.js';
 import { startGitLabDouble, type GitLabDouble } from '../doubles/gitlab/index.js';
 import { ProviderE2E } from './provider-e2e.js';
-import { E2E_PIPELINE, waitFor } from './system.js';
+import { forgedThenPushToGreen, heldForApproval, tagToGreen } from './provider-scenarios.js';
+import { E2E_PIPELINE } from './system.js';
 
 const docker = await dockerForTests(['local/busybox', 'svc/git']);
 const REPO = 'acme/demo';
@@ -64,29 +65,20 @@ describe.skipIf(docker.skip)(
     });
 
     it('refuses a delivery with another token, then builds a push to green and reports it to GitLab', async () => {
-      expect(await gitlab.push(REPO, 'main', hookUrl, { secret: 'not-the-secret' })).toBe(401);
-      expect(await e2e.builds()).toEqual([]);
-      const sha = e2e.push({ 'README.md': 'pushed to GitLab\n' }, 'a push');
-      expect(await gitlab.push(REPO, 'main', hookUrl)).toBe(200);
-      expect(await e2e.build(1)).toMatchObject({ status: 'success', event: 'push', after: sha });
-      const statuses = await waitFor('the success status', () => {
-        const posted = gitlab.statuses(REPO, sha);
-        return Promise.resolve(posted.at(-1)?.state === 'success' ? posted : undefined);
-      });
-      expect(statuses.map((s) => s.state)).toEqual(['pending', 'running', 'success']);
-      expect(statuses.every((s) => s.context === 'continuous-integration/svc')).toBe(true);
-      expect(statuses.at(-1)?.target_url).toBe(e2e.url(`/${REPO}/1`));
+      await forgedThenPushToGreen(
+        e2e,
+        {
+          sendPush: (secret) => gitlab.push(REPO, 'main', hookUrl, secret === undefined ? {} : { secret }),
+          statuses: (sha) => gitlab.statuses(REPO, sha).map((s) => ({ ...s, url: s.target_url })),
+        },
+        { message: 'a push', states: ['pending', 'running', 'success'] },
+      );
     });
 
     it('builds a tag push', async () => {
-      e2e.git.tag(REPO, 'main', 'v1.0.0');
-      const sha = gitlab.tag(REPO, 'v1.0.0');
-      expect(await gitlab.pushTag(REPO, 'v1.0.0', hookUrl)).toBe(200);
-      expect(await e2e.build(2)).toMatchObject({
-        status: 'success',
-        event: 'tag',
-        ref: 'refs/tags/v1.0.0',
-        after: sha,
+      await tagToGreen(e2e, 'v1.0.0', {
+        tagAt: (tag) => gitlab.tag(REPO, tag),
+        sendTag: (tag) => gitlab.pushTag(REPO, tag, hookUrl),
       });
     });
 
@@ -99,10 +91,7 @@ describe.skipIf(docker.skip)(
         'bob',
       );
       const opened = await gitlab.mergeRequest(REPO, 'feature', hookUrl, { fork: 'bob/demo' });
-      expect(opened.status).toBe(200);
-      expect(await e2e.build(3, () => true)).toMatchObject({
-        status: 'blocked',
-        event: 'pull_request',
+      await heldForApproval(e2e, opened.status, {
         ref: `refs/merge-requests/${opened.iid}/head`,
         after: fork,
       });

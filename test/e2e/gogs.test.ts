@@ -10,6 +10,7 @@ import { enable, loginWithPassword, tokenOf } from '../api/client.js';
 import { startGogsDouble, type GogsDouble } from '../doubles/gogs/index.js';
 import { browserSkip, launchBrowser } from '../web/browser.js';
 import { ProviderE2E } from './provider-e2e.js';
+import { forgedThenPushToGreen, heldForApproval, tagToGreen } from './provider-scenarios.js';
 import { E2E_PIPELINE } from './system.js';
 
 const docker = await dockerForTests(['local/busybox', 'svc/git']);
@@ -71,27 +72,18 @@ describe.skipIf(docker.skip)('Gogs: login, enable, push, tag and fork pull reque
   });
 
   it('refuses a forged delivery, then builds a signed push to green', async () => {
-    expect(await gogs.push(REPO, 'master', hookUrl, { secret: 'not-the-secret' })).toBe(401);
-    expect(await e2e.builds()).toEqual([]);
-    const sha = e2e.push({ 'README.md': 'pushed to Gogs\n' }, 'a signed push');
-    expect(await gogs.push(REPO, 'master', hookUrl)).toBe(200);
-    expect(await e2e.build(1)).toMatchObject({
-      status: 'success',
-      event: 'push',
-      ref: 'refs/heads/master',
-      after: sha,
-    });
+    const build = await forgedThenPushToGreen(
+      e2e,
+      { sendPush: (secret) => gogs.push(REPO, 'master', hookUrl, secret === undefined ? {} : { secret }) },
+      { message: 'a signed push' },
+    );
+    expect(build.ref).toBe('refs/heads/master');
   });
 
   it('builds a tag from Gogs’ create event', async () => {
-    e2e.git.tag(REPO, 'master', 'v1.0.0');
-    const sha = gogs.tag(REPO, 'v1.0.0');
-    expect(await gogs.pushTag(REPO, 'v1.0.0', hookUrl)).toBe(200);
-    expect(await e2e.build(2)).toMatchObject({
-      status: 'success',
-      event: 'tag',
-      ref: 'refs/tags/v1.0.0',
-      after: sha,
+    await tagToGreen(e2e, 'v1.0.0', {
+      tagAt: (tag) => gogs.tag(REPO, tag),
+      sendTag: (tag) => gogs.pushTag(REPO, tag, hookUrl),
     });
   });
 
@@ -128,13 +120,7 @@ describe.skipIf(docker.skip)('Gogs: login, enable, push, tag and fork pull reque
       'bob',
     );
     const opened = await gogs.pullRequest(REPO, 'feature', hookUrl, { fork: 'bob/app' });
-    expect(opened.status).toBe(200);
-    expect(await e2e.build(3, () => true)).toMatchObject({
-      status: 'blocked',
-      event: 'pull_request',
-      ref: `refs/pull/${opened.number}/head`,
-      after: fork,
-    });
+    await heldForApproval(e2e, opened.status, { ref: `refs/pull/${opened.number}/head`, after: fork });
     expect(gogs.unknownCalls()).toEqual([]);
   });
 });

@@ -80,6 +80,15 @@ export class ProviderE2E {
     return `http://127.0.0.1:${this.#port}${path}`;
   }
 
+  /** The repository under test and its branch. */
+  get repo(): string {
+    return this.#options.repo;
+  }
+
+  get branch(): string {
+    return this.#options.branch;
+  }
+
   get git(): GitServer {
     return this.#git;
   }

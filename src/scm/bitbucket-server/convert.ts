@@ -1,4 +1,4 @@
-import type { ScmCommit, ScmRepo, ScmStatus } from '../../core/scm.js';
+import type { ScmCommit, ScmRepo } from '../../core/scm.js';
 import type { BitbucketServerCommit, BitbucketServerRepo } from './schemas.js';
 
 /** What the user may do with a repository: read, write (`REPO_WRITE`), administer (`REPO_ADMIN`). */
@@ -70,16 +70,5 @@ export function avatarOf(web: string, slug: string): string {
   return `${web}/users/${encodeURIComponent(slug)}/avatar.png`;
 }
 
-/** Bitbucket's build states: INPROGRESS, SUCCESSFUL, FAILED. */
-export function toBitbucketServerState(state: ScmStatus['state']): string {
-  switch (state) {
-    case 'pending':
-    case 'running':
-      return 'INPROGRESS';
-    case 'success':
-      return 'SUCCESSFUL';
-    case 'failure':
-    case 'error':
-      return 'FAILED';
-  }
-}
+/** Bitbucket Server's build states (INPROGRESS, SUCCESSFUL, FAILED) are those of Bitbucket Cloud. */
+export { toBitbucketState as toBitbucketServerState } from '../bitbucket/convert.js';

@@ -8,10 +8,11 @@
  * Not modelled: retries, the 10-second timeout, basic-auth credentials, `toCommit`/`commits[]` of
  * newer push payloads, `diagnostics:ping`, `draft`, reviewers and participants (always empty).
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Repo, User } from '../forge/state.js';
 import type { Env, PullRequest } from './env.js';
 import { payloadUser, renderRepo, repoPath } from './render.js';
+import { hmacHex, postDelivery } from '../forge/deliver.js';
 
 export const ZEROS = '0'.repeat(40);
 
@@ -22,13 +23,9 @@ export async function deliver(url: string, event: string, payload: unknown, secr
     'content-type': 'application/json; charset=utf-8',
     'x-event-key': event,
     'x-request-id': randomUUID(),
-    ...(secret === ''
-      ? {}
-      : { 'x-hub-signature': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` }),
+    ...(secret === '' ? {} : { 'x-hub-signature': `sha256=${hmacHex('sha256', secret, body)}` }),
   };
-  const response = await fetch(url, { method: 'POST', headers, body });
-  await response.arrayBuffer();
-  return response.status;
+  return postDelivery(url, headers, body);
 }
 
 /** A payload `date`: ISO-8601 to the second, offset without a colon. */

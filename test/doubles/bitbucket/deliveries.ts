@@ -1,7 +1,8 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Repo } from '../forge/state.js';
 import type { Env } from './env.js';
 import { renderAccount, renderCommit, renderRepo, uuidOf } from './render.js';
+import { hmacHex, postDelivery } from '../forge/deliver.js';
 
 /**
  * Sends one webhook delivery as Bitbucket Cloud does: `X-Event-Key`, `X-Hook-UUID`,
@@ -22,13 +23,9 @@ export async function deliver(
     'x-hook-uuid': uuidOf(hookId).slice(1, -1),
     'x-request-uuid': randomUUID(),
     'x-attempt-number': '1',
-    ...(secret === ''
-      ? {}
-      : { 'x-hub-signature': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` }),
+    ...(secret === '' ? {} : { 'x-hub-signature': `sha256=${hmacHex('sha256', secret, body)}` }),
   };
-  const response = await fetch(url, { method: 'POST', headers, body });
-  await response.arrayBuffer();
-  return response.status;
+  return postDelivery(url, headers, body);
 }
 
 function actor(env: Env, repo: Repo, login?: string) {

@@ -1,7 +1,8 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Repo } from '../forge/state.js';
 import type { Env } from './env.js';
 import { renderPayloadCommit, renderRepo, renderUser } from './render.js';
+import { hmacHex, postDelivery } from '../forge/deliver.js';
 
 const NO_COMMIT = '0'.repeat(40);
 
@@ -20,8 +21,8 @@ export async function deliver(
 ): Promise<number> {
   const body = JSON.stringify(payload, null, 2);
   const id = randomUUID();
-  const sha256 = secret === '' ? '' : createHmac('sha256', secret).update(body).digest('hex');
-  const sha1 = secret === '' ? '' : createHmac('sha1', secret).update(body).digest('hex');
+  const sha256 = hmacHex('sha256', secret, body);
+  const sha1 = hmacHex('sha1', secret, body);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': 'Go-http-client/1.1',
@@ -39,9 +40,7 @@ export async function deliver(
     'x-github-event': event,
     'x-github-event-type': type,
   };
-  const response = await fetch(url, { method: 'POST', headers, body });
-  await response.arrayBuffer();
-  return response.status;
+  return postDelivery(url, headers, body);
 }
 
 const OWNER = { admin: true, push: true, pull: true };

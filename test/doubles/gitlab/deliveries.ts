@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Repo } from '../forge/state.js';
 import type { Env } from './env.js';
 import { hookProject } from './render.js';
+import { postDelivery } from '../forge/deliver.js';
 
 const NO_COMMIT = '0'.repeat(40);
 
@@ -27,9 +28,7 @@ export async function deliver(
     'x-gitlab-instance': env.urls.web,
     ...(token === '' ? {} : { 'x-gitlab-token': token }),
   };
-  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(payload) });
-  await response.arrayBuffer();
-  return response.status;
+  return postDelivery(url, headers, JSON.stringify(payload));
 }
 
 function pusher(env: Env, repo: Repo) {

@@ -1,7 +1,8 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Repo } from '../forge/state.js';
 import type { Env } from './env.js';
 import { renderPayloadCommit, renderRepo, renderUser } from './render.js';
+import { hmacHex, postDelivery } from '../forge/deliver.js';
 
 const NO_COMMIT = '0'.repeat(40);
 
@@ -19,13 +20,11 @@ export async function deliver(url: string, event: string, payload: unknown, secr
     'user-agent': 'GogsServer',
     'x-gogs-event': event,
     'x-gogs-delivery': delivery,
-    'x-gogs-signature': secret === '' ? '' : createHmac('sha256', secret).update(body).digest('hex'),
+    'x-gogs-signature': hmacHex('sha256', secret, body),
     'x-github-event': event,
     'x-github-delivery': delivery,
   };
-  const response = await fetch(url, { method: 'POST', headers, body });
-  await response.arrayBuffer();
-  return response.status;
+  return postDelivery(url, headers, body);
 }
 
 function sender(env: Env, login: string) {
