@@ -65,7 +65,10 @@ function driver(enterprise: boolean): ScmDoubleDriver {
         cloneHost: '127.0.0.1',
         netrcLogin: (t) => ({ login: t.token, password: 'x-oauth-basic' }),
         exhaustRateLimit: (resetAt) => double.exhaustRateLimit(resetAt),
-        close: () => double.close(),
+        close: async () => {
+          expect(double.unknownCalls()).toEqual([]);
+          await double.close();
+        },
       };
     },
   };

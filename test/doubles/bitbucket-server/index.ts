@@ -34,28 +34,14 @@ import { hookRoutes } from './routes-hooks.js';
 import { alnum, issueAccessToken, oauthRoutes } from './routes-oauth.js';
 import { repoRoutes } from './routes-repos.js';
 import { createServer, whoami } from './server.js';
+import type { ForgeDouble } from '../forge/double.js';
 
-export interface BitbucketServerDouble {
-  /** SVC_SCMF_SERVER (no context path). */
-  readonly url: string;
+export interface BitbucketServerDouble extends ForgeDouble {
   /** The application link's consumer key, and the consumer's RSA private key as PKCS#1 PEM ("BEGIN RSA PRIVATE KEY"); the double keeps the public key and verifies every signature with it. */
   readonly consumerKey: string;
   readonly privateKeyPem: string;
   /** `orgs` = project keys the user may read (PROJECT_READ), `orgAdmin` = project keys they administer (PROJECT_ADMIN, implies read); those projects are created on first use. Returns an access token issued to that user for this consumer (as if they had logged in). The user's slug is `login` (lower case); name = login; emailAddress = email ?? `${login}@example.com`; displayName e.g. capitalised login. */
   addUser(user: NewUser): { login: string; token: string };
-  /** owner = project key (e.g. 'PRJ'; a project is created on first use, key upper case as given) or `~slug` for a personal repository of that user; name = repo slug. `cloneUrl` (when given) is where git clones it from (a real git server of the test); otherwise `${url}/scm/${key.toLowerCase()}/${slug}.git`. fullName = `${owner}/${name}`. */
-  addRepo(repo: NewRepo): { id: number; fullName: string };
-  commit(
-    fullName: string,
-    branch: string,
-    files: Record<string, string>,
-    message?: string,
-    author?: string,
-    sha?: string,
-  ): string;
-  tag(fullName: string, tag: string, sha?: string): string;
-  /** Sends `repo:refs_changed` for the branch's last commit (change type UPDATE, or ADD for a new branch) to `url`, signed with the hook's secret (or `secret`), as Bitbucket does; resolves to the HTTP status svc answered. */
-  push(fullName: string, branch: string, url: string, options?: { secret?: string }): Promise<number>;
   /** `repo:refs_changed` with a TAG ref change (ADD). */
   pushTag(fullName: string, tag: string, url: string): Promise<number>;
   /** `repo:refs_changed` with a DELETE change of the branch (toHash 40 zeros). */
@@ -78,8 +64,6 @@ export interface BitbucketServerDouble {
   exhaustRateLimit(resetAt: Date): void;
   /** Moves the double's clock (token expiry, timestamps). */
   advance(ms: number): void;
-  unknownCalls(): readonly string[];
-  close(): Promise<void>;
 }
 
 /** GETs `url` without following redirects (accepting a self-signed certificate) and answers `Location`. */

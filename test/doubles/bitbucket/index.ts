@@ -18,24 +18,12 @@ import type { Env } from './env.js';
 import { oauthRoutes } from './routes-oauth.js';
 import { routes } from './routes.js';
 import { createServer } from './server.js';
+import type { ForgeDouble } from '../forge/double.js';
 
-export interface BitbucketDouble {
-  /** SVC_SCMA_SERVER and SVC_SCMA_API_SERVER both. */
-  readonly url: string;
+export interface BitbucketDouble extends ForgeDouble {
   readonly key: string;
   readonly secret: string;
   addUser(user: NewUser): { login: string; token: string };
-  addRepo(repo: NewRepo): { id: number; fullName: string };
-  commit(
-    fullName: string,
-    branch: string,
-    files: Record<string, string>,
-    message?: string,
-    author?: string,
-    sha?: string,
-  ): string;
-  tag(fullName: string, tag: string, sha?: string): string;
-  push(fullName: string, branch: string, url: string, options?: { secret?: string }): Promise<number>;
   pushTag(fullName: string, tag: string, url: string): Promise<number>;
   pullRequest(
     fullName: string,
@@ -50,8 +38,6 @@ export interface BitbucketDouble {
   ): { state: string; context: string; description: string; target_url: string }[];
   exhaustRateLimit(resetAt: Date): void;
   advance(ms: number): void;
-  unknownCalls(): readonly string[];
-  close(): Promise<void>;
 }
 
 export async function startBitbucketDouble(): Promise<BitbucketDouble> {

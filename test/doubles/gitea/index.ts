@@ -35,11 +35,10 @@ import { oauthRoutes } from './routes-oauth.js';
 import { repoRoutes } from './routes-repos.js';
 import { userRoutes } from './routes-user.js';
 import { createServer } from './server.js';
+import type { ForgeDouble } from '../forge/double.js';
 
 /** A running Gitea double. */
-export interface GiteaDouble {
-  /** Base URL to pass as SVC_SCMB_SERVER. */
-  readonly url: string;
+export interface GiteaDouble extends ForgeDouble {
   readonly clientId: string;
   readonly clientSecret: string;
   /** Adds an account with a personal access token (which never expires), returned. */
@@ -47,18 +46,6 @@ export interface GiteaDouble {
     login: string;
     token: string;
   };
-  addRepo(repo: NewRepo): { id: number; fullName: string };
-  commit(
-    fullName: string,
-    branch: string,
-    files: Record<string, string>,
-    message?: string,
-    author?: string,
-    sha?: string,
-  ): string;
-  tag(fullName: string, tag: string, sha?: string): string;
-  /** Sends the signed `push` of the branch's newest commit; returns svc's HTTP status. */
-  push(fullName: string, branch: string, url: string, options?: { secret?: string }): Promise<number>;
   /** Sends what Gitea sends for a pushed tag: a `push` of `refs/tags/<tag>`, then a `create`. */
   pushTag(fullName: string, tag: string, url: string): Promise<number[]>;
   /** Opens a pull request from `head` (of `fork`, or the repository itself) and sends its webhook. */
@@ -78,8 +65,6 @@ export interface GiteaDouble {
   advance(ms: number): void;
   /** How many access tokens the token endpoint handed out. */
   issuedTokens(): number;
-  unknownCalls(): readonly string[];
-  close(): Promise<void>;
 }
 
 export interface GiteaDoubleOptions {

@@ -66,14 +66,13 @@ import { createServer, type ReceivedRequest } from './server.js';
 import { GitHubState, type NewRepo } from './state.js';
 import { deliver } from './webhooks.js';
 import { sendPullRequest, sendPush, type PullRequestOptions } from './deliveries.js';
+import type { ForgeDouble } from '../forge/double.js';
 
 export type { ReceivedRequest } from './server.js';
 export type { PullRequestOptions } from './deliveries.js';
 
 /** A running GitHub double; see the module comment for what it serves. */
-export interface GitHubDouble {
-  /** Base URL to pass as SVC_SCMC_SERVER, e.g. http://127.0.0.1:PORT. */
-  readonly url: string;
+export interface GitHubDouble extends ForgeDouble {
   /** The REST API root: `url` for the github.com flavour, `<url>/api/v3` for the enterprise one. */
   readonly apiUrl: string;
   /** The OAuth app the double accepts. */
@@ -93,22 +92,10 @@ export interface GitHubDouble {
     login: string;
     token: string;
   };
-  /** Adds a repository (owned by a user or, when `owner` is no user, an organization); no commits yet. */
-  addRepo(repo: NewRepo): { id: number; fullName: string };
   /**
    * Adds a commit on a branch with these files (path → content); returns its sha. `sha` mirrors a
    * commit of a real git repository the test serves, so that clone steps find the same commit.
    */
-  commit(
-    fullName: string,
-    branch: string,
-    files: Record<string, string>,
-    message?: string,
-    author?: string,
-    sha?: string,
-  ): string;
-  /** Points a tag at a commit (default: the default branch's head); returns the sha. */
-  tag(fullName: string, tag: string, sha?: string): string;
   /** OAuth: the code GitHub would hand back after the user authorized the app. */
   authorizationCode(login: string): string;
   /**
@@ -116,7 +103,6 @@ export interface GitHubDouble {
    * for that URL would; returns the HTTP status svc answered. `secret` overrides the hook's secret
    * (to send a bad signature, or to deliver when no hook was created).
    */
-  push(fullName: string, branch: string, url: string, options?: { secret?: string }): Promise<number>;
   /** Like `push`, for a tag (`refs/tags/<tag>`). */
   pushTag(fullName: string, tag: string, url: string, options?: { secret?: string }): Promise<number>;
   /**
@@ -142,7 +128,6 @@ export interface GitHubDouble {
   requests(): readonly ReceivedRequest[];
   /** Refuses every API call with 403 and `x-ratelimit-remaining: 0` until `resetAt`. */
   exhaustRateLimit(resetAt: Date): void;
-  close(): Promise<void>;
 }
 
 /** Options of the double; `tls` serves https with that key and certificate (for SKIP_VERIFY tests). */
@@ -162,6 +147,7 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
   };
   const rateLimit = new RateLimit();
   const received: ReceivedRequest[] = [];
+  const unknown: string[] = [];
   const server = createServer({
     env,
     apiPrefix,
@@ -170,6 +156,7 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     api: [...userRoutes(env), ...repoRoutes(env), ...hookRoutes(env), ...statusRoutes(env)],
     rateLimit,
     received,
+    unknown,
     tls: options.tls,
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -210,6 +197,7 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
         target_url: s.target_url,
       })),
     requests: () => received,
+    unknownCalls: () => unknown,
     exhaustRateLimit: (resetAt) => rateLimit.exhaust(resetAt),
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -28,6 +28,8 @@ export interface ServerParts {
   api: Route[];
   rateLimit: RateLimit;
   received: ReceivedRequest[];
+  /** Requests no route knew (`METHOD /path`). */
+  unknown: string[];
   tls: { key: string; cert: string } | undefined;
 }
 
@@ -59,7 +61,10 @@ function handle(parts: ServerParts, req: IncomingMessage, body: Buffer): Reply {
   const web = match(parts.web, method, url.pathname);
   if (web !== undefined) return web.route.handler({ ...base, path: url.pathname, params: web.params });
   const apiPath = apiPathOf(parts, url.pathname);
-  if (apiPath === undefined) return error(404, 'Not Found');
+  if (apiPath === undefined) {
+    parts.unknown.push(`${method} ${url.pathname}`);
+    return error(404, 'Not Found');
+  }
   const limited = apiCall(parts, { ...base, path: apiPath, params: {} }, token);
   return { ...limited, headers: { ...parts.rateLimit.headers(), ...limited.headers } };
 }
@@ -74,7 +79,10 @@ function apiCall(parts: ServerParts, ctx: Context, token: string | undefined): R
     ctx.login = login;
   }
   const found = match(parts.api, ctx.method, ctx.path);
-  if (found === undefined) return error(404, 'Not Found');
+  if (found === undefined) {
+    parts.unknown.push(`${ctx.method} ${ctx.url.pathname}`);
+    return error(404, 'Not Found');
+  }
   return found.route.handler({ ...ctx, params: found.params });
 }
 

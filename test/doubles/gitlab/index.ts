@@ -20,25 +20,13 @@ import { hookRoutes } from './routes-hooks.js';
 import { oauthRoutes } from './routes-oauth.js';
 import { routes } from './routes.js';
 import { createServer } from './server.js';
+import type { ForgeDouble } from '../forge/double.js';
 
-export interface GitLabDouble {
-  /** Base URL to pass as SVC_SCMD_SERVER. */
-  readonly url: string;
+export interface GitLabDouble extends ForgeDouble {
   readonly clientId: string;
   readonly clientSecret: string;
   /** Adds an account with a personal access token (never expires), returned. */
   addUser(user: NewUser): { login: string; token: string };
-  addRepo(repo: NewRepo): { id: number; fullName: string };
-  commit(
-    fullName: string,
-    branch: string,
-    files: Record<string, string>,
-    message?: string,
-    author?: string,
-    sha?: string,
-  ): string;
-  tag(fullName: string, tag: string, sha?: string): string;
-  push(fullName: string, branch: string, url: string, options?: { secret?: string }): Promise<number>;
   pushTag(fullName: string, tag: string, url: string): Promise<number>;
   /** Opens a merge request from `head` (of `fork`, or the project itself) and sends its hook (`open`). */
   mergeRequest(
@@ -58,8 +46,6 @@ export interface GitLabDouble {
   exhaustRateLimit(resetAt: Date): void;
   /** Moves the double's clock (to expire access tokens). */
   advance(ms: number): void;
-  unknownCalls(): readonly string[];
-  close(): Promise<void>;
 }
 
 export async function startGitLabDouble(

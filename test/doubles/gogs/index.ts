@@ -31,30 +31,15 @@ import { hookRoutes } from './routes-hooks.js';
 import { repoRoutes } from './routes-repos.js';
 import { userRoutes } from './routes-user.js';
 import { createServer } from './server.js';
+import type { ForgeDouble } from '../forge/double.js';
 
 /** A running Gogs double. */
-export interface GogsDouble {
-  /** Base URL to pass as SVC_SCME_SERVER, e.g. http://127.0.0.1:PORT. */
-  readonly url: string;
+export interface GogsDouble extends ForgeDouble {
   /** Adds an account with its password and one access token (named `test`), which it returns. */
   addUser(user: { login: string; password?: string; email?: string; orgs?: string[] }): {
     login: string;
     token: string;
   };
-  addRepo(repo: NewRepo): { id: number; fullName: string };
-  /** Adds a commit on a branch with these files; `sha` mirrors a real git repository's commit. */
-  commit(
-    fullName: string,
-    branch: string,
-    files: Record<string, string>,
-    message?: string,
-    author?: string,
-    sha?: string,
-  ): string;
-  /** Points a tag at a commit (default: the default branch's head); returns the sha. */
-  tag(fullName: string, tag: string, sha?: string): string;
-  /** Sends the signed `push` webhook of the branch's newest commit; returns svc's HTTP status. */
-  push(fullName: string, branch: string, url: string, options?: { secret?: string }): Promise<number>;
   /** Sends the `create` webhook of a tag, Gogs' only delivery for a pushed tag. */
   pushTag(fullName: string, tag: string, url: string, options?: { secret?: string }): Promise<number>;
   /**
@@ -71,9 +56,6 @@ export interface GogsDouble {
   hooks(fullName: string): { url: string; secret: string; events: string[]; active: boolean }[];
   /** The names of the user's access tokens. */
   tokenNames(login: string): string[];
-  /** Calls the double did not know, as `METHOD /path`. */
-  unknownCalls(): readonly string[];
-  close(): Promise<void>;
 }
 
 /** Starts a Gogs double on a random loopback port; `tls` serves https (for SKIP_VERIFY tests). */
