@@ -23,11 +23,20 @@ install_missing() {
   command -v busybox >/dev/null || missing+=(busybox-static)
   command -v git >/dev/null || missing+=(git)
   command -v chromium >/dev/null || missing+=(chromium)
+  [ -x /usr/sbin/sshd ] || missing+=(openssh-server)
   if [ ${#missing[@]} -gt 0 ]; then
     log "installing ${missing[*]}"
     apt-get update -q >/dev/null
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
   fi
+}
+
+# The account the SSH engine's tests log in to with a password (sshd refuses root passwords). Each
+# test starts its own sshd on a loopback port (test/support/sshd.ts); none listens otherwise.
+SSH_USER=svc-ssh-test SSH_PASSWORD=svc-ssh-test-password
+ensure_ssh_user() {
+  id "$SSH_USER" >/dev/null 2>&1 || useradd --create-home --shell /bin/sh "$SSH_USER"
+  echo "$SSH_USER:$SSH_PASSWORD" | chpasswd
 }
 
 wait_for() { # <what> <tries> <command...>
@@ -92,10 +101,14 @@ case ${1:-} in
     start_mariadb
     start_postgres
     start_docker
+    ensure_ssh_user
     cat <<ENV
 export SVC_TEST_SQL_A_DATASOURCE='ci:ci@tcp(127.0.0.1:$MY_PORT)/ci?parseTime=true'
 export SVC_TEST_SQL_B_DATASOURCE='postgres://postgres:postgres@127.0.0.1:$PG_PORT/ci?sslmode=disable'
 export DOCKER_HOST='unix://$DK/docker.sock'
+export SVC_TEST_SSHD=/usr/sbin/sshd
+export SVC_TEST_SSH_USER='$SSH_USER'
+export SVC_TEST_SSH_PASSWORD='$SSH_PASSWORD'
 ENV
     ;;
   stop)

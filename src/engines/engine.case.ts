@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine, ExecSpec, ExecStep, StepExit } from '../core/engine.js';
+import { posixScript } from '../pipeline/compile/script.js';
+import { execStep } from '../runner/testing/spec.js';
+
+/**
+ * The Engine contract (src/core/engine.ts), run against every engine with real parts underneath:
+ * output line by line, exit codes, variables and secrets, one workspace for the stage's steps,
+ * the working directory, abort, detached steps, and a destroy that leaves nothing behind.
+ */
+export interface EngineUnderTest {
+  engine: Engine;
+  /** A step running POSIX shell `commands`, in the form this engine runs commands. */
+  shellStep(name: string, commands: string[], fields?: Partial<ExecStep>): ExecStep;
+  /** A spec of this engine's kind (its platform, what the engine reads from it), with CONTRACT_WORKSPACE. */
+  spec(steps: ExecStep[]): ExecSpec;
+  /** Whether a process whose command line contains `marker` still runs where the steps ran. */
+  running(marker: string): Promise<boolean>;
+  /** Whether anything the run created is left (containers, folders). */
+  leftovers(spec: ExecSpec): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface EngineDriver {
+  name: string;
+  /** Why the suite cannot run here (the real part is missing outside CI); undefined to run it. */
+  skip: boolean;
+  start(): Promise<EngineUnderTest>;
+}
+
+/** The workspace of the contract's stages: Drone's, as the compiler gives it. */
+export const CONTRACT_WORKSPACE = { base: '/drone/src', path: '' };
+
+/**
+ * A shell step in the form of the compiler's host and container steps: `sh -c <script>`, starting in
+ * the workspace, which DRONE_WORKSPACE names.
+ */
+export function posixShellStep(name: string, commands: string[], fields: Partial<ExecStep> = {}): ExecStep {
+  return execStep(name, {
+    entrypoint: ['/bin/sh', '-c'],
+    command: [posixScript(commands)],
+    workingDir: CONTRACT_WORKSPACE.base,
+    ...fields,
+    envs: { DRONE_WORKSPACE: CONTRACT_WORKSPACE.base, ...fields.envs },
+  });
+}
+
+export function engineContract(driver: EngineDriver): void {
+  describe.skipIf(driver.skip)(`Engine contract: ${driver.name}`, () => {
+    let under: EngineUnderTest;
+    beforeAll(async () => {
+      under = await driver.start();
+    });
+    afterAll(() => under?.close());
+
+    /** Sets the spec up, runs its steps in order, destroys it; the exits and every step's lines. */
+    async function stage(
+      steps: ExecStep[],
+    ): Promise<{ spec: ExecSpec; exits: StepExit[]; lines: Map<string, string[]> }> {
+      const spec = under.spec(steps);
+      const lines = new Map<string, string[]>();
+      const exits: StepExit[] = [];
+      await under.engine.setup(spec);
+      try {
+        for (const step of steps) {
+          const output: string[] = [];
+          lines.set(step.name, output);
+          exits.push(await under.engine.run(spec, step, (line) => output.push(line)));
+        }
+      } finally {
+        await under.engine.destroy(spec);
+      }
+      return { spec, exits, lines };
+    }
+
+    it('streams every output line, stdout and stderr, and gives the exit code', async () => {
+      const { exits, lines } = await stage([
+        under.shellStep('talk', ['echo one', 'echo two >&2', 'printf "three"']),
+        under.shellStep('fail', ['exit 3']),
+      ]);
+      expect(exits.map((exit) => exit.exitCode)).toEqual([0, 3]);
+      // Standard output in order; standard error, a stream of its own, may come before or after it.
+      const talk = lines.get('talk') ?? [];
+      expect(talk.filter((line) => line !== 'two')).toEqual([
+        '+ echo one',
+        'one',
+        '+ echo two >&2',
+        '+ printf "three"',
+        'three',
+      ]);
+      expect(talk).toContain('two');
+    });
+
+    it('gives a step its variables and secrets, and one workspace to all steps, where they start', async () => {
+      const { exits, lines } = await stage([
+        under.shellStep('write', ['echo "$GREETING $TOKEN" > note.txt'], {
+          envs: { GREETING: 'it\'s a $HOME "quoted" value' },
+          secrets: [{ name: 'token', env: 'TOKEN', data: 's3cr3t', mask: true }],
+        }),
+        under.shellStep('read', ['cat note.txt', 'test "$(pwd)" = "$DRONE_WORKSPACE" && echo same']),
+      ]);
+      expect(exits.map((exit) => exit.exitCode)).toEqual([0, 0]);
+      expect(lines.get('read')).toContain(`it's a $HOME "quoted" value s3cr3t`);
+      expect(lines.get('read')).toContain('same');
+    });
+
+    it('stops an aborted step with its children, and rejects', async () => {
+      const marker = `svc-contract-${Date.now()}`;
+      const steps = [under.shellStep('hang', [`sh -c 'sleep 300; echo ${marker}' & sleep 300`])];
+      const spec = under.spec(steps);
+      await under.engine.setup(spec);
+      try {
+        const controller = new AbortController();
+        const step = steps[0] as ExecStep;
+        const running = under.engine.run(spec, step, () => undefined, controller.signal);
+        await waitUntil(() => under.running(marker));
+        const started = Date.now();
+        controller.abort();
+        await expect(running).rejects.toMatchObject({ name: 'AbortError' });
+        expect(Date.now() - started).toBeLessThan(10_000);
+        await waitUntil(async () => !(await under.running(marker)));
+      } finally {
+        await under.engine.destroy(spec);
+      }
+    });
+
+    it('starts a detached step without waiting for it, and destroy stops it and leaves nothing', async () => {
+      const marker = `svc-detached-${Date.now()}`;
+      const steps = [under.shellStep('service', [`sh -c 'sleep 300; echo ${marker}'`], { detach: true })];
+      const spec = under.spec(steps);
+      await under.engine.setup(spec);
+      const exit = await under.engine.run(spec, steps[0] as ExecStep, () => undefined);
+      expect(exit.exitCode).toBe(0);
+      await waitUntil(() => under.running(marker));
+      await under.engine.destroy(spec);
+      await waitUntil(async () => !(await under.running(marker)));
+      expect(await under.leftovers(spec)).toBe(false);
+    });
+  });
+}
+
+/** Polls `check` every 100 ms for at most 15 s. */
+async function waitUntil(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the condition did not hold within 15 s');
+}
