@@ -85,6 +85,17 @@ export interface ExecStep {
   labels: Record<string, string>;
 }
 
+/**
+ * The machine a host pipeline runs on (`type: ssh`: its `server:` block, secrets resolved): an
+ * address (`host` or `host:port`), the user, and a password or a private key (empty when not given).
+ */
+export interface ExecHost {
+  address: string;
+  user: string;
+  password: string;
+  privateKey: string;
+}
+
 /** A compiled stage: everything an engine needs, nothing it must look up. */
 export interface ExecSpec {
   /** Unique id of this run; every resource an engine creates carries it as a label. */
@@ -101,6 +112,8 @@ export interface ExecSpec {
   volumes: ExecVolume[];
   /** Labels put on every container, network and volume of the run (besides the run id). */
   labels: Record<string, string>;
+  /** Where a `type: ssh` stage runs; absent for other pipelines. */
+  host?: ExecHost | undefined;
 }
 
 /** How one step ended. */

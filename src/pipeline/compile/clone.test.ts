@@ -68,4 +68,22 @@ describe('compilePipeline: the clone step', () => {
     expect(clone.command[0]).toContain('git checkout "$DRONE_COMMIT_SHA" -b "$DRONE_COMMIT_BRANCH"');
     expect(clone.command[0]).not.toContain('ghp_secret');
   });
+
+  it('gives an ssh stage its server, secrets resolved, and warns of a missing one', async () => {
+    const { spec } = await compile(
+      'kind: pipeline\ntype: ssh\nserver:\n  host: build.example.com:2222\n  user: ci\n  password: {from_secret: token}\nsteps:\n- {name: a, commands: [make]}\n',
+    );
+    expect(spec.host).toEqual({
+      address: 'build.example.com:2222',
+      user: 'ci',
+      password: 's3cr3t-t0ken',
+      privateKey: '',
+    });
+    const { spec: keyless, warnings } = await compile(
+      'kind: pipeline\ntype: ssh\nserver:\n  host: h\n  user: ci\n  ssh_key: {from_secret: deploy_key}\nsteps:\n- {name: a, commands: [make]}\n',
+    );
+    expect(keyless.host?.privateKey).toBe('');
+    expect(warnings).toContain('server.ssh_key: the secret "deploy_key" was not found, so it is empty');
+    expect((await compile(TWO_STEPS)).spec.host).toBeUndefined();
+  });
 });

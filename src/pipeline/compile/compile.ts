@@ -1,8 +1,8 @@
-import type { ExecSpec, ExecStep } from '../../core/engine.js';
+import type { ExecHost, ExecSpec, ExecStep } from '../../core/engine.js';
 import { Diagnostics, diagnosticText } from '../diagnostics.js';
 import { checkUntrusted } from '../lint/untrusted.js';
 import { matchFacts } from '../match/conditions.js';
-import type { Pipeline } from '../types.js';
+import type { EnvValue, Pipeline } from '../types.js';
 import { wireDependencies } from './dag.js';
 import { normalizeRegistry } from './images.js';
 import { netrcEnviron, runEnviron } from './environ.js';
@@ -67,7 +67,10 @@ export async function compilePipeline(input: CompileInput): Promise<CompileResul
   for (const service of pipeline.services) steps.push(compileStep(service, true, steps.length + 1, run));
   for (const step of pipeline.steps) steps.push(compileStep(step, false, steps.length + 1, run));
   wireDependencies(steps, !pipeline.clone.disable);
+  const host = hostOf(pipeline, secretValues, warn);
+  if (typeof host === 'string') return { ok: false, errors: [host] };
   const spec: ExecSpec = {
+    ...(host === undefined ? {} : { host }),
     runId: input.runId,
     platform: {
       os: pipeline.platform.os !== '' ? pipeline.platform.os : 'linux',
@@ -118,6 +121,7 @@ async function resolveSecrets(input: CompileInput): Promise<Map<string, string |
       if (value.kind === 'secret' && value.secret !== undefined) names.add(value.secret);
   };
   collect(Object.values(input.pipeline.environment));
+  if (input.pipeline.server !== undefined) collect(Object.values(input.pipeline.server));
   for (const step of [...input.pipeline.services, ...input.pipeline.steps]) {
     collect(Object.values(step.environment));
     collect(Object.values(step.settings));
@@ -149,4 +153,33 @@ function pullCredentials(
       return [];
     }
   });
+}
+
+/**
+ * The `server:` block of a `type: ssh` pipeline with its secrets' values. As in Drone, a secret
+ * that is not found is an empty value (a file may name both a password and a key secret, and a
+ * repository have only one of them), with a warning; a host without an address is an error.
+ */
+function hostOf(
+  pipeline: Pipeline,
+  secrets: ReadonlyMap<string, string | undefined>,
+  warn: (message: string) => void,
+): ExecHost | string | undefined {
+  const server = pipeline.server;
+  if (pipeline.type !== 'ssh' || server === undefined) return undefined;
+  const valueOf = (field: string, value: EnvValue): string => {
+    if (value.kind === 'value') return value.value;
+    const found = secrets.get(value.secret);
+    if (found === undefined)
+      warn(`server.${field}: the secret "${value.secret}" was not found, so it is empty`);
+    return found ?? '';
+  };
+  const host: ExecHost = {
+    address: valueOf('host', server.host),
+    user: valueOf('user', server.user),
+    password: valueOf('password', server.password),
+    privateKey: valueOf('ssh_key', server.sshKey),
+  };
+  if (host.address.trim() === '') return 'server.host: the stage has no host to run on';
+  return host;
 }

@@ -61,6 +61,33 @@ describe('Poller', () => {
     expect(most).toBe(2);
   });
 
+  it('without a limit (capacity 0), keeps one request waiting and runs every stage it gets at once', async () => {
+    const client = queue(6);
+    let running = 0;
+    let most = 0;
+    const poller = new Poller({
+      client,
+      filter: FILTER,
+      capacity: 0,
+      logger: pino({ level: 'silent' }),
+      run: async () => {
+        running++;
+        most = Math.max(most, running);
+        await sleep(150);
+        running--;
+      },
+    });
+    poller.start();
+    await sleep(100);
+    expect(most).toBe(6);
+    await sleep(300);
+    await poller.stop({ grace: 1_000, report: 1_000 });
+    expect(running).toBe(0);
+    // Once the stages ended, the extra loops went: a single request waits (7 for the stages and the
+    // first wait, then one loop asking again every 200 ms).
+    expect(client.requests.length).toBeLessThan(12);
+  });
+
   it('asks again after a growing pause when the server cannot be reached', async () => {
     const client = queue(1, 3);
     const ran: number[] = [];

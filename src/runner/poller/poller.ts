@@ -9,7 +9,10 @@ export interface PollerOptions {
   client: Pick<RpcClient, 'request'>;
   /** What this runner asks the server for. */
   filter: WireFilter;
-  /** How many stages run at once (SVC_RUNNER_CAPACITY): one polling loop each. */
+  /**
+   * How many stages run at once (SVC_RUNNER_CAPACITY): one polling loop each. 0 is no limit: one
+   * loop waits for work at any time, and each stage it takes starts another (the ssh runner's default).
+   */
   capacity: number;
   /** Runs one offered stage to its end. */
   run(stage: WireStage, signals: RunSignals): Promise<void>;
@@ -38,6 +41,8 @@ export class Poller {
   readonly #abandon = new AbortController();
   #slots: Promise<void>[] = [];
   #running = 0;
+  /** Loops waiting for a stage right now. */
+  #idle = 0;
 
   constructor(options: PollerOptions) {
     this.#options = options;
@@ -46,7 +51,16 @@ export class Poller {
   /** Starts the polling loops. */
   start(): void {
     if (this.#slots.length > 0) return;
-    this.#slots = Array.from({ length: Math.max(1, this.#options.capacity) }, (_, slot) => this.#loop(slot));
+    const loops = this.#unlimited ? 1 : this.#options.capacity;
+    for (let slot = 0; slot < loops; slot++) this.#spawn();
+  }
+
+  get #unlimited(): boolean {
+    return this.#options.capacity <= 0;
+  }
+
+  #spawn(): void {
+    this.#slots.push(this.#loop(this.#slots.length));
   }
 
   /** Stages running right now. */
@@ -57,6 +71,7 @@ export class Poller {
   /** Stops asking for work and ends the running stages (see StopOptions); resolves when all is over. */
   async stop(options: StopOptions): Promise<void> {
     this.#polling.abort();
+    // Every loop there is: none is added once polling stopped.
     const all = Promise.all(this.#slots);
     if (await finishedWithin(all, options.grace)) return;
     this.#options.logger.warn(`stages still running after ${options.grace} ms: cancelling them`);
@@ -79,17 +94,22 @@ export class Poller {
     const signal = this.#polling.signal;
     while (!signal.aborted) {
       let stage: WireStage | undefined;
+      this.#idle++;
       try {
         stage = await client.request(filter, signal);
         backoff.reset();
       } catch (error) {
+        this.#idle--;
         if (signal.aborted) break;
         const delay = backoff.next();
         logger.warn({ err: error, slot, retryInMs: delay }, 'cannot get work from the server; trying again');
         await sleep(delay, signal);
         continue;
       }
+      this.#idle--;
       if (stage === undefined || signal.aborted) continue;
+      // Without a limit, someone must go on waiting for work while this loop runs the stage.
+      if (this.#unlimited && this.#idle === 0) this.#spawn();
       this.#running++;
       try {
         await this.#options.run(stage, { cancel: this.#cancel.signal, abandon: this.#abandon.signal });
@@ -98,6 +118,8 @@ export class Poller {
       } finally {
         this.#running--;
       }
+      // Without a limit, a loop whose stage ended goes when another one is already waiting.
+      if (this.#unlimited && this.#idle > 0) return;
     }
   }
 }

@@ -15,7 +15,8 @@ export type RunnerLimits = NonNullable<WireFilter['limits']>;
 /**
  * Whether a runner asking with `filter` may take a stage, by Drone's rules:
  * - kind and type must be equal (empty stands for `pipeline` and `docker`);
- * - os and arch must be equal (an empty value on the stage matches any runner);
+ * - os and arch must be equal (an empty value on the stage matches any runner, and a runner that
+ *   names none, the ssh runner, whose hosts are of every platform, takes any);
  * - variant and kernel must be equal when the stage names one;
  * - labels must be EXACTLY equal: the stage's labels (the pipeline's `node`) and the runner's
  *   SVC_RUNNER_LABELS are the same map — a runner with labels takes no stage without them, and a
@@ -27,8 +28,8 @@ export function matchesFilter(filter: WireFilter, facts: FilterFacts): boolean {
   return (
     (stage.kind || 'pipeline') === (filter.kind || 'pipeline') &&
     (stage.type || 'docker') === (filter.type || 'docker') &&
-    (stage.os === '' || stage.os === filter.os) &&
-    (stage.arch === '' || stage.arch === filter.arch) &&
+    (stage.os === '' || filter.os === '' || stage.os === filter.os) &&
+    (stage.arch === '' || filter.arch === '' || stage.arch === filter.arch) &&
     (stage.variant === '' || stage.variant === filter.variant) &&
     (stage.kernel === '' || stage.kernel === filter.kernel) &&
     sameLabels(facts.labels, filter.labels) &&
