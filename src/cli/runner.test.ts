@@ -39,13 +39,16 @@ describe('svc runner: arguments and settings', () => {
   });
 
   it('says clearly that the other kinds are not available yet, and refuses unknown kinds', async () => {
-    for (const kind of ['nomad', 'vm', 'kubernetes', 'ssh']) {
+    for (const kind of ['nomad', 'vm', 'kubernetes']) {
       const io = captured();
       expect(await runnerCommand([kind], {}, io)).toBe(2);
       expect(io.err).toBe(
-        `svc runner ${kind}: the ${kind} runner is not available yet; svc runner docker is\n`,
+        `svc runner ${kind}: the ${kind} runner is not available yet; svc runner docker and ssh are\n`,
       );
     }
+    const ssh = captured();
+    expect(await runnerCommand(['ssh'], { SVC_RPC_PROTO: 'ftp' }, ssh)).toBe(2);
+    expect(ssh.err).toMatch(/^SVC_RPC_PROTO: /m);
     const io = captured();
     expect(await runnerCommand(['podman'], {}, io)).toBe(2);
     expect(io.err).toContain('unknown kind "podman"');

@@ -1,10 +1,12 @@
 import type { Logger } from 'pino';
-import { loadSettings, type DockerRunnerSettings } from '../config/index.js';
+import { loadSettings, type DockerRunnerSettings, type SshRunnerSettings } from '../config/index.js';
 import { InvalidSettingsError } from '../core/errors.js';
 import { RUNNER_KINDS, type RunnerKind } from '../core/runner.js';
 import type { Poller } from '../runner/poller/index.js';
 import { startRunnerListener } from '../runner/remote/listener.js';
+import type { CreatedRunner } from './runner/common.js';
 import { createDockerRunner } from './runner/docker-runner.js';
+import { createSshRunner } from './runner/ssh-runner.js';
 import type { CommandIO } from './io.js';
 import { parseListenAddress } from './listen-address.js';
 import { createLogger } from './logger.js';
@@ -16,7 +18,8 @@ const USAGE = `Usage: svc runner <kind>
 
 Runs a runner that takes stages from the svc server (SVC_RPC_HOST) and executes them, with the
 settings of the SVC_* environment variables (docs/runners.md, docs/settings.md).
-Kinds: docker (the Docker engine of DOCKER_HOST). nomad, vm, kubernetes and ssh are not available yet.
+Kinds: docker (the Docker engine of DOCKER_HOST), ssh (type: ssh pipelines, on the hosts they name).
+nomad, vm and kubernetes are not available yet.
 SIGINT/SIGTERM stop it: no new stage is taken, running ones finish (a second signal cancels them).
 `;
 
@@ -28,8 +31,8 @@ const STOP_REPORT_MS = 60_000;
 const NOT_YET: readonly (keyof DockerRunnerSettings)[] = ['SVC_CONTAINER_CONFIG'];
 
 /**
- * Composition root of `svc runner <kind>`: settings → logger → RPC client → Docker engine (leftovers
- * of earlier runs removed) → health listener → `capacity` polling loops, until SIGINT/SIGTERM.
+ * Composition root of `svc runner <kind>`: settings → logger → RPC client → the kind's engine (Docker:
+ * leftovers of earlier runs removed; ssh: host keys) → health listener → polling loops, until SIGINT/SIGTERM.
  * Exit 0 after a graceful stop, 1 when the engine or the listener cannot start, 2 for usage and
  * settings errors (every problem on stderr) and for kinds that are not available yet.
  */
@@ -49,40 +52,56 @@ export async function runnerCommand(args: readonly string[], env: Env, io: Comma
     io.stderr(`svc runner: unknown kind "${kind}"; expected one of ${RUNNER_KINDS.join(', ')}\n`);
     return 2;
   }
-  if ((kind as RunnerKind) !== 'docker') {
-    io.stderr(`svc runner ${kind}: the ${kind} runner is not available yet; svc runner docker is\n`);
+  if ((kind as RunnerKind) !== 'docker' && (kind as RunnerKind) !== 'ssh') {
+    io.stderr(`svc runner ${kind}: the ${kind} runner is not available yet; svc runner docker and ssh are\n`);
     return 2;
   }
-  let settings: DockerRunnerSettings;
-  let warnings: { setting: string; message: string }[];
-  try {
-    ({ settings, warnings } = loadSettings('docker', env, { cwd: io.cwd }));
-  } catch (error) {
-    if (!(error instanceof InvalidSettingsError)) throw error;
-    for (const problem of error.problems) io.stderr(`${problem.setting}: ${problem.message}\n`);
-    return 2;
-  }
+  const loaded = load(kind as 'docker' | 'ssh', env, io);
+  if (loaded === undefined) return 2;
+  const { settings } = loaded;
   const level = settings.SVC_TRACE === true ? 'trace' : settings.SVC_DEBUG === true ? 'debug' : 'info';
   const logger = createLogger({ level, pretty: process.stderr.isTTY });
-  for (const warning of warnings) logger.warn(`${warning.setting}: ${warning.message}`);
+  for (const warning of loaded.warnings) logger.warn(`${warning.setting}: ${warning.message}`);
+  if (loaded.kind === 'ssh')
+    return serve('ssh', await createSshRunner(loaded.settings, logger), settings, io, logger);
   for (const name of NOT_YET) {
-    if (settings[name] !== null)
+    if (loaded.settings[name] !== null)
       logger.warn(`${name}: not supported by svc runner docker yet; it has no effect`);
   }
-  return runDocker(settings, env, io, logger);
-}
-
-async function runDocker(
-  settings: DockerRunnerSettings,
-  env: Env,
-  io: CommandIO,
-  logger: Logger,
-): Promise<number> {
-  const created = await createDockerRunner(settings, env, logger);
+  const created = await createDockerRunner(loaded.settings, env, logger);
   if ('failure' in created) {
     io.stderr(`${created.failure}\n`);
     return created.code;
   }
+  return serve('docker', created, settings, io, logger);
+}
+
+type Loaded =
+  | { kind: 'docker'; settings: DockerRunnerSettings; warnings: SettingWarning[] }
+  | { kind: 'ssh'; settings: SshRunnerSettings; warnings: SettingWarning[] };
+type SettingWarning = { setting: string; message: string };
+
+/** The kind's settings; undefined (every problem on stderr) when they are invalid. */
+function load(kind: 'docker' | 'ssh', env: Env, io: CommandIO): Loaded | undefined {
+  try {
+    return kind === 'ssh'
+      ? { kind, ...loadSettings('ssh', env, { cwd: io.cwd }) }
+      : { kind, ...loadSettings('docker', env, { cwd: io.cwd }) };
+  } catch (error) {
+    if (!(error instanceof InvalidSettingsError)) throw error;
+    for (const problem of error.problems) io.stderr(`${problem.setting}: ${problem.message}\n`);
+    return undefined;
+  }
+}
+
+/** Listens (health, dashboard), polls until SIGINT/SIGTERM, and stops in order. */
+async function serve(
+  kind: RunnerKind,
+  created: CreatedRunner,
+  settings: Pick<SshRunnerSettings, 'SVC_HTTP_BIND' | 'SVC_HTTP_HOST' | 'SVC_HTTP_PROTO'>,
+  io: CommandIO,
+  logger: Logger,
+): Promise<number> {
   const { poller, name, endpoint, platform, labels, capacity, dashboard } = created;
   const bind = parseListenAddress(settings.SVC_HTTP_BIND);
   let listener;
@@ -95,14 +114,14 @@ async function runDocker(
     });
   } catch (error) {
     io.stderr(
-      `svc runner docker: cannot listen on ${settings.SVC_HTTP_BIND} (SVC_HTTP_BIND): ${error instanceof Error ? error.message : String(error)}\n`,
+      `svc runner ${kind}: cannot listen on ${settings.SVC_HTTP_BIND} (SVC_HTTP_BIND): ${error instanceof Error ? error.message : String(error)}\n`,
     );
     return 1;
   }
   poller.start();
   logger.info(
-    { labels, capacity, platform: `${platform.os}/${platform.arch}` },
-    `svc runner docker ${readVersion()} "${name}" takes stages from ${endpoint}; ` +
+    { labels, capacity: capacity === 0 ? 'no limit' : capacity, platform: `${platform.os}/${platform.arch}` },
+    `svc runner ${kind} ${readVersion()} "${name}" takes stages from ${endpoint}; ` +
       `listening on ${settings.SVC_HTTP_PROTO}://${bind.host}:${listener.port}`,
   );
   const signals = stopSignals(poller, logger);
@@ -113,7 +132,7 @@ async function runDocker(
     signals.dispose();
     await listener.close();
   }
-  logger.info('svc runner docker stopped');
+  logger.info(`svc runner ${kind} stopped`);
   return 0;
 }
 

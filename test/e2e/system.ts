@@ -105,6 +105,22 @@ export async function startServer(env: Record<string, string>): Promise<SvcProce
 }
 
 /** Starts `svc runner docker` against the server on `port`, joined to `networks`. */
+/** Starts `svc runner ssh` against the server on `port`. */
+export function startSshRunner(port: number, name: string, env: Record<string, string> = {}): SvcProcess {
+  const child = startSvc(['runner', 'ssh'], {
+    cwd: mkdtempSync(join(tmpdir(), 'svc-e2e-runner-')),
+    env: {
+      SVC_RPC_HOST: `127.0.0.1:${port}`,
+      SVC_RPC_PROTO: 'http',
+      SVC_RPC_SECRET: RPC_SECRET,
+      SVC_RUNNER_NAME: name,
+      SVC_HTTP_BIND: '127.0.0.1:0',
+      ...env,
+    },
+  });
+  return track(child);
+}
+
 export function startRunner(port: number, name: string, networks: string[]): SvcProcess {
   const child = startSvc(['runner', 'docker'], {
     cwd: mkdtempSync(join(tmpdir(), 'svc-e2e-runner-')),

@@ -4,28 +4,19 @@ import type { DockerRunnerSettings } from '../../config/index.js';
 import { dockerClient } from '../../engines/docker/client.js';
 import { DockerEngine } from '../../engines/docker/engine.js';
 import { DEFAULT_RUNNER_SETTINGS, type RunnerSettings } from '../../pipeline/index.js';
-import { RpcClient, type RunnerLimits, type WireFilter } from '../../runner/client/index.js';
+import type { RunnerLimits, WireFilter } from '../../runner/client/index.js';
 import { StageExecutor } from '../../runner/index.js';
 import { Poller } from '../../runner/poller/index.js';
-import type { DashboardOptions } from '../../runner/remote/dashboard.js';
 import { readEnvFile } from '../../runner/remote/env-file.js';
 import { RemoteStageRunner, type PrepareSettings } from '../../runner/remote/index.js';
-import { StageBoard } from '../../runner/remote/stage-board.js';
 import { readVersion } from '../version.js';
+import { dashboardOptions, rpcClientOf, type CreatedRunner } from './common.js';
 import { runnerPlugins } from './plugins.js';
 
 type Env = Record<string, string | undefined>;
 
 /** A Docker runner ready to poll: `poller.start()` runs it, `poller.stop()` ends it. */
-export interface DockerRunner {
-  readonly poller: Poller;
-  readonly name: string;
-  readonly endpoint: string;
-  readonly platform: { os: string; arch: string };
-  readonly labels: Record<string, string>;
-  readonly capacity: number;
-  readonly dashboard: DashboardOptions | undefined;
-}
+export type DockerRunner = CreatedRunner;
 
 /**
  * The Docker runner of `svc runner docker` (and of `svc server --local`, SVC_RUNNER_LOCAL): the
@@ -66,21 +57,7 @@ export async function createDockerRunner(
       code: 1,
     };
   }
-  const endpoint = `${settings.SVC_RPC_PROTO}://${settings.SVC_RPC_HOST}`;
-  if (settings.SVC_RPC_SKIP_VERIFY === true)
-    logger.warn('SVC_RPC_SKIP_VERIFY: the server’s TLS certificate is not verified');
-  const client = new RpcClient({
-    endpoint,
-    secret: settings.SVC_RPC_SECRET,
-    skipVerify: settings.SVC_RPC_SKIP_VERIFY === true,
-    dump:
-      settings.SVC_RPC_DUMP_HTTP === true || settings.SVC_RPC_DUMP_HTTP_BODY === true
-        ? {
-            sink: (entry, message) => logger.info(entry, message),
-            bodies: settings.SVC_RPC_DUMP_HTTP_BODY === true,
-          }
-        : undefined,
-  });
+  const { client, endpoint } = rpcClientOf(settings, logger);
   const limits = runnerLimits(settings);
   const prepare: PrepareSettings = {
     machine: name,
@@ -160,17 +137,4 @@ function runnerLimits(settings: DockerRunnerSettings): RunnerLimits | undefined 
     trusted: settings.SVC_LIMIT_TRUSTED === true,
   };
   return limits.events.length === 0 && limits.repos.length === 0 && !limits.trusted ? undefined : limits;
-}
-
-/** The dashboard (SVC_UI_*): on unless SVC_UI_DISABLED, and only with a password. */
-function dashboardOptions(settings: DockerRunnerSettings, runner: string): DashboardOptions | undefined {
-  const password = settings.SVC_UI_PASSWORD;
-  if (settings.SVC_UI_DISABLED === true || password == null || password === '') return undefined;
-  return {
-    username: settings.SVC_UI_USERNAME ?? '',
-    password,
-    realm: settings.SVC_UI_REALM ?? 'svc runner',
-    board: new StageBoard(),
-    runner,
-  };
 }

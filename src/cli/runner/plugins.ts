@@ -1,12 +1,26 @@
 import type { DockerRunnerSettings } from '../../config/index.js';
 import type { EnvironPlugin, RegistryPlugin, SecretPlugin } from '../../core/plugins.js';
 
+type PluginKeys =
+  | 'SVC_SECRET_PLUGIN_ENDPOINT'
+  | 'SVC_SECRET_PLUGIN_TOKEN'
+  | 'SVC_SECRET_PLUGIN_SKIP_VERIFY'
+  | 'SVC_ENV_PLUGIN_ENDPOINT'
+  | 'SVC_ENV_PLUGIN_TOKEN'
+  | 'SVC_ENV_PLUGIN_SKIP_VERIFY';
+type RegistryKeys =
+  'SVC_REGISTRY_PLUGIN_ENDPOINT' | 'SVC_REGISTRY_PLUGIN_TOKEN' | 'SVC_REGISTRY_PLUGIN_SKIP_VERIFY';
+
+/** The plugin settings of a runner kind: the registry plugin's only where the kind has images. */
+export type PluginSettings = Pick<DockerRunnerSettings, PluginKeys> &
+  Partial<Pick<DockerRunnerSettings, RegistryKeys>>;
+
 /**
  * The secret, registry and environment plugins (SVC_{SECRET,REGISTRY,ENV}_PLUGIN_*) that are set; each
  * token signs its requests as Drone's runners sign them. Loaded only when set: their HTTP client
  * would cost every runner start-up time and memory.
  */
-export async function runnerPlugins(settings: DockerRunnerSettings): Promise<{
+export async function runnerPlugins(settings: PluginSettings): Promise<{
   secretPlugin?: SecretPlugin;
   registryPlugin?: RegistryPlugin;
   environPlugin?: EnvironPlugin;

@@ -1,0 +1,66 @@
+import type { Logger } from 'pino';
+import type { DockerRunnerSettings } from '../../config/index.js';
+import { RpcClient } from '../../runner/client/index.js';
+import type { Poller } from '../../runner/poller/index.js';
+import type { DashboardOptions } from '../../runner/remote/dashboard.js';
+import { StageBoard } from '../../runner/remote/stage-board.js';
+
+/** What every runner kind shares: the poller and what its listener and start-up line show. */
+export interface CreatedRunner {
+  readonly poller: Poller;
+  readonly name: string;
+  readonly endpoint: string;
+  readonly platform: { os: string; arch: string };
+  readonly labels: Record<string, string>;
+  /** SVC_RUNNER_CAPACITY; 0 for no limit. */
+  readonly capacity: number;
+  readonly dashboard: DashboardOptions | undefined;
+}
+
+type ConnectionKeys =
+  | 'SVC_RPC_PROTO'
+  | 'SVC_RPC_HOST'
+  | 'SVC_RPC_SECRET'
+  | 'SVC_RPC_SKIP_VERIFY'
+  | 'SVC_RPC_DUMP_HTTP'
+  | 'SVC_RPC_DUMP_HTTP_BODY';
+type DashboardKeys = 'SVC_UI_DISABLED' | 'SVC_UI_USERNAME' | 'SVC_UI_PASSWORD' | 'SVC_UI_REALM';
+
+/** The RPC client of SVC_RPC_* (SVC_RPC_DUMP_HTTP[_BODY] log the exchange), and the server's address. */
+export function rpcClientOf(
+  settings: Pick<DockerRunnerSettings, ConnectionKeys>,
+  logger: Logger,
+): { client: RpcClient; endpoint: string } {
+  const endpoint = `${settings.SVC_RPC_PROTO}://${settings.SVC_RPC_HOST}`;
+  if (settings.SVC_RPC_SKIP_VERIFY === true)
+    logger.warn('SVC_RPC_SKIP_VERIFY: the server’s TLS certificate is not verified');
+  const client = new RpcClient({
+    endpoint,
+    secret: settings.SVC_RPC_SECRET,
+    skipVerify: settings.SVC_RPC_SKIP_VERIFY === true,
+    dump:
+      settings.SVC_RPC_DUMP_HTTP === true || settings.SVC_RPC_DUMP_HTTP_BODY === true
+        ? {
+            sink: (entry, message) => logger.info(entry, message),
+            bodies: settings.SVC_RPC_DUMP_HTTP_BODY === true,
+          }
+        : undefined,
+  });
+  return { client, endpoint };
+}
+
+/** The dashboard (SVC_UI_*): on unless SVC_UI_DISABLED, and only with a password. */
+export function dashboardOptions(
+  settings: Pick<DockerRunnerSettings, DashboardKeys>,
+  runner: string,
+): DashboardOptions | undefined {
+  const password = settings.SVC_UI_PASSWORD;
+  if (settings.SVC_UI_DISABLED === true || password == null || password === '') return undefined;
+  return {
+    username: settings.SVC_UI_USERNAME ?? '',
+    password,
+    realm: settings.SVC_UI_REALM ?? 'svc runner',
+    board: new StageBoard(),
+    runner,
+  };
+}

@@ -1,0 +1,94 @@
+import { homedir, hostname } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { SshRunnerSettings } from '../../config/index.js';
+import type { ExecSpec } from '../../core/engine.js';
+import { HostKeys, parseAddress, SshEngine, type SshTarget } from '../../engines/ssh/index.js';
+import { DEFAULT_RUNNER_SETTINGS } from '../../pipeline/index.js';
+import type { WireFilter } from '../../runner/client/index.js';
+import { StageExecutor } from '../../runner/index.js';
+import { Poller } from '../../runner/poller/index.js';
+import { RemoteStageRunner, type PrepareSettings } from '../../runner/remote/index.js';
+import { readVersion } from '../version.js';
+import { dashboardOptions, rpcClientOf, type CreatedRunner } from './common.js';
+import { runnerPlugins } from './plugins.js';
+
+/**
+ * The runner of `svc runner ssh` (runner kind R): `type: ssh` pipelines, each stage on the host its
+ * `server:` block names, through the SSH engine. Every stage shares one executor, so that
+ * SVC_RUNNER_MAX_PROCS limits the steps of all pipelines together (the spec's R semantics); without
+ * SVC_RUNNER_CAPACITY the runner takes every stage it is offered. SVC_RUNNER_LABELS has no effect on
+ * R in the spec: the runner says so at start and asks without labels.
+ */
+export async function createSshRunner(settings: SshRunnerSettings, logger: Logger): Promise<CreatedRunner> {
+  const name = settings.SVC_RUNNER_NAME ?? hostname();
+  if (settings.SVC_RUNNER_LABELS !== null)
+    logger.warn('SVC_RUNNER_LABELS: has no effect on the ssh runner (the spec lists it as coming soon)');
+  const hostKeys = new HostKeys({
+    knownHostsFile: settings.SVC_SSH_KNOWN_HOSTS ?? join(homedir(), '.ssh', 'known_hosts'),
+    trustFile: join(homedir(), '.svc', 'ssh_known_hosts'),
+  });
+  const engine = new SshEngine({ target: targetOf, hostKeys });
+  const { client, endpoint } = rpcClientOf(settings, logger);
+  const prepare: PrepareSettings = {
+    machine: name,
+    types: ['ssh'],
+    runner: { ...DEFAULT_RUNNER_SETTINGS, environ: { ...settings.SVC_RUNNER_ENVIRON } },
+    netrcCloneOnly: false,
+    secrets: {},
+    limits: undefined,
+    labels: { 'io.svc.runner': name },
+    ...(await runnerPlugins(settings)),
+  };
+  const dashboard = dashboardOptions(settings, name);
+  const executor = new StageExecutor({ engine, maxProcs: settings.SVC_RUNNER_MAX_PROCS ?? 0 });
+  const stages = new RemoteStageRunner({
+    client,
+    executor: () => executor,
+    settings: prepare,
+    logger,
+    ...(dashboard === undefined ? {} : { board: dashboard.board }),
+  });
+  const capacity = settings.SVC_RUNNER_CAPACITY ?? 0;
+  const filter: WireFilter = {
+    kind: 'pipeline',
+    type: 'ssh',
+    // The hosts are whatever the pipelines name: any platform.
+    os: '',
+    arch: '',
+    variant: '',
+    kernel: '',
+    labels: {},
+    limits: undefined,
+    runner: {
+      name,
+      kind: 'ssh',
+      capacity,
+      max_procs: settings.SVC_RUNNER_MAX_PROCS ?? 0,
+      version: readVersion(),
+    },
+  };
+  const poller = new Poller({
+    client,
+    filter,
+    capacity,
+    run: (stage, signals) => stages.run(stage, signals),
+    logger,
+  });
+  return { poller, name, endpoint, platform: { os: 'any', arch: 'any' }, labels: {}, capacity, dashboard };
+}
+
+/** The host of a stage, from its `server:` block. */
+export function targetOf(spec: ExecSpec): SshTarget {
+  const host = spec.host;
+  if (host === undefined) throw new Error('the pipeline names no server to run on');
+  const address = parseAddress(host.address);
+  if (address === undefined)
+    throw new Error(`server.host: "${host.address}" is not an address; expected host or host:port`);
+  return {
+    ...address,
+    user: host.user !== '' ? host.user : 'root',
+    ...(host.password === '' ? {} : { password: host.password }),
+    ...(host.privateKey === '' ? {} : { privateKey: host.privateKey }),
+  };
+}
