@@ -24,7 +24,7 @@ import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { selfSignedCertificate } from '../../support/self-signed.js';
-import { ForgeState, type Commit, type NewRepo, type NewUser, type Repo } from '../forge/state.js';
+import { ForgeState, type Commit, type NewUser, type Repo } from '../forge/state.js';
 import { ensureProject } from './access.js';
 import { actor, deliver, pullRequestEvent, refsChanged, ZEROS, type RefChange } from './deliveries.js';
 import type { Env, PullRequest } from './env.js';

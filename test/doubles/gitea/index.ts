@@ -27,7 +27,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { ForgeState, type NewRepo } from '../forge/state.js';
+import { ForgeState } from '../forge/state.js';
 import { createPayload, deliver, pullRequestPayload, pushPayload } from './deliveries.js';
 import type { Env } from './env.js';
 import { hookRoutes } from './routes-hooks.js';

@@ -63,7 +63,7 @@ import { hookRoutes } from './routes-hooks.js';
 import { statusRoutes } from './routes-statuses.js';
 import { userRoutes } from './routes-user.js';
 import { createServer, type ReceivedRequest } from './server.js';
-import { GitHubState, type NewRepo } from './state.js';
+import { GitHubState } from './state.js';
 import { deliver } from './webhooks.js';
 import { sendPullRequest, sendPush, type PullRequestOptions } from './deliveries.js';
 import type { ForgeDouble } from '../forge/double.js';

@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { ForgeState, type NewRepo, type NewUser } from '../forge/state.js';
+import { ForgeState, type NewUser } from '../forge/state.js';
 import { deliver, mergeRequestPayload, pushPayload } from './deliveries.js';
 import type { Env } from './env.js';
 import { hookRoutes } from './routes-hooks.js';

@@ -24,7 +24,7 @@
  * organization teams; `GET …/contents`; `form` deliveries.
  */
 import type { AddressInfo } from 'node:net';
-import { ForgeState, type NewRepo } from '../forge/state.js';
+import { ForgeState } from '../forge/state.js';
 import { deliver, pullRequestPayload, pushPayload, tagPayload } from './deliveries.js';
 import type { Env } from './env.js';
 import { hookRoutes } from './routes-hooks.js';
