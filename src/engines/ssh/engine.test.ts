@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -150,5 +151,35 @@ describe.skipIf(skip)('SSH engine', () => {
     await expect(engineFor(keyTarget, new HostKeys({ knownHostsFile })).setup(execSpec([]))).rejects.toThrow(
       /changed/,
     );
+  });
+
+  it('fails a step whose connection drops, naming the host, instead of hanging', async () => {
+    // A TCP proxy between the engine and sshd, whose connections the test cuts.
+    const sockets: Socket[] = [];
+    const proxy = createServer((client) => {
+      const upstream = connect(sshd.port, '127.0.0.1');
+      sockets.push(client, upstream);
+      client.pipe(upstream).pipe(client);
+      client.on('error', () => undefined);
+      upstream.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const { port } = proxy.address() as AddressInfo;
+    try {
+      const engine = engineFor(() => ({ ...keyTarget(), port }));
+      const steps = [hostStep('long', ['echo started', 'sleep 30'])];
+      const spec = execSpec(steps, { workspace: CONTRACT_WORKSPACE });
+      await engine.setup(spec);
+      const lines: string[] = [];
+      const running = engine.run(spec, steps[0] as ExecStep, (line) => lines.push(line));
+      for (let i = 0; i < 100 && !lines.includes('started'); i++) await new Promise((r) => setTimeout(r, 50));
+      for (const socket of sockets) socket.destroy();
+      await expect(running).rejects.toThrow(
+        /^step long: the connection to svc-ssh-test@127\.0\.0\.1:\d+ was lost/,
+      );
+      await engine.destroy(spec);
+    } finally {
+      proxy.close();
+    }
   });
 });

@@ -58,7 +58,7 @@ export function powershellRemoteScript(
   const dir = powershellQuote(paths.workingDir);
   const script = powershellQuote(paths.script);
   return {
-    text: [...assignments, '', body, ''].join('\r\n'),
+    text: [...assignments, '', ...body.split(/\r?\n/), ''].join('\r\n'),
     command: `powershell -NoProfile -NonInteractive -Command "New-Item -ItemType Directory -Force -Path ${dir} | Out-Null; Set-Location ${dir}; $PID | Out-File -Encoding ascii ${powershellQuote(paths.pidFile)}; & ${script}; exit $LastExitCode"`,
   };
 }

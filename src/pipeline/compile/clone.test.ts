@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileYaml as compile, TWO_STEPS } from '../../../test/fixtures/pipelines/compile-input.js';
 import { DEFAULT_RUNNER_SETTINGS } from './input.js';
@@ -67,6 +71,32 @@ describe('compilePipeline: the clone step', () => {
     expect(clone.command[0]).toContain('git fetch --depth=1 origin "+refs/heads/$DRONE_COMMIT_BRANCH:"');
     expect(clone.command[0]).toContain('git checkout "$DRONE_COMMIT_SHA" -b "$DRONE_COMMIT_BRANCH"');
     expect(clone.command[0]).not.toContain('ghp_secret');
+    expect(clone.command[0]).not.toContain('.netrc');
+  });
+
+  it('hands host clones their credentials through a git credential helper, never a file', async () => {
+    const { step } = await compile(
+      'kind: pipeline\ntype: ssh\nserver: {host: h}\nsteps:\n- {name: a, commands: [make]}\n',
+      { netrc },
+    );
+    const clone = step('clone');
+    // The script's own setup, up to the fetch, run by a real git in an empty folder.
+    const setup = (clone.command[0] ?? '')
+      .split('\n')
+      .filter((line) => !line.includes('git fetch') && !line.includes('git checkout'));
+    const dir = mkdtempSync(join(tmpdir(), 'svc-clone-helper-'));
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: dir, ...clone.envs };
+    for (const secret of clone.secrets) env[secret.env] = secret.data;
+    execFileSync('/bin/sh', ['-c', setup.join('\n')], { cwd: dir, env });
+    const answer = execFileSync('git', ['credential', 'fill'], {
+      cwd: dir,
+      env,
+      input: 'protocol=https\nhost=github.com\n\n',
+      encoding: 'utf8',
+    });
+    expect(answer).toContain('username=octocat\npassword=ghp_secret');
+    expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).not.toContain('ghp_secret');
+    expect(existsSync(join(dir, '.netrc'))).toBe(false);
   });
 
   it('gives an ssh stage its server, secrets resolved, and warns of a missing one', async () => {

@@ -1,5 +1,5 @@
 import type { BuildFacts } from './input.js';
-import { posixScript } from './script.js';
+import { posixScript, shellQuote } from './script.js';
 import type { CloneSettings } from '../types.js';
 
 /** The clone image when the runner names none (SVC_RUNNER_CLONE_IMAGE / SVC_IMAGE_CLONE). */
@@ -24,16 +24,24 @@ export function cloneParameters(clone: CloneSettings): Record<string, string> {
 }
 
 /**
+ * A git credential helper that answers with the clone credentials of the step's variables: on a
+ * host, credentials must not be written to the user's `~/.netrc` (which they may have, and which
+ * would outlive the build). Only the variables' names are in the repository's config, never values.
+ */
+const CREDENTIAL_HELPER = `!f() { test "$1" = get && printf 'username=%s\\npassword=%s\\n' "$DRONE_NETRC_USERNAME" "$DRONE_NETRC_PASSWORD"; }; f`;
+
+/**
  * The clone step of pipelines that run on a host (ssh, exec, macstadium), which have no clone image:
  * git commands reading the same variables, fetching the branch, tag or pull request as Drone does.
- * Credentials, when given, are written to `$HOME/.netrc` from the variables, never into the script.
+ * Credentials, when given, reach git through a credential helper for the clone's machine, from the
+ * variables: never written to a file, never in the script.
  */
 export function hostCloneScript(build: BuildFacts, clone: CloneSettings): string {
   const depth = clone.depth > 0 ? ` --depth=${clone.depth}` : '';
   const commands = [
-    'if [ -n "${DRONE_NETRC_MACHINE:-}" ]; then printf \'machine %s\\nlogin %s\\npassword %s\\n\' "$DRONE_NETRC_MACHINE" "$DRONE_NETRC_USERNAME" "$DRONE_NETRC_PASSWORD" > "$HOME/.netrc"; chmod 600 "$HOME/.netrc"; fi',
-    'git init',
+    'git init -q',
     'git remote add origin "$DRONE_REMOTE_URL"',
+    `if [ -n "\${DRONE_NETRC_MACHINE:-}" ]; then git config "credential.https://$DRONE_NETRC_MACHINE.helper" ${shellQuote(CREDENTIAL_HELPER)}; git config "credential.http://$DRONE_NETRC_MACHINE.helper" ${shellQuote(CREDENTIAL_HELPER)}; fi`,
   ];
   if (build.ref.startsWith('refs/tags/')) {
     commands.push(`git fetch${depth} origin "+$DRONE_COMMIT_REF:"`, 'git checkout -qf FETCH_HEAD');
