@@ -4,6 +4,8 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { dockerClient } from '../engines/docker/client.js';
 import { DockerEngine } from '../engines/docker/engine.js';
+import { runnerHostKeys, SshEngine, targetOf } from '../engines/ssh/index.js';
+import type { Engine } from '../core/engine.js';
 import {
   compilePipeline,
   DEFAULT_RUNNER_SETTINGS,
@@ -25,7 +27,7 @@ type Env = Record<string, string | undefined>;
 /** Owner label of every Docker resource `svc exec` creates; run ids carry the creating process's pid. */
 const EXEC_OWNER = 'svc-exec';
 
-/** Composition root of `svc exec`: file → lint → compile → Docker engine, until done or Ctrl-C. */
+/** Composition root of `svc exec`: file → lint → compile → Docker or SSH engine, until done or Ctrl-C. */
 export async function execCommand(args: readonly string[], env: Env, io: CommandIO): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     io.stdout(EXEC_USAGE);
@@ -69,9 +71,9 @@ function readPipeline(path: string, shown: string, args: ExecArgs, io: CommandIO
     );
     return undefined;
   }
-  if (pipeline.type !== 'docker') {
+  if (pipeline.type !== 'docker' && pipeline.type !== 'ssh') {
     io.stderr(
-      `svc exec: pipeline "${pipeline.name}" is of type ${pipeline.type}; svc exec runs docker pipelines\n`,
+      `svc exec: pipeline "${pipeline.name}" is of type ${pipeline.type}; svc exec runs docker and ssh pipelines\n`,
     );
     return undefined;
   }
@@ -113,16 +115,7 @@ async function runPipeline(pipeline: Pipeline, args: ExecArgs, env: Env, io: Com
   const spec = compiled.spec;
   spec.workspace = { base: spec.workspace.path, path: spec.workspace.path, hostPath: io.cwd };
 
-  const engine = new DockerEngine({
-    docker: dockerClient({
-      host: env.DOCKER_HOST,
-      tlsVerify: env.DOCKER_TLS_VERIFY === '1',
-      certPath: env.DOCKER_CERT_PATH,
-    }),
-    owner: EXEC_OWNER,
-    streamPull: true,
-  });
-  await engine.removeLeftovers(otherProcessIsAlive);
+  const engine = await engineFor(pipeline, env);
   const reporter = new TerminalReporter(
     { write: (text) => io.stdout(text), color: process.stdout.isTTY },
     spec.steps.map((s) => s.name),
@@ -141,6 +134,30 @@ async function runPipeline(pipeline: Pipeline, args: ExecArgs, env: Env, io: Com
   } finally {
     process.off('SIGINT', onInterrupt);
   }
+}
+
+/**
+ * Docker pipelines run on the engine of DOCKER_HOST (leftovers of dead `svc exec`s removed first);
+ * ssh pipelines on the host of their `server:` block (SVC_SSH_KNOWN_HOSTS verifies it), where the
+ * working copy is copied as the workspace.
+ */
+async function engineFor(pipeline: Pipeline, env: Env): Promise<Engine> {
+  if (pipeline.type === 'ssh')
+    return new SshEngine({
+      target: targetOf,
+      hostKeys: runnerHostKeys(env.SVC_SSH_KNOWN_HOSTS || undefined),
+    });
+  const engine = new DockerEngine({
+    docker: dockerClient({
+      host: env.DOCKER_HOST,
+      tlsVerify: env.DOCKER_TLS_VERIFY === '1',
+      certPath: env.DOCKER_CERT_PATH,
+    }),
+    owner: EXEC_OWNER,
+    streamPull: true,
+  });
+  await engine.removeLeftovers(otherProcessIsAlive);
+  return engine;
 }
 
 /** Whether the `svc exec` that created a run (its pid is in the run id) still runs here. */

@@ -12,7 +12,7 @@ Commands:
   runner docker               run a runner that executes stages in Docker containers
   lint [--trusted] [--json] FILE...
                               check pipeline files (.drone.yml format)
-  exec [FILE] [options]       run a pipeline on the local Docker engine, the current directory as workspace
+  exec [FILE] [options]       run a pipeline here (docker: local engine; ssh: its host), the current directory as workspace
   config print <kind>         print the effective settings of a kind as JSON
                               (kinds: server, docker, nomad, vm, kubernetes, ssh)
   version                     print svc's version

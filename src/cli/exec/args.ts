@@ -13,9 +13,11 @@ export interface ExecArgs {
 
 export const EXEC_USAGE = `Usage: svc exec [FILE] [options]
 
-Runs a pipeline of FILE (default: .svc.yml, else .drone.yml) on the local Docker engine (DOCKER_HOST),
-with the current directory as the workspace (nothing is cloned). Exit code 0 when the pipeline
-succeeds, 1 when it fails, 2 on usage errors. Ctrl-C cancels it and removes what it created.
+Runs a pipeline of FILE (default: .svc.yml, else .drone.yml) with the current directory as the
+workspace (nothing is cloned): a docker pipeline on the local Docker engine (DOCKER_HOST), an ssh
+pipeline on the host of its server: block, where the directory is copied (host keys checked against
+SVC_SSH_KNOWN_HOSTS, default ~/.ssh/known_hosts, else trusted on first use). Exit code 0 when the
+pipeline succeeds, 1 when it fails, 2 on usage errors. Ctrl-C cancels it and removes what it created.
 
 Options:
   --pipeline NAME   the pipeline to run (default: the first pipeline of the file)

@@ -1,9 +1,7 @@
-import { homedir, hostname } from 'node:os';
-import { join } from 'node:path';
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { SshRunnerSettings } from '../../config/index.js';
-import type { ExecSpec } from '../../core/engine.js';
-import { HostKeys, parseAddress, SshEngine, type SshTarget } from '../../engines/ssh/index.js';
+import { runnerHostKeys, SshEngine, targetOf } from '../../engines/ssh/index.js';
 import { DEFAULT_RUNNER_SETTINGS } from '../../pipeline/index.js';
 import type { WireFilter } from '../../runner/client/index.js';
 import { StageExecutor } from '../../runner/index.js';
@@ -24,11 +22,7 @@ export async function createSshRunner(settings: SshRunnerSettings, logger: Logge
   const name = settings.SVC_RUNNER_NAME ?? hostname();
   if (settings.SVC_RUNNER_LABELS !== null)
     logger.warn('SVC_RUNNER_LABELS: has no effect on the ssh runner (the spec lists it as coming soon)');
-  const hostKeys = new HostKeys({
-    knownHostsFile: settings.SVC_SSH_KNOWN_HOSTS ?? join(homedir(), '.ssh', 'known_hosts'),
-    trustFile: join(homedir(), '.svc', 'ssh_known_hosts'),
-  });
-  const engine = new SshEngine({ target: targetOf, hostKeys });
+  const engine = new SshEngine({ target: targetOf, hostKeys: runnerHostKeys(settings.SVC_SSH_KNOWN_HOSTS) });
   const { client, endpoint } = rpcClientOf(settings, logger);
   const prepare: PrepareSettings = {
     machine: name,
@@ -76,19 +70,4 @@ export async function createSshRunner(settings: SshRunnerSettings, logger: Logge
     logger,
   });
   return { poller, name, endpoint, platform: { os: 'any', arch: 'any' }, labels: {}, capacity, dashboard };
-}
-
-/** The host of a stage, from its `server:` block. */
-export function targetOf(spec: ExecSpec): SshTarget {
-  const host = spec.host;
-  if (host === undefined) throw new Error('the pipeline names no server to run on');
-  const address = parseAddress(host.address);
-  if (address === undefined)
-    throw new Error(`server.host: "${host.address}" is not an address; expected host or host:port`);
-  return {
-    ...address,
-    user: host.user !== '' ? host.user : 'root',
-    ...(host.password === '' ? {} : { password: host.password }),
-    ...(host.privateKey === '' ? {} : { privateKey: host.privateKey }),
-  };
 }

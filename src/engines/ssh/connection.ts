@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Client, type ClientChannel } from 'ssh2';
 import type { HostKeys } from './host-keys.js';
 import type { SshTarget } from './target.js';
@@ -10,7 +11,7 @@ export interface CommandStreams {
   stdout?: (chunk: Buffer) => void;
   stderr?: (chunk: Buffer) => void;
   /** Written to the command's standard input, which is then closed. */
-  stdin?: string;
+  stdin?: string | Readable;
 }
 
 /** How a remote command ended: its exit code, or the signal that ended it (code null). */
@@ -118,13 +119,15 @@ export class SshConnection {
                 new ConnectionLost(`the connection to ${this.#name} closed before the command ended`),
             );
         });
-        channel.end(streams.stdin);
+        const stdin = streams.stdin;
+        if (stdin === undefined || typeof stdin === 'string') channel.end(stdin);
+        else stdin.pipe(channel);
       });
     });
   }
 
   /** Runs a short command and collects its output; an exit other than 0 is an error with its stderr. */
-  async check(command: string, stdin?: string): Promise<string> {
+  async check(command: string, stdin?: string | Readable): Promise<string> {
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     const exit = await this.exec(command, {

@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { posix } from 'node:path';
+import { PassThrough } from 'node:stream';
 import type { Engine, ExecSpec, ExecStep, OutputSink, StepExit } from '../../core/engine.js';
 import { LineSplitter } from '../lines.js';
 import { SshConnection } from './connection.js';
@@ -58,6 +60,30 @@ export class SshEngine implements Engine {
     } catch (error) {
       throw new Error(`cannot make the stage's folder ${root}: ${(error as Error).message}`);
     }
+    const local = spec.workspace.hostPath;
+    if (local !== undefined)
+      await this.#upload(connection, local, this.#local(root, spec, workspaceOf(spec)));
+  }
+
+  /**
+   * `svc exec`: the working copy on this machine is the workspace; the host has none, so it is
+   * copied there (a tar stream through the connection) before the first step.
+   */
+  async #upload(connection: SshConnection, local: string, remote: string): Promise<void> {
+    const tar = spawn('tar', ['-C', local, '-cf', '-', '.'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Read at once: Node discards a child's unread output when it exits (a small tree packs before
+    // the channel opens); the PassThrough holds it, and holds tar back by backpressure.
+    const archive = tar.stdout.pipe(new PassThrough());
+    const errors: Buffer[] = [];
+    tar.stderr.on('data', (chunk: Buffer) => errors.push(chunk));
+    const packed = new Promise<number>((resolve) => tar.on('close', (code) => resolve(code ?? 1)));
+    try {
+      await connection.check(`tar -C ${quote(remote)} -xf -`, archive);
+    } catch (error) {
+      throw new Error(`cannot copy ${local} to the host: ${(error as Error).message}`);
+    }
+    if ((await packed) !== 0)
+      throw new Error(`cannot pack ${local}: ${Buffer.concat(errors).toString('utf8').trim()}`);
   }
 
   async run(spec: ExecSpec, step: ExecStep, output: OutputSink, signal?: AbortSignal): Promise<StepExit> {

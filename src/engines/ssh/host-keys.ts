@@ -1,6 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { knownHostsName } from './target.js';
 
 /** A host key as OpenSSH prints its fingerprint: `SHA256:` and the unpadded base64 of its hash. */
@@ -136,4 +137,15 @@ function matches(pattern: string, name: string): boolean {
     'i',
   );
   return regex.test(name);
+}
+
+/**
+ * The host keys of a runner or `svc exec`: `knownHostsFile` (SVC_SSH_KNOWN_HOSTS, default
+ * ~/.ssh/known_hosts), and hosts trusted on first use remembered in ~/.svc/ssh_known_hosts.
+ */
+export function runnerHostKeys(knownHostsFile: string | null | undefined): HostKeys {
+  return new HostKeys({
+    knownHostsFile: knownHostsFile ?? join(homedir(), '.ssh', 'known_hosts'),
+    trustFile: join(homedir(), '.svc', 'ssh_known_hosts'),
+  });
 }

@@ -1,3 +1,3 @@
 export { SshEngine, type SshEngineOptions } from './engine.js';
-export { HostKeys, fingerprint } from './host-keys.js';
-export { parseAddress, type SshTarget } from './target.js';
+export { HostKeys, fingerprint, runnerHostKeys } from './host-keys.js';
+export { parseAddress, targetOf, type SshTarget } from './target.js';

@@ -1,3 +1,5 @@
+import type { ExecSpec } from '../../core/engine.js';
+
 /** Where and as whom a stage runs over SSH. */
 export interface SshTarget {
   host: string;
@@ -29,4 +31,19 @@ export function parseAddress(address: string): { host: string; port: number } | 
 /** How OpenSSH names a host in known_hosts: the bare name on port 22, `[host]:port` elsewhere. */
 export function knownHostsName(host: string, port: number): string {
   return port === 22 ? host : `[${host}]:${port}`;
+}
+
+/** The host of a stage, from its `server:` block (Drone's default user: root). */
+export function targetOf(spec: ExecSpec): SshTarget {
+  const host = spec.host;
+  if (host === undefined) throw new Error('the pipeline names no server to run on');
+  const address = parseAddress(host.address);
+  if (address === undefined)
+    throw new Error(`server.host: "${host.address}" is not an address; expected host or host:port`);
+  return {
+    ...address,
+    user: host.user !== '' ? host.user : 'root',
+    ...(host.password === '' ? {} : { password: host.password }),
+    ...(host.privateKey === '' ? {} : { privateKey: host.privateKey }),
+  };
 }
