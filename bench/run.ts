@@ -13,6 +13,7 @@ const NEEDS: Record<Benchmark['needs'][number], { env: string; what: string }> =
   docker: { env: 'DOCKER_HOST', what: 'a Docker engine with local/busybox (npm run images)' },
   mariadb: { env: 'SVC_TEST_SQL_A_DATASOURCE', what: 'MariaDB' },
   postgres: { env: 'SVC_TEST_SQL_B_DATASOURCE', what: 'PostgreSQL' },
+  sshd: { env: 'SVC_TEST_SSHD', what: 'OpenSSH server and its test account' },
 };
 
 async function main(names: string[]): Promise<number> {

@@ -4,6 +4,7 @@ import { dispatch } from './dispatch.js';
 import { logThroughput } from './log-throughput.js';
 import { memory } from './memory.js';
 import { pipelineOverhead } from './pipeline-overhead.js';
+import { sshOverhead } from './ssh-overhead.js';
 import { web } from './web.js';
 
 /** Every benchmark `npm run bench` knows, in the order `all` runs them. */
@@ -14,4 +15,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   memory,
   logThroughput,
   web,
+  sshOverhead,
 ];

@@ -12,6 +12,6 @@ export interface BenchContext {
 export interface Benchmark {
   readonly name: string;
   /** Services it needs (checked before it runs, with a clear message when missing). */
-  readonly needs: readonly ('docker' | 'mariadb' | 'postgres')[];
+  readonly needs: readonly ('docker' | 'mariadb' | 'postgres' | 'sshd')[];
   run(ctx: BenchContext): Promise<BenchResult[]>;
 }

@@ -93,14 +93,25 @@ export class SshEngine implements Engine {
     signal?.throwIfAborted();
     const script = this.#script(run, spec, step);
     const paths = this.#paths(run, step);
-    await run.connection.check(`umask 077 && cat > ${quote(paths.script)}`, script.text);
     const stdout = new LineSplitter(output);
     const stderr = new LineSplitter(output);
     run.running.set(step.id, paths.pidFile);
+    // One channel per step: the script arrives on standard input, is written into the stage's
+    // folder (readable by the user only), and runs with its input at end of file. A channel costs
+    // the host a session (a fork and a shell): the upload does not get one of its own.
+    if (run.windows) {
+      const folder = paths.script.slice(0, paths.script.lastIndexOf('\\'));
+      await run.connection.check(
+        `powershell -NoProfile -Command "New-Item -ItemType Directory -Force -Path '${folder}' | Out-Null; $input | Set-Content -Path '${paths.script}'"`,
+        script.text,
+      );
+    }
+    const command = run.windows ? script.command : `cat > ${quote(paths.script)} && ${script.command}`;
     const exited = run.connection
-      .exec(script.command, {
+      .exec(command, {
         stdout: (chunk) => stdout.write(chunk),
         stderr: (chunk) => stderr.write(chunk),
+        ...(run.windows ? {} : { stdin: script.text }),
       })
       .finally(() => {
         stdout.end();
