@@ -56,6 +56,19 @@ describe('StageExecutor: scheduling', () => {
     expect(limited.engine.started()).toEqual(['s1', 's2', 's3', 's4', 's5', 's6']);
   });
 
+  it('shares maxProcs between the stages of one executor (the ssh runner: across all pipelines)', async () => {
+    const engine = new NullEngine({
+      steps: { a1: { delay: 40 }, a2: { delay: 40 }, b1: { delay: 40 }, b2: { delay: 40 } },
+    });
+    const executor = new StageExecutor({ engine, maxProcs: 2 });
+    const [a, b] = await Promise.all([
+      executor.execute(execSpec([execStep('a1'), execStep('a2')])),
+      executor.execute(execSpec([execStep('b1'), execStep('b2')])),
+    ]);
+    expect([a.status, b.status]).toEqual(['success', 'success']);
+    expect(engine.maxConcurrent).toBe(2);
+  });
+
   it('does not let a detached step block its dependents, and ends it with the stage', async () => {
     const { result, reporter, step } = await run(
       [execStep('database', { detach: true }), execStep('test', { dependsOn: ['database'] })],
