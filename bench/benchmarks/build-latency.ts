@@ -1,6 +1,6 @@
 import type { Benchmark } from '../lib/benchmark.js';
 import { interleave, timeCommand } from '../lib/process.js';
-import { median, percentile, round } from '../lib/stats.js';
+import { timeComparison } from '../lib/result.js';
 import { buildStatus, startSvcSystem, type SvcSystem } from '../lib/svc-system.js';
 
 const RUNS = 12;
@@ -50,22 +50,17 @@ export const buildLatency: Benchmark = {
         () => pushToSuccess(system, ++number),
         () => timeCommand('docker', ['run', '--rm', 'local/busybox', 'true']),
       );
-      const svcMedian = median(svc);
-      const baselineMedian = median(baseline);
       return [
-        {
-          name: 'build-latency',
-          metric: 'webhook → build success, one step, clone disabled',
-          svc: round(svcMedian, 1),
-          baseline: round(baselineMedian, 1),
-          ratio: round(svcMedian / baselineMedian),
-          unit: 'ms',
-          runs: RUNS,
-          p50: round(svcMedian, 1),
-          p99: round(percentile(svc, 0.99), 1),
-          notes:
-            'svc server + svc runner docker processes, webhook signed by the GitHub double, build status polled every 5 ms through the API; baseline docker run --rm local/busybox true; interleaved, medians',
-        },
+        timeComparison(
+          {
+            name: 'build-latency',
+            metric: 'webhook → build success, one step, clone disabled',
+            notes:
+              'svc server + svc runner docker processes, webhook signed by the GitHub double, build status polled every 5 ms through the API; baseline docker run --rm local/busybox true; interleaved, medians',
+          },
+          svc,
+          baseline,
+        ),
       ];
     } finally {
       await system.close();

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Benchmark, BenchContext } from '../lib/benchmark.js';
 import { interleave, timeCommand } from '../lib/process.js';
-import type { BenchResult } from '../lib/result.js';
-import { median, percentile, round } from '../lib/stats.js';
+import { timeComparison, type BenchResult } from '../lib/result.js';
 
 const RUNS = 12;
 const IMAGE = 'local/busybox';
@@ -28,20 +27,15 @@ async function measure(ctx: BenchContext, steps: number): Promise<BenchResult> {
       return total;
     };
     const { a: svc, b: baseline } = await interleave(RUNS, svcExec, dockerRuns);
-    const svcMedian = median(svc);
-    const baselineMedian = median(baseline);
-    return {
-      name: 'pipeline-overhead',
-      metric: `${steps}-step pipeline, wall time`,
-      svc: round(svcMedian, 1),
-      baseline: round(baselineMedian, 1),
-      ratio: round(svcMedian / baselineMedian),
-      unit: 'ms',
-      runs: RUNS,
-      p50: round(svcMedian, 1),
-      p99: round(percentile(svc, 0.99), 1),
-      notes: `svc exec (whole command: Node start, lint, compile, network + containers, cleanup) vs ${steps} × docker run --rm ${IMAGE} true, interleaved, medians`,
-    };
+    return timeComparison(
+      {
+        name: 'pipeline-overhead',
+        metric: `${steps}-step pipeline, wall time`,
+        notes: `svc exec (whole command: Node start, lint, compile, network + containers, cleanup) vs ${steps} × docker run --rm ${IMAGE} true, interleaved, medians`,
+      },
+      svc,
+      baseline,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { startSshd } from '../../test/support/sshd.js';
 import type { Benchmark, BenchContext } from '../lib/benchmark.js';
 import { interleave, timeCommand } from '../lib/process.js';
-import type { BenchResult } from '../lib/result.js';
-import { median, percentile, round } from '../lib/stats.js';
+import { timeComparison, type BenchResult } from '../lib/result.js';
 
 const RUNS = 12;
 const STEPS = 5;
@@ -59,20 +58,15 @@ async function measure(ctx: BenchContext): Promise<BenchResult> {
       return total;
     };
     const { a: svc, b: baseline } = await interleave(RUNS, svcExec, sshRuns);
-    const svcMedian = median(svc);
-    const baselineMedian = median(baseline);
-    return {
-      name: 'ssh-overhead',
-      metric: `${STEPS}-step ssh pipeline, wall time`,
-      svc: round(svcMedian, 1),
-      baseline: round(baselineMedian, 1),
-      ratio: round(svcMedian / baselineMedian),
-      unit: 'ms',
-      runs: RUNS,
-      p50: round(svcMedian, 1),
-      p99: round(percentile(svc, 0.99), 1),
-      notes: `svc exec (Node start, lint, compile, one connection, workspace copy, ${STEPS} steps, cleanup) vs ${STEPS} × ssh user@host true, interleaved, medians`,
-    };
+    return timeComparison(
+      {
+        name: 'ssh-overhead',
+        metric: `${STEPS}-step ssh pipeline, wall time`,
+        notes: `svc exec (Node start, lint, compile, one connection, workspace copy, ${STEPS} steps, cleanup) vs ${STEPS} × ssh user@host true, interleaved, medians`,
+      },
+      svc,
+      baseline,
+    );
   } finally {
     await sshd.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { DockerRunnerSettings } from '../../config/index.js';
-import { RpcClient } from '../../runner/client/index.js';
-import type { Poller } from '../../runner/poller/index.js';
+import { RpcClient, type WireFilter } from '../../runner/client/index.js';
+import { Poller } from '../../runner/poller/index.js';
+import type { RemoteStageRunner } from '../../runner/remote/index.js';
 import type { DashboardOptions } from '../../runner/remote/dashboard.js';
 import { StageBoard } from '../../runner/remote/stage-board.js';
 
@@ -63,4 +64,22 @@ export function dashboardOptions(
     board: new StageBoard(),
     runner,
   };
+}
+
+/** The polling loops of a runner: `capacity` of them (0: no limit), each running what it takes. */
+export function pollerOf(options: {
+  client: RpcClient;
+  filter: WireFilter;
+  capacity: number;
+  stages: RemoteStageRunner;
+  logger: Logger;
+}): Poller {
+  const { client, filter, capacity, stages, logger } = options;
+  return new Poller({
+    client,
+    filter,
+    capacity,
+    run: (stage, signals) => stages.run(stage, signals),
+    logger,
+  });
 }

@@ -6,11 +6,10 @@ import { DockerEngine } from '../../engines/docker/engine.js';
 import { DEFAULT_RUNNER_SETTINGS, type RunnerSettings } from '../../pipeline/index.js';
 import type { RunnerLimits, WireFilter } from '../../runner/client/index.js';
 import { StageExecutor } from '../../runner/index.js';
-import { Poller } from '../../runner/poller/index.js';
 import { readEnvFile } from '../../runner/remote/env-file.js';
 import { RemoteStageRunner, type PrepareSettings } from '../../runner/remote/index.js';
 import { readVersion } from '../version.js';
-import { dashboardOptions, rpcClientOf, type CreatedRunner } from './common.js';
+import { dashboardOptions, pollerOf, rpcClientOf, type CreatedRunner } from './common.js';
 import { runnerPlugins } from './plugins.js';
 
 type Env = Record<string, string | undefined>;
@@ -96,13 +95,7 @@ export async function createDockerRunner(
     },
   };
   const capacity = settings.SVC_RUNNER_CAPACITY;
-  const poller = new Poller({
-    client,
-    filter,
-    capacity,
-    run: (stage, signals) => stages.run(stage, signals),
-    logger,
-  });
+  const poller = pollerOf({ client, filter, capacity, stages, logger });
   return { poller, name, endpoint, platform, labels, capacity, dashboard };
 }
 

@@ -5,10 +5,9 @@ import { runnerHostKeys, SshEngine, targetOf } from '../../engines/ssh/index.js'
 import { DEFAULT_RUNNER_SETTINGS } from '../../pipeline/index.js';
 import type { WireFilter } from '../../runner/client/index.js';
 import { StageExecutor } from '../../runner/index.js';
-import { Poller } from '../../runner/poller/index.js';
 import { RemoteStageRunner, type PrepareSettings } from '../../runner/remote/index.js';
 import { readVersion } from '../version.js';
-import { dashboardOptions, rpcClientOf, type CreatedRunner } from './common.js';
+import { dashboardOptions, pollerOf, rpcClientOf, type CreatedRunner } from './common.js';
 import { runnerPlugins } from './plugins.js';
 
 /**
@@ -62,12 +61,6 @@ export async function createSshRunner(settings: SshRunnerSettings, logger: Logge
       version: readVersion(),
     },
   };
-  const poller = new Poller({
-    client,
-    filter,
-    capacity,
-    run: (stage, signals) => stages.run(stage, signals),
-    logger,
-  });
+  const poller = pollerOf({ client, filter, capacity, stages, logger });
   return { poller, name, endpoint, platform: { os: 'any', arch: 'any' }, labels: {}, capacity, dashboard };
 }
