@@ -50,7 +50,11 @@ export class SshConnection {
     return this.#name;
   }
 
-  static open(target: SshTarget, hostKeys: HostKeys, notices: string[]): Promise<SshConnection> {
+  static open(
+    target: SshTarget,
+    hostKeys: Pick<HostKeys, 'check'>,
+    notices: string[],
+  ): Promise<SshConnection> {
     const name = `${target.user}@${target.host}:${target.port}`;
     return new Promise((resolve, reject) => {
       const client = new Client();

@@ -12,7 +12,7 @@ import type { SshTarget } from './target.js';
 export interface SshEngineOptions {
   /** The host of a stage (Drone's `server:` block, or the VM a VM runner made for it). */
   target(spec: ExecSpec): SshTarget;
-  hostKeys: HostKeys;
+  hostKeys: Pick<HostKeys, 'check'>;
   /** Where stages' folders are made on POSIX hosts. */
   tempDir?: string;
 }
