@@ -39,13 +39,19 @@ describe('svc runner: arguments and settings', () => {
   });
 
   it('says clearly that the other kinds are not available yet, and refuses unknown kinds', async () => {
-    for (const kind of ['nomad', 'vm', 'kubernetes']) {
+    for (const kind of ['nomad', 'kubernetes']) {
       const io = captured();
       expect(await runnerCommand([kind], {}, io)).toBe(2);
       expect(io.err).toBe(
-        `svc runner ${kind}: the ${kind} runner is not available yet; svc runner docker and ssh are\n`,
+        `svc runner ${kind}: the ${kind} runner is not available yet; svc runner docker, ssh, vm are\n`,
       );
     }
+    const vm = captured();
+    expect(
+      await runnerCommand(['vm'], { SVC_RPC_PROTO: 'http', SVC_RPC_HOST: 'x', SVC_RPC_SECRET: 's' }, vm),
+    ).toBe(2);
+    for (const setting of ['SVC_VMHOST_ENDPOINT', 'SVC_VMHOST_TOKEN', 'SVC_VM_IMAGE'])
+      expect(vm.err).toMatch(new RegExp(`^${setting}: `, 'm'));
     const ssh = captured();
     expect(await runnerCommand(['ssh'], { SVC_RPC_PROTO: 'ftp' }, ssh)).toBe(2);
     expect(ssh.err).toMatch(/^SVC_RPC_PROTO: /m);

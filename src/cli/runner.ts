@@ -1,5 +1,10 @@
 import type { Logger } from 'pino';
-import { loadSettings, type DockerRunnerSettings, type SshRunnerSettings } from '../config/index.js';
+import {
+  loadSettings,
+  type DockerRunnerSettings,
+  type SshRunnerSettings,
+  type VmRunnerSettings,
+} from '../config/index.js';
 import { InvalidSettingsError } from '../core/errors.js';
 import { RUNNER_KINDS, type RunnerKind } from '../core/runner.js';
 import type { Poller } from '../runner/poller/index.js';
@@ -7,6 +12,7 @@ import { startRunnerListener } from '../runner/remote/listener.js';
 import type { CreatedRunner } from './runner/common.js';
 import { createDockerRunner } from './runner/docker-runner.js';
 import { createSshRunner } from './runner/ssh-runner.js';
+import { createVmRunner } from './runner/vm-runner.js';
 import type { CommandIO } from './io.js';
 import { parseListenAddress } from './listen-address.js';
 import { createLogger } from './logger.js';
@@ -18,8 +24,9 @@ const USAGE = `Usage: svc runner <kind>
 
 Runs a runner that takes stages from the svc server (SVC_RPC_HOST) and executes them, with the
 settings of the SVC_* environment variables (docs/runners.md, docs/settings.md).
-Kinds: docker (the Docker engine of DOCKER_HOST), ssh (type: ssh pipelines, on the hosts they name).
-nomad, vm and kubernetes are not available yet.
+Kinds: docker (the Docker engine of DOCKER_HOST), ssh (type: ssh pipelines, on the hosts they name),
+vm (type: macstadium pipelines, a VM per stage on an Orka host). nomad and kubernetes are not
+available yet.
 SIGINT/SIGTERM stop it: no new stage is taken, running ones finish (a second signal cancels them).
 `;
 
@@ -52,11 +59,13 @@ export async function runnerCommand(args: readonly string[], env: Env, io: Comma
     io.stderr(`svc runner: unknown kind "${kind}"; expected one of ${RUNNER_KINDS.join(', ')}\n`);
     return 2;
   }
-  if ((kind as RunnerKind) !== 'docker' && (kind as RunnerKind) !== 'ssh') {
-    io.stderr(`svc runner ${kind}: the ${kind} runner is not available yet; svc runner docker and ssh are\n`);
+  if (!(AVAILABLE as readonly string[]).includes(kind)) {
+    io.stderr(
+      `svc runner ${kind}: the ${kind} runner is not available yet; svc runner ${AVAILABLE.join(', ')} are\n`,
+    );
     return 2;
   }
-  const loaded = load(kind as 'docker' | 'ssh', env, io);
+  const loaded = load(kind as Available, env, io);
   if (loaded === undefined) return 2;
   const { settings } = loaded;
   const level = settings.SVC_TRACE === true ? 'trace' : settings.SVC_DEBUG === true ? 'debug' : 'info';
@@ -64,6 +73,14 @@ export async function runnerCommand(args: readonly string[], env: Env, io: Comma
   for (const warning of loaded.warnings) logger.warn(`${warning.setting}: ${warning.message}`);
   if (loaded.kind === 'ssh')
     return serve('ssh', await createSshRunner(loaded.settings, logger), settings, io, logger);
+  if (loaded.kind === 'vm') {
+    const vm = await createVmRunner(loaded.settings, logger);
+    if ('failure' in vm) {
+      io.stderr(`${vm.failure}\n`);
+      return vm.code;
+    }
+    return serve('vm', vm, settings, io, logger);
+  }
   for (const name of NOT_YET) {
     if (loaded.settings[name] !== null)
       logger.warn(`${name}: not supported by svc runner docker yet; it has no effect`);
@@ -76,17 +93,22 @@ export async function runnerCommand(args: readonly string[], env: Env, io: Comma
   return serve('docker', created, settings, io, logger);
 }
 
+/** The runner kinds this svc runs. */
+const AVAILABLE = ['docker', 'ssh', 'vm'] as const;
+type Available = (typeof AVAILABLE)[number];
+
 type Loaded =
   | { kind: 'docker'; settings: DockerRunnerSettings; warnings: SettingWarning[] }
-  | { kind: 'ssh'; settings: SshRunnerSettings; warnings: SettingWarning[] };
+  | { kind: 'ssh'; settings: SshRunnerSettings; warnings: SettingWarning[] }
+  | { kind: 'vm'; settings: VmRunnerSettings; warnings: SettingWarning[] };
 type SettingWarning = { setting: string; message: string };
 
 /** The kind's settings; undefined (every problem on stderr) when they are invalid. */
-function load(kind: 'docker' | 'ssh', env: Env, io: CommandIO): Loaded | undefined {
+function load(kind: Available, env: Env, io: CommandIO): Loaded | undefined {
   try {
-    return kind === 'ssh'
-      ? { kind, ...loadSettings('ssh', env, { cwd: io.cwd }) }
-      : { kind, ...loadSettings('docker', env, { cwd: io.cwd }) };
+    if (kind === 'ssh') return { kind, ...loadSettings('ssh', env, { cwd: io.cwd }) };
+    if (kind === 'vm') return { kind, ...loadSettings('vm', env, { cwd: io.cwd }) };
+    return { kind, ...loadSettings('docker', env, { cwd: io.cwd }) };
   } catch (error) {
     if (!(error instanceof InvalidSettingsError)) throw error;
     for (const problem of error.problems) io.stderr(`${problem.setting}: ${problem.message}\n`);

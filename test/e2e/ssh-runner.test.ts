@@ -4,15 +4,15 @@
  * bare repository on this machine, by its file:// URL), the steps run on the host with a secret
  * masked in their log, and GitHub gets the statuses.
  */
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, enable, loginAs, tokenOf } from '../api/client.js';
 import { startGitHubDouble, type GitHubDouble } from '../doubles/github/index.js';
 import { startSshd, sshdForTests, type TestSshd } from '../support/sshd.js';
-import { freePort, serverEnv, startServer, startSshRunner, waitFor, type SvcProcess } from './system.js';
+import { localRepository } from './host-repository.js';
+import { freePort, serverEnv, startServer, startSvcRunner, waitFor, type SvcProcess } from './system.js';
 
 const { skip } = sshdForTests();
 const REPO = 'octocat/app';
@@ -23,39 +23,6 @@ interface ApiBuild {
   status: string;
   after: string;
   stages?: { number: number; name: string; status: string; steps?: { number: number; name: string }[] }[];
-}
-
-/**
- * A bare repository on this machine, owned by the account the steps run as (git refuses to read a
- * repository another user owns), and a working copy that pushes to it.
- */
-function localRepository(owner: string): {
-  url: string;
-  commit(files: Record<string, string>, message: string): string;
-} {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-e2e-ssh-git-'));
-  chmodSync(dir, 0o755);
-  const bare = join(dir, 'app.git');
-  const work = join(dir, 'work');
-  const git = (cwd: string, ...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=Octocat', '-c', 'user.email=octocat@example.com', ...args], {
-      cwd,
-      encoding: 'utf8',
-    }).trim();
-  git(dir, 'init', '-q', '--bare', '-b', 'main', bare);
-  git(dir, 'init', '-q', '-b', 'main', work);
-  return {
-    url: `file://${bare}`,
-    commit(files, message) {
-      for (const [path, content] of Object.entries(files)) writeFileSync(join(work, path), content);
-      git(work, 'add', '-A');
-      git(work, 'commit', '-q', '-m', message);
-      execFileSync('chown', ['-R', 'root', bare]);
-      git(work, 'push', '-q', bare, 'main');
-      execFileSync('chown', ['-R', owner, bare]);
-      return git(work, 'rev-parse', 'HEAD');
-    },
-  };
 }
 
 describe.skipIf(skip)('svc runner ssh: a type: ssh pipeline built green on a real sshd', () => {
@@ -93,7 +60,7 @@ describe.skipIf(skip)('svc runner ssh: a type: ssh pipeline built green on a rea
       expect(created.status, created.text).toBe(200);
     }
     // The host's key is trusted on first use: the runner's known_hosts does not list it.
-    runner = startSshRunner(port, `e2e-ssh-runner-${process.pid}`, {
+    runner = startSvcRunner('ssh', port, `e2e-ssh-runner-${process.pid}`, {
       SVC_SSH_KNOWN_HOSTS: join(mkdtempSync(join(tmpdir(), 'svc-e2e-known-')), 'known_hosts'),
       HOME: mkdtempSync(join(tmpdir(), 'svc-e2e-home-')),
     });

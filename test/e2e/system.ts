@@ -105,9 +105,14 @@ export async function startServer(env: Record<string, string>): Promise<SvcProce
 }
 
 /** Starts `svc runner docker` against the server on `port`, joined to `networks`. */
-/** Starts `svc runner ssh` against the server on `port`. */
-export function startSshRunner(port: number, name: string, env: Record<string, string> = {}): SvcProcess {
-  const child = startSvc(['runner', 'ssh'], {
+/** Starts `svc runner <kind>` (ssh, vm) against the server on `port`, with the kind's settings. */
+export function startSvcRunner(
+  kind: 'ssh' | 'vm',
+  port: number,
+  name: string,
+  env: Record<string, string> = {},
+): SvcProcess {
+  const child = startSvc(['runner', kind], {
     cwd: mkdtempSync(join(tmpdir(), 'svc-e2e-runner-')),
     env: {
       SVC_RPC_HOST: `127.0.0.1:${port}`,

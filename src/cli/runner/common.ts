@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { DockerRunnerSettings } from '../../config/index.js';
-import { RpcClient, type WireFilter } from '../../runner/client/index.js';
+import { RpcClient, type RunnerLimits, type WireFilter } from '../../runner/client/index.js';
 import { Poller } from '../../runner/poller/index.js';
 import type { RemoteStageRunner } from '../../runner/remote/index.js';
 import type { DashboardOptions } from '../../runner/remote/dashboard.js';
@@ -82,4 +82,16 @@ export function pollerOf(options: {
     run: (stage, signals) => stages.run(stage, signals),
     logger,
   });
+}
+
+/** SVC_LIMIT_*, or undefined when none limits anything. */
+export function runnerLimits(
+  settings: Pick<DockerRunnerSettings, 'SVC_LIMIT_EVENTS' | 'SVC_LIMIT_REPOS' | 'SVC_LIMIT_TRUSTED'>,
+): RunnerLimits | undefined {
+  const limits = {
+    events: [...(settings.SVC_LIMIT_EVENTS ?? [])],
+    repos: [...(settings.SVC_LIMIT_REPOS ?? [])],
+    trusted: settings.SVC_LIMIT_TRUSTED === true,
+  };
+  return limits.events.length === 0 && limits.repos.length === 0 && !limits.trusted ? undefined : limits;
 }

@@ -4,12 +4,12 @@ import type { DockerRunnerSettings } from '../../config/index.js';
 import { dockerClient } from '../../engines/docker/client.js';
 import { DockerEngine } from '../../engines/docker/engine.js';
 import { DEFAULT_RUNNER_SETTINGS, type RunnerSettings } from '../../pipeline/index.js';
-import type { RunnerLimits, WireFilter } from '../../runner/client/index.js';
+import type { WireFilter } from '../../runner/client/index.js';
 import { StageExecutor } from '../../runner/index.js';
 import { readEnvFile } from '../../runner/remote/env-file.js';
 import { RemoteStageRunner, type PrepareSettings } from '../../runner/remote/index.js';
 import { readVersion } from '../version.js';
-import { dashboardOptions, pollerOf, rpcClientOf, type CreatedRunner } from './common.js';
+import { dashboardOptions, pollerOf, rpcClientOf, runnerLimits, type CreatedRunner } from './common.js';
 import { runnerPlugins } from './plugins.js';
 
 type Env = Record<string, string | undefined>;
@@ -120,14 +120,4 @@ function runnerSettings(settings: DockerRunnerSettings): RunnerSettings {
       cpuSet: settings.SVC_CPU_SET ?? [],
     },
   };
-}
-
-/** SVC_LIMIT_*, or undefined when none limits anything. */
-function runnerLimits(settings: DockerRunnerSettings): RunnerLimits | undefined {
-  const limits = {
-    events: [...(settings.SVC_LIMIT_EVENTS ?? [])],
-    repos: [...(settings.SVC_LIMIT_REPOS ?? [])],
-    trusted: settings.SVC_LIMIT_TRUSTED === true,
-  };
-  return limits.events.length === 0 && limits.repos.length === 0 && !limits.trusted ? undefined : limits;
 }
