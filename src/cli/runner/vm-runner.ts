@@ -60,7 +60,9 @@ export async function createVmRunner(
   const limits = runnerLimits(settings);
   const prepare: PrepareSettings = {
     machine: name,
-    types: ['macstadium'],
+    types: ['macstadium', 'vm'],
+    // Drone names these pipelines macstadium; svc also takes `type: vm` (commands only) for its VMs.
+    aliases: { vm: 'macstadium' },
     runner: { ...DEFAULT_RUNNER_SETTINGS, environ },
     netrcCloneOnly: false,
     secrets: {},

@@ -125,6 +125,24 @@ describe('prepareStage', () => {
     });
   });
 
+  it('runs a type: vm pipeline as macstadium on the VM runner, and refuses one with images', async () => {
+    const vm = { ...SETTINGS, types: ['macstadium', 'vm'], aliases: { vm: 'macstadium' as const } };
+    const commands = 'kind: pipeline\ntype: vm\nname: build\nsteps:\n- name: x\n  commands: [ "sw_vers" ]\n';
+    const prepared = await prepareStage(details({ config: commands }), vm, 1);
+    if (!prepared.ok) throw new Error(prepared.error);
+    // Host steps: the clone with git commands, the step as a script, no images.
+    expect(prepared.spec.steps.map((step) => [step.name, step.image, step.entrypoint])).toEqual([
+      ['clone', '', ['/bin/sh', '-c']],
+      ['x', '', ['/bin/sh', '-c']],
+    ]);
+    const imaged = commands.replace('- name: x\n', '- name: x\n  image: alpine\n');
+    expect(await prepareStage(details({ config: imaged }), vm, 1)).toEqual({
+      ok: false,
+      error:
+        'step "x" has an image, but this runner runs type: vm pipelines as macstadium: commands on the machine, without containers',
+    });
+  });
+
   it('refuses what only trusted repositories may use, unless the repository is trusted', async () => {
     const privileged = PIPELINE.replace(
       '  commands: [ "true" ]',

@@ -7,6 +7,7 @@ import {
   diagnosticText,
   lintText,
   type Pipeline,
+  type PipelineType,
   type RunnerSettings,
   type SecretDocument,
   type SecretResolver,
@@ -20,6 +21,11 @@ export interface PrepareSettings {
   machine: string;
   /** Pipeline types this runner executes (`docker`). */
   types: readonly string[];
+  /**
+   * Types this runner takes as another of its types (the vm runner: `type: vm` as `macstadium`).
+   * Such a pipeline runs its steps' commands on the machine: a step with an image is refused.
+   */
+  aliases?: Readonly<Record<string, PipelineType>>;
   runner: RunnerSettings;
   /** SVC_NETRC_CLONE_ONLY. */
   netrcCloneOnly: boolean;
@@ -69,7 +75,7 @@ export async function prepareStage(
     };
   }
   const pipelines = linted.manifest.documents.filter((doc): doc is Pipeline => doc.kind === 'pipeline');
-  const pipeline = pipelines.find((p) => p.name === stage.name);
+  let pipeline = pipelines.find((p) => p.name === stage.name);
   if (pipeline === undefined) {
     return {
       ok: false,
@@ -81,6 +87,16 @@ export async function prepareStage(
       ok: false,
       error: `pipeline "${pipeline.name}" is of type ${pipeline.type}; this runner runs ${settings.types.join(', ')} pipelines`,
     };
+  }
+  const alias = settings.aliases?.[pipeline.type];
+  if (alias !== undefined) {
+    const imaged = [...pipeline.services, ...pipeline.steps].find((step) => step.image !== '');
+    if (imaged !== undefined)
+      return {
+        ok: false,
+        error: `step "${imaged.name}" has an image, but this runner runs type: ${pipeline.type} pipelines as ${alias}: commands on the machine, without containers`,
+      };
+    pipeline = { ...pipeline, type: alias };
   }
   const secretDocuments = linted.manifest.documents.filter(
     (doc): doc is SecretDocument => doc.kind === 'secret',

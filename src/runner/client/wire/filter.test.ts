@@ -23,4 +23,11 @@ describe('matchesFilter', () => {
     expect(matchesFilter(ssh, facts({ type: 'ssh', os: 'windows', arch: 'arm64' }))).toBe(true);
     expect(matchesFilter(ssh, facts({ type: 'docker' }))).toBe(false);
   });
+
+  it('lets the VM runner (macstadium) take type: vm stages too, svc’s alias', () => {
+    const vm = { ...linuxDockerFilter(), type: 'macstadium', os: '', arch: '' };
+    expect(matchesFilter(vm, facts({ type: 'vm' }))).toBe(true);
+    expect(matchesFilter(vm, facts({ type: 'macstadium' }))).toBe(true);
+    expect(matchesFilter(linuxDockerFilter(), facts({ type: 'vm' }))).toBe(false);
+  });
 });

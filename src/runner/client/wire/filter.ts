@@ -14,7 +14,8 @@ export type RunnerLimits = NonNullable<WireFilter['limits']>;
 
 /**
  * Whether a runner asking with `filter` may take a stage, by Drone's rules:
- * - kind and type must be equal (empty stands for `pipeline` and `docker`);
+ * - kind and type must be equal (empty stands for `pipeline` and `docker`; a `macstadium` runner also
+ *   takes `type: vm` stages, svc's alias for its VMs);
  * - os and arch must be equal (an empty value on the stage matches any runner, and a runner that
  *   names none, the ssh runner, whose hosts are of every platform, takes any);
  * - variant and kernel must be equal when the stage names one;
@@ -27,7 +28,7 @@ export function matchesFilter(filter: WireFilter, facts: FilterFacts): boolean {
   const { stage } = facts;
   return (
     (stage.kind || 'pipeline') === (filter.kind || 'pipeline') &&
-    (stage.type || 'docker') === (filter.type || 'docker') &&
+    sameType(stage.type || 'docker', filter.type || 'docker') &&
     (stage.os === '' || filter.os === '' || stage.os === filter.os) &&
     (stage.arch === '' || filter.arch === '' || stage.arch === filter.arch) &&
     (stage.variant === '' || stage.variant === filter.variant) &&
@@ -57,4 +58,9 @@ function sameLabels(a: Readonly<Record<string, string>>, b: Readonly<Record<stri
   return (
     keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key])
   );
+}
+
+/** A stage's type and a runner's: equal, or `vm` for the VM runner (`macstadium`). */
+function sameType(stage: string, runner: string): boolean {
+  return stage === runner || (stage === 'vm' && runner === 'macstadium');
 }
