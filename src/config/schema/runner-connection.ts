@@ -51,11 +51,11 @@ export const runnerConnection = group(
       default: 'http',
       description: "The protocol of the runner's HTTP listener. Changing it is not recommended.",
     }),
-    setting('SVC_SSH_KNOWN_HOSTS', runners('V', 'R'), text('the path of a known_hosts file'), {
+    setting('SVC_SSH_KNOWN_HOSTS', runners('R'), text('the path of a known_hosts file'), {
       defaultDoc: '~/.ssh/known_hosts of the user the runner runs as',
       addition: true,
       description:
-        "svc addition: the OpenSSH known_hosts file the ssh and vm runners verify hosts' keys against. A host not listed there is trusted on first use: its key is written to the build log and remembered in ~/.svc/ssh_known_hosts, and a later different key fails the stage.",
+        "svc addition: the OpenSSH known_hosts file the ssh runner (and svc exec of ssh pipelines) verifies hosts' keys against (the vm runner's VMs are new every time: their keys are trusted for their stage). A host not listed there is trusted on first use: its key is written to the build log and remembered in ~/.svc/ssh_known_hosts, and a later different key fails the stage.",
     }),
   ],
 );
