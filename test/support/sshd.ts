@@ -4,7 +4,7 @@
  * password account it creates (SVC_TEST_SSH_USER / SVC_TEST_SSH_PASSWORD). Stopped by the test.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,8 @@ export interface TestSshd {
   readonly passwordUser: { user: string; password: string };
   /** The public host key line (`ssh-ed25519 AAAA…`). */
   hostKey(): string;
+  /** Authorizes another public key (an OpenSSH `.pub` line) for every account. */
+  authorize(publicKey: string): void;
   /** Restarts the daemon on the same port with a new host key (a changed host). */
   rekey(): Promise<void>;
   stop(): Promise<void>;
@@ -89,6 +91,7 @@ export async function startSshd(): Promise<TestSshd> {
       user: process.env.SVC_TEST_SSH_USER ?? 'svc-ssh-test',
       password: process.env.SVC_TEST_SSH_PASSWORD ?? '',
     },
+    authorize: (publicKey) => appendFileSync(join(dir, 'authorized_keys'), `${publicKey.trim()}\n`),
     hostKey: () => readFileSync(join(dir, 'host_key.pub'), 'utf8').trim().split(' ').slice(0, 2).join(' '),
     rekey: async () => {
       await stopDaemon();

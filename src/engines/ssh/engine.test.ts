@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -181,5 +181,21 @@ describe.skipIf(skip)('SSH engine', () => {
     } finally {
       proxy.close();
     }
+  });
+
+  it('logs in with a key protected by a passphrase, and says so when the passphrase is wrong', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-ssh-passphrase-'));
+    const keyFile = join(dir, 'key');
+    await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', 'open sesame', '-f', keyFile]);
+    sshd.authorize(readFileSync(`${keyFile}.pub`, 'utf8'));
+    const target = { ...keyTarget(), privateKey: readFileSync(keyFile, 'utf8'), passphrase: 'open sesame' };
+    const { exits } = await stage(
+      engineFor(() => target),
+      [hostStep('a', ['true'])],
+    );
+    expect(exits).toEqual([0]);
+    await expect(engineFor(() => ({ ...target, passphrase: 'wrong' })).setup(execSpec([]))).rejects.toThrow(
+      /: the private key cannot be used: /,
+    );
   });
 });
