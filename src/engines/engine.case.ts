@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine, ExecSpec, ExecStep, StepExit } from '../core/engine.js';
 import { posixScript } from '../pipeline/compile/script.js';
@@ -28,6 +30,19 @@ export interface EngineDriver {
   /** Why the suite cannot run here (the real part is missing outside CI); undefined to run it. */
   skip: boolean;
   start(): Promise<EngineUnderTest>;
+}
+
+/**
+ * Whether a process whose command line contains `marker` runs on this machine: where the steps of
+ * the engines under test run (local containers, a local sshd).
+ */
+export async function processRunning(marker: string): Promise<boolean> {
+  try {
+    await promisify(execFile)('pgrep', ['-f', marker]);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The workspace of the contract's stages: Drone's, as the compiler gives it. */

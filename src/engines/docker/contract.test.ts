@@ -1,14 +1,11 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
 import { execSpec } from '../../runner/testing/spec.js';
-import { CONTRACT_WORKSPACE, engineContract, posixShellStep } from '../engine.case.js';
+import { CONTRACT_WORKSPACE, engineContract, posixShellStep, processRunning } from '../engine.case.js';
 import { DockerEngine } from './engine.js';
 import { LABEL_RUN } from './resources.js';
 import { countMatching, dockerForTests } from './testing.case.js';
 
 const { docker, skip } = await dockerForTests(['local/busybox']);
-const run = promisify(execFile);
 
 engineContract({
   name: 'Docker (the private engine of .ci/services.sh, busybox steps)',
@@ -22,14 +19,7 @@ engineContract({
         posixShellStep(name, commands, { image: 'local/busybox', ...fields }),
       spec: (steps) => execSpec(steps, { workspace: CONTRACT_WORKSPACE }),
       // Containers' processes are this machine's processes: the engine runs here.
-      running: async (marker) => {
-        try {
-          await run('pgrep', ['-f', marker]);
-          return true;
-        } catch {
-          return false;
-        }
-      },
+      running: processRunning,
       leftovers: async (spec) => {
         const left = await countMatching(docker, { label: [`${LABEL_RUN}=${spec.runId}`] });
         return left.containers + left.networks + left.volumes > 0;

@@ -8,23 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSshd, sshdForTests, type TestSshd } from '../../../test/support/sshd.js';
 import type { ExecSpec, ExecStep } from '../../core/engine.js';
 import { execSpec } from '../../runner/testing/spec.js';
-import { CONTRACT_WORKSPACE, engineContract, posixShellStep } from '../engine.case.js';
+import { CONTRACT_WORKSPACE, engineContract, posixShellStep, processRunning } from '../engine.case.js';
 import { SshEngine } from './engine.js';
 import { HostKeys } from './host-keys.js';
 import type { SshTarget } from './target.js';
 
 const run = promisify(execFile);
 const { skip } = sshdForTests();
-
-/** Whether a process with `marker` in its command line runs on this machine (the sshd is local). */
-async function running(marker: string): Promise<boolean> {
-  try {
-    await run('pgrep', ['-f', marker]);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const hostStep = (name: string, commands: string[], fields: Partial<ExecStep> = {}) =>
   posixShellStep(name, commands, { image: '', ...fields });
@@ -50,7 +40,7 @@ engineContract({
       engine: engineFor(() => target, new HostKeys({ knownHostsFile })),
       shellStep: hostStep,
       spec: (steps) => execSpec(steps, { workspace: CONTRACT_WORKSPACE }),
-      running,
+      running: processRunning,
       leftovers: (spec) => Promise.resolve(existsSync(`/tmp/svc-${spec.runId}`)),
       close: () => sshd.stop(),
     };

@@ -1,25 +1,13 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOrkaDouble, type OrkaDouble } from '../../../test/doubles/orka/index.js';
 import { sshdForTests } from '../../../test/support/sshd.js';
 import { execSpec } from '../../runner/testing/spec.js';
-import { CONTRACT_WORKSPACE, engineContract, posixShellStep } from '../engine.case.js';
+import { CONTRACT_WORKSPACE, engineContract, posixShellStep, processRunning } from '../engine.case.js';
 import { VmEngine, vmPrefix } from './engine.js';
 import { OrkaClient } from './orka.js';
 
-const run = promisify(execFile);
 const { skip } = sshdForTests();
-
-async function running(marker: string): Promise<boolean> {
-  try {
-    await run('pgrep', ['-f', marker]);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function engineFor(orka: OrkaDouble, runner = 'vm-test', dump?: (line: string) => void): VmEngine {
   return new VmEngine({
@@ -42,7 +30,7 @@ engineContract({
       engine: engineFor(orka),
       shellStep: (name, commands, fields = {}) => posixShellStep(name, commands, { image: '', ...fields }),
       spec: (steps) => execSpec(steps, { workspace: CONTRACT_WORKSPACE }),
-      running,
+      running: processRunning,
       notices: /^ssh: /,
       leftovers: (spec) => Promise.resolve(orka.vms().length > 0 || existsSync(`/tmp/svc-${spec.runId}`)),
       close: async () => {
