@@ -35,6 +35,7 @@ import { alnum, issueAccessToken, oauthRoutes } from './routes-oauth.js';
 import { repoRoutes } from './routes-repos.js';
 import { createServer, whoami } from './server.js';
 import type { ForgeDouble } from '../forge/double.js';
+import { closeServer } from '../forge/router.js';
 
 export interface BitbucketServerDouble extends ForgeDouble {
   /** The application link's consumer key, and the consumer's RSA private key as PKCS#1 PEM ("BEGIN RSA PRIVATE KEY"); the double keeps the public key and verifies every signature with it. */
@@ -246,10 +247,6 @@ export async function startBitbucketServerDouble(
       offset += ms;
     },
     unknownCalls: () => env.unknown,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
+    close: () => closeServer(server),
   };
 }

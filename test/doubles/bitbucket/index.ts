@@ -19,6 +19,7 @@ import { oauthRoutes } from './routes-oauth.js';
 import { routes } from './routes.js';
 import { createServer } from './server.js';
 import type { ForgeDouble } from '../forge/double.js';
+import { closeServer } from '../forge/router.js';
 
 export interface BitbucketDouble extends ForgeDouble {
   readonly key: string;
@@ -128,10 +129,6 @@ export async function startBitbucketDouble(): Promise<BitbucketDouble> {
       offset += ms;
     },
     unknownCalls: () => env.unknown,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
+    close: () => closeServer(server),
   };
 }

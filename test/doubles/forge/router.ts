@@ -107,3 +107,14 @@ export function listener(handle: (req: IncomingMessage, body: Buffer) => Reply) 
     req.on('end', () => sendReply(res, handle(req, Buffer.concat(chunks))));
   };
 }
+
+/** Stops a double's HTTP server: open connections (keep-alive, long polls) are cut, not waited for. */
+export function closeServer(server: {
+  closeAllConnections(): void;
+  close(done: (err?: Error) => void): void;
+}): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.closeAllConnections();
+    server.close((err) => (err ? reject(err) : resolve()));
+  });
+}

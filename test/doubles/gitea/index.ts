@@ -36,6 +36,7 @@ import { repoRoutes } from './routes-repos.js';
 import { userRoutes } from './routes-user.js';
 import { createServer } from './server.js';
 import type { ForgeDouble } from '../forge/double.js';
+import { closeServer } from '../forge/router.js';
 
 /** A running Gitea double. */
 export interface GiteaDouble extends ForgeDouble {
@@ -160,10 +161,6 @@ export async function startGiteaDouble(options: GiteaDoubleOptions = {}): Promis
     },
     issuedTokens: () => env.access.size,
     unknownCalls: () => env.unknown,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
+    close: () => closeServer(server),
   };
 }

@@ -67,6 +67,7 @@ import { GitHubState } from './state.js';
 import { deliver } from './webhooks.js';
 import { sendPullRequest, sendPush, type PullRequestOptions } from './deliveries.js';
 import type { ForgeDouble } from '../forge/double.js';
+import { closeServer } from '../forge/router.js';
 
 export type { ReceivedRequest } from './server.js';
 export type { PullRequestOptions } from './deliveries.js';
@@ -199,10 +200,6 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     requests: () => received,
     unknownCalls: () => unknown,
     exhaustRateLimit: (resetAt) => rateLimit.exhaust(resetAt),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
+    close: () => closeServer(server),
   };
 }

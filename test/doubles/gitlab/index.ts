@@ -21,6 +21,7 @@ import { oauthRoutes } from './routes-oauth.js';
 import { routes } from './routes.js';
 import { createServer } from './server.js';
 import type { ForgeDouble } from '../forge/double.js';
+import { closeServer } from '../forge/router.js';
 
 export interface GitLabDouble extends ForgeDouble {
   readonly clientId: string;
@@ -146,10 +147,6 @@ export async function startGitLabDouble(
       offset += ms;
     },
     unknownCalls: () => env.unknown,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
+    close: () => closeServer(server),
   };
 }

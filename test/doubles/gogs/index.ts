@@ -32,6 +32,7 @@ import { repoRoutes } from './routes-repos.js';
 import { userRoutes } from './routes-user.js';
 import { createServer } from './server.js';
 import type { ForgeDouble } from '../forge/double.js';
+import { closeServer } from '../forge/router.js';
 
 /** A running Gogs double. */
 export interface GogsDouble extends ForgeDouble {
@@ -121,10 +122,6 @@ export async function startGogsDouble(
     tokenNames: (login) =>
       env.named.filter((t) => t.login.toLowerCase() === login.toLowerCase()).map((t) => t.name),
     unknownCalls: () => env.unknown,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
+    close: () => closeServer(server),
   };
 }
