@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import type { DockerRunnerSettings } from '../../config/index.js';
 import { RpcClient, type RunnerLimits, type WireFilter } from '../../runner/client/index.js';
 import { Poller } from '../../runner/poller/index.js';
-import type { RemoteStageRunner } from '../../runner/remote/index.js';
+import { RemoteStageRunner, type PrepareSettings } from '../../runner/remote/index.js';
+import type { StageExecutor } from '../../runner/index.js';
 import type { DashboardOptions } from '../../runner/remote/dashboard.js';
 import { StageBoard } from '../../runner/remote/stage-board.js';
 
@@ -94,4 +95,22 @@ export function runnerLimits(
     trusted: settings.SVC_LIMIT_TRUSTED === true,
   };
   return limits.events.length === 0 && limits.repos.length === 0 && !limits.trusted ? undefined : limits;
+}
+
+/** The runner's stage runner: each stage prepared with `prepare`, run by `executor()`, on the dashboard. */
+export function stageRunnerOf(options: {
+  client: RpcClient;
+  prepare: PrepareSettings;
+  executor: () => StageExecutor;
+  dashboard: DashboardOptions | undefined;
+  logger: Logger;
+}): RemoteStageRunner {
+  const { client, prepare, executor, dashboard, logger } = options;
+  return new RemoteStageRunner({
+    client,
+    executor,
+    settings: prepare,
+    logger,
+    ...(dashboard === undefined ? {} : { board: dashboard.board }),
+  });
 }

@@ -5,9 +5,9 @@ import { runnerHostKeys, SshEngine, targetOf } from '../../engines/ssh/index.js'
 import { DEFAULT_RUNNER_SETTINGS } from '../../pipeline/index.js';
 import type { WireFilter } from '../../runner/client/index.js';
 import { StageExecutor } from '../../runner/index.js';
-import { RemoteStageRunner, type PrepareSettings } from '../../runner/remote/index.js';
+import type { PrepareSettings } from '../../runner/remote/index.js';
 import { readVersion } from '../version.js';
-import { dashboardOptions, pollerOf, rpcClientOf, type CreatedRunner } from './common.js';
+import { dashboardOptions, pollerOf, rpcClientOf, stageRunnerOf, type CreatedRunner } from './common.js';
 import { runnerPlugins } from './plugins.js';
 
 /**
@@ -35,13 +35,7 @@ export async function createSshRunner(settings: SshRunnerSettings, logger: Logge
   };
   const dashboard = dashboardOptions(settings, name);
   const executor = new StageExecutor({ engine, maxProcs: settings.SVC_RUNNER_MAX_PROCS ?? 0 });
-  const stages = new RemoteStageRunner({
-    client,
-    executor: () => executor,
-    settings: prepare,
-    logger,
-    ...(dashboard === undefined ? {} : { board: dashboard.board }),
-  });
+  const stages = stageRunnerOf({ client, prepare, executor: () => executor, dashboard, logger });
   const capacity = settings.SVC_RUNNER_CAPACITY ?? 0;
   const filter: WireFilter = {
     kind: 'pipeline',

@@ -7,9 +7,16 @@ import { DEFAULT_RUNNER_SETTINGS } from '../../pipeline/index.js';
 import type { WireFilter } from '../../runner/client/index.js';
 import { StageExecutor } from '../../runner/index.js';
 import { readEnvFile } from '../../runner/remote/env-file.js';
-import { RemoteStageRunner, type PrepareSettings } from '../../runner/remote/index.js';
+import type { PrepareSettings } from '../../runner/remote/index.js';
 import { readVersion } from '../version.js';
-import { dashboardOptions, pollerOf, rpcClientOf, runnerLimits, type CreatedRunner } from './common.js';
+import {
+  dashboardOptions,
+  pollerOf,
+  rpcClientOf,
+  runnerLimits,
+  stageRunnerOf,
+  type CreatedRunner,
+} from './common.js';
 import { runnerPlugins } from './plugins.js';
 
 /**
@@ -71,12 +78,12 @@ export async function createVmRunner(
     ...(await runnerPlugins(settings)),
   };
   const dashboard = dashboardOptions(settings, name);
-  const stages = new RemoteStageRunner({
+  const stages = stageRunnerOf({
     client,
+    prepare,
     executor: () => new StageExecutor({ engine, maxProcs: settings.SVC_RUNNER_MAX_PROCS ?? 0 }),
-    settings: prepare,
+    dashboard,
     logger,
-    ...(dashboard === undefined ? {} : { board: dashboard.board }),
   });
   const capacity = settings.SVC_RUNNER_CAPACITY;
   const filter: WireFilter = {
