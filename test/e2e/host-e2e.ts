@@ -103,6 +103,34 @@ export class HostE2E {
     return (answer.json as { out: string }[]).map((line) => line.out);
   }
 
+  /**
+   * Follows a running step's live log (server-sent events) until a line containing `text` arrives;
+   * the lines seen so far. Fails after 20 s.
+   */
+  async follow(build: HostBuild, step: string, text: string): Promise<string[]> {
+    const stage = build.stages?.[0];
+    const row = stage?.steps?.find((s) => s.name === step);
+    const abort = AbortSignal.timeout(20_000);
+    const response = await fetch(
+      this.url(`/api/repos/${REPO}/builds/${build.number}/logs/${stage?.number}/${row?.number}/stream`),
+      { headers: { authorization: `Bearer ${this.token}` }, signal: abort },
+    );
+    const lines: string[] = [];
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for await (const chunk of response.body ?? []) {
+      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const data = /^data: (.*)$/m.exec(buffer.slice(0, end))?.[1];
+        buffer = buffer.slice(end + 2);
+        if (data === undefined || !data.startsWith('{')) continue;
+        lines.push(((JSON.parse(data) as { out: string }).out ?? '').replace(/\n$/, ''));
+        if (lines.at(-1)?.includes(text) === true) return lines;
+      }
+    }
+    throw new Error(`the live log ended without "${text}": ${lines.join(' | ')}`);
+  }
+
   /** Waits for GitHub to get the success status of `sha`. */
   succeeded(sha: string): Promise<true> {
     return waitFor('the success status', () =>

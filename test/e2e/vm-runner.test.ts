@@ -79,9 +79,15 @@ describe.skipIf(skip)('svc runner vm: type: macstadium pipelines in Orka VMs', (
     await e2e.succeeded(sha);
   });
 
-  it('deletes the VM of a runner SIGKILLed mid-stage when that runner starts again', async () => {
+  it('streams a running step’s log live, and deletes the VM of a runner SIGKILLed mid-stage when it starts again', async () => {
     await e2e.push(files('sleep 20'), 'a long build');
-    await e2e.build(2, (b) => b.stages?.[0]?.steps?.find((s) => s.name === 'build')?.status === 'running');
+    const running = await e2e.build(
+      2,
+      (b) => b.stages?.[0]?.steps?.find((s) => s.name === 'build')?.status === 'running',
+    );
+    // Live: the lines printed so far arrive while the step still runs, the secret masked.
+    const live = await e2e.follow(running, 'build', 'the token is ********');
+    expect(live).toEqual(expect.arrayContaining(['hello from the VM', 'the token is ********']));
     expect(orka.vms()).toHaveLength(1);
     await runner?.kill();
     expect(orka.vms()).toHaveLength(1);
