@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine, ExecSpec, ExecStep, StepExit } from '../core/engine.js';
@@ -122,7 +123,7 @@ export function engineContract(driver: EngineDriver): void {
     });
 
     it('stops an aborted step with its children, and rejects', async () => {
-      const marker = `svc-contract-${Date.now()}`;
+      const marker = `svc-contract-${randomUUID()}`;
       const steps = [under.shellStep('hang', [`sh -c 'sleep 300; echo ${marker}' & sleep 300`])];
       const spec = under.spec(steps);
       await under.engine.setup(spec);
@@ -142,7 +143,7 @@ export function engineContract(driver: EngineDriver): void {
     });
 
     it('starts a detached step without waiting for it, and destroy stops it and leaves nothing', async () => {
-      const marker = `svc-detached-${Date.now()}`;
+      const marker = `svc-detached-${randomUUID()}`;
       const steps = [under.shellStep('service', [`sh -c 'sleep 300; echo ${marker}'`], { detach: true })];
       const spec = under.spec(steps);
       await under.engine.setup(spec);

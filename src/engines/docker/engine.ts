@@ -143,11 +143,19 @@ export class DockerEngine implements Engine {
   /** Waits for the container to exit and its output to be read; a cancel kills it at once. */
   private async waitFor(container: string, logs: LogFollower, signal: AbortSignal): Promise<StepExit> {
     let onAbort: (() => void) | undefined;
+    let killed = false;
     const aborted = new Promise<never>((_, reject) => {
+      // The step is dead when the caller hears of the abort: the kill is waited for (a kill that
+      // fails leaves the container to `destroy`, which removes it by force).
       onAbort = () => {
-        this.docker.killContainer(container).catch(() => undefined);
-        logs.close();
-        reject(abortError(signal));
+        killed = true;
+        void this.docker
+          .killContainer(container)
+          .catch(() => undefined)
+          .finally(() => {
+            logs.close();
+            reject(abortError(signal));
+          });
       };
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
@@ -159,6 +167,8 @@ export class DockerEngine implements Engine {
       // before the last output has been read.
       const exited = this.docker.waitContainer(container);
       await Promise.race([Promise.all([exited, logs.done]), aborted]);
+      // Killed by the abort, the container also exits (137): the abort is what the caller hears of.
+      if (killed) await aborted;
       const info = await this.docker.inspectContainer(container);
       return { exitCode: info.State.ExitCode, oomKilled: info.State.OOMKilled };
     } finally {
