@@ -142,3 +142,48 @@ export function authorizeInsecure(url: string): Promise<URL> {
       .on('error', reject);
   });
 }
+
+/** What every forge double of test/doubles offers, as the contract drivers use it. */
+export interface ForgeDoubleLike {
+  addUser(user: { login: string; email?: string; orgs?: string[]; orgAdmin?: string[] }): { token: string };
+  addRepo(repo: Parameters<ScmTestDouble['addRepo']>[0]): unknown;
+  commit(fullName: string, branch: string, files: Record<string, string>, message?: string): string;
+  hooks(fullName: string): { url: string; secret: string }[];
+  push(fullName: string, branch: string, url: string, options?: { secret?: string }): Promise<number>;
+  unknownCalls(): readonly string[];
+  close(): Promise<void>;
+}
+
+/**
+ * The parts of a contract driver that are the same for every forge double: users (their token
+ * never expires), repositories, commits, hooks, pushes, the clone host, and a close that expects
+ * no call the double did not know. A driver spreads them and adds its provider's own.
+ */
+export function forgeDoubleParts(
+  double: ForgeDoubleLike,
+): Pick<ScmTestDouble, 'addUser' | 'addRepo' | 'commit' | 'hooks' | 'sendPush' | 'cloneHost' | 'close'> {
+  return {
+    addUser: (login, email, orgs, orgAdmin) => token(double.addUser({ login, email, orgs, orgAdmin }).token),
+    addRepo: (repo) => void double.addRepo(repo),
+    commit: (fullName, branch, files, message) => double.commit(fullName, branch, files, message),
+    hooks: (fullName) => double.hooks(fullName),
+    sendPush: (fullName, branch, url, secret) =>
+      double.push(fullName, branch, url, secret === undefined ? {} : { secret }),
+    cloneHost: '127.0.0.1',
+    close: async () => {
+      expect(double.unknownCalls()).toEqual([]);
+      await double.close();
+    },
+  };
+}
+
+/** Plays the browser on a double's authorize page, which acts at once for `?login=`: where it redirects. */
+export async function authorizeAs(url: string, login: string): Promise<URL> {
+  const response = await fetch(`${url}&login=${login}`, { redirect: 'manual' });
+  return new URL(response.headers.get('location') ?? '');
+}
+
+/** A token that never expires and has no refresh token, as tests give one to a provider. */
+export function token(value: string): ScmToken {
+  return { token: value, refresh: '', expiry: 0 };
+}

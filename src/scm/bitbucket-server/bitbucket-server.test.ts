@@ -7,11 +7,9 @@ import {
 import type { ScmOAuth1Login, ScmProvider, ScmToken } from '../../core/scm.js';
 import type { GitAuthOptions } from '../netrc.js';
 import { providerContract, type ScmDoubleDriver } from '../provider.case.js';
-import { expectCode, startReceiver } from '../provider-harness.case.js';
+import { expectCode, forgeDoubleParts, startReceiver, token } from '../provider-harness.case.js';
 import { toBitbucketServerState } from './convert.js';
 import { createBitbucketServerProvider, type BitbucketServerOptions } from './index.js';
-
-const token = (value: string): ScmToken => ({ token: value, refresh: '', expiry: 0 });
 
 function optionsFor(
   double: BitbucketServerDouble,
@@ -47,6 +45,7 @@ const driver: ScmDoubleDriver = {
     const double = await startBitbucketServerDouble();
     const users = new Set<string>();
     return {
+      ...forgeDoubleParts(double),
       provider: (git) =>
         createBitbucketServerProvider(
           optionsFor(double, {
@@ -67,9 +66,7 @@ const driver: ScmDoubleDriver = {
         void double.addRepo(
           users.has(repo.owner) ? { ...repo, admins: [...(repo.admins ?? []), repo.owner] } : repo,
         ),
-      commit: (fullName, branch, files, message) => double.commit(fullName, branch, files, message),
       authorize: (url, login) => double.authorize(url, login),
-      hooks: (fullName) => double.hooks(fullName),
       statuses: (_fullName, sha) =>
         double.statuses(sha).map((s) => ({
           state: s.state,
@@ -78,15 +75,8 @@ const driver: ScmDoubleDriver = {
           targetUrl: s.url,
         })),
       expectedState: toBitbucketServerState,
-      sendPush: (fullName, branch, url, secret) =>
-        double.push(fullName, branch, url, secret === undefined ? {} : { secret }),
-      cloneHost: '127.0.0.1',
       netrcLogin: () => ({ login: CLONE_ACCOUNT.gitUsername, password: CLONE_ACCOUNT.gitPassword }),
       exhaustRateLimit: (resetAt) => double.exhaustRateLimit(resetAt),
-      close: async () => {
-        expect(double.unknownCalls()).toEqual([]);
-        await double.close();
-      },
     };
   },
 };

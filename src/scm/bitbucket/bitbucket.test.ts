@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBitbucketDouble, type BitbucketDouble } from '../../../test/doubles/bitbucket/index.js';
-import type { ScmToken } from '../../core/scm.js';
 import type { GitAuthOptions } from '../netrc.js';
 import { providerContract, type ScmDoubleDriver } from '../provider.case.js';
-import { expectCode, oauth2Login } from '../provider-harness.case.js';
+import { authorizeAs, expectCode, forgeDoubleParts, oauth2Login } from '../provider-harness.case.js';
 import { TokenRefresher } from '../refreshing.js';
 import { toBitbucketState } from './convert.js';
 import { createBitbucketProvider, type BitbucketOptions } from './index.js';
-
-const token = (value: string): ScmToken => ({ token: value, refresh: '', expiry: 0 });
 
 function optionsFor(
   double: BitbucketDouble,
@@ -27,38 +24,22 @@ function optionsFor(
   };
 }
 
-async function authorize(url: string, login: string): Promise<URL> {
-  const response = await fetch(`${url}&login=${login}`, { redirect: 'manual' });
-  return new URL(response.headers.get('location') ?? '');
-}
-
 const driver: ScmDoubleDriver = {
   name: 'Bitbucket Cloud',
   gaps: { rateLimit: 'Bitbucket’s 429 does not say when the limit resets (svc waits a minute)' },
   async start() {
     const double = await startBitbucketDouble();
     return {
+      ...forgeDoubleParts(double),
       provider: (git) => createBitbucketProvider(optionsFor(double, git)),
       unreachableProvider: () =>
         createBitbucketProvider({ ...optionsFor(double), apiServer: 'http://127.0.0.1:1' }),
-      addUser: (login, email, orgs, orgAdmin) =>
-        token(double.addUser({ login, email, orgs, orgAdmin }).token),
-      addRepo: (repo) => void double.addRepo(repo),
-      commit: (fullName, branch, files, message) => double.commit(fullName, branch, files, message),
-      authorize,
-      hooks: (fullName) => double.hooks(fullName),
+      authorize: authorizeAs,
       statuses: (fullName, sha) =>
         double.statuses(fullName, sha).map(({ target_url, ...rest }) => ({ ...rest, targetUrl: target_url })),
       expectedState: toBitbucketState,
-      sendPush: (fullName, branch, url, secret) =>
-        double.push(fullName, branch, url, secret === undefined ? {} : { secret }),
-      cloneHost: '127.0.0.1',
       netrcLogin: (t) => ({ login: 'x-token-auth', password: t.token }),
       exhaustRateLimit: (resetAt) => double.exhaustRateLimit(resetAt),
-      close: async () => {
-        expect(double.unknownCalls()).toEqual([]);
-        await double.close();
-      },
     };
   },
 };
@@ -79,7 +60,7 @@ describe('Bitbucket Cloud specifics', () => {
     const oauth = oauth2Login(scm);
     const url = new URL(oauth.authorizeUrl('st', 'https://ci.example.com/login'));
     expect(`${url.origin}${url.pathname}`).toBe(`${double.url}/site/oauth2/authorize`);
-    const code = (await authorize(url.href, 'alice')).searchParams.get('code') ?? '';
+    const code = (await authorizeAs(url.href, 'alice')).searchParams.get('code') ?? '';
     const first = await oauth.exchangeCode(code, 'https://ci.example.com/login');
     expect(first.expiry - Date.now()).toBeGreaterThan(7_100_000);
     await expectCode(oauth.exchangeCode(code, 'https://ci.example.com/login'), 'UNAUTHORIZED');

@@ -4,12 +4,17 @@ import { selfSignedCertificate } from '../../../test/support/self-signed.js';
 import type { ScmToken } from '../../core/scm.js';
 import type { GitAuthOptions } from '../netrc.js';
 import { providerContract, type ScmDoubleDriver } from '../provider.case.js';
-import { authorizeInsecure, expectCode, oauth2Login } from '../provider-harness.case.js';
+import {
+  authorizeAs,
+  authorizeInsecure,
+  expectCode,
+  forgeDoubleParts,
+  oauth2Login,
+  token,
+} from '../provider-harness.case.js';
 import { TokenRefresher } from '../refreshing.js';
 import { toGiteaState } from './convert.js';
 import { createGiteaProvider, type GiteaOptions } from './index.js';
-
-const token = (value: string): ScmToken => ({ token: value, refresh: '', expiry: 0 });
 
 function optionsFor(double: GiteaDouble, git: Partial<GitAuthOptions> = {}): GiteaOptions {
   return {
@@ -39,31 +44,17 @@ function driver(forgejo: boolean): ScmDoubleDriver {
     async start() {
       const double = await startGiteaDouble({ forgejo });
       return {
+        ...forgeDoubleParts(double),
         provider: (git) => createGiteaProvider(optionsFor(double, git)),
         unreachableProvider: () =>
           createGiteaProvider({ ...optionsFor(double), server: 'http://127.0.0.1:1' }),
-        addUser: (login, email, orgs, orgAdmin) =>
-          token(double.addUser({ login, email, orgs, orgAdmin }).token),
-        addRepo: (repo) => void double.addRepo(repo),
-        commit: (fullName, branch, files, message) => double.commit(fullName, branch, files, message),
-        async authorize(url, login) {
-          const response = await fetch(`${url}&login=${login}`, { redirect: 'manual' });
-          return new URL(response.headers.get('location') ?? '');
-        },
-        hooks: (fullName) => double.hooks(fullName),
+        authorize: authorizeAs,
         statuses: (fullName, sha) =>
           double
             .statuses(fullName, sha)
             .map(({ target_url, ...rest }) => ({ ...rest, targetUrl: target_url })),
         expectedState: toGiteaState,
-        sendPush: (fullName, branch, url, secret) =>
-          double.push(fullName, branch, url, secret === undefined ? {} : { secret }),
-        cloneHost: '127.0.0.1',
         netrcLogin: (t) => ({ login: t.token, password: 'x-oauth-basic' }),
-        close: async () => {
-          expect(double.unknownCalls()).toEqual([]);
-          await double.close();
-        },
       };
     },
   };

@@ -8,12 +8,10 @@ import type { ScmProvider, ScmToken } from '../../core/scm.js';
 import { ScmRateLimitError } from '../errors.js';
 import type { GitAuthOptions } from '../netrc.js';
 import { providerContract, type ScmDoubleDriver } from '../provider.case.js';
-import { oauth2Login } from '../provider-harness.case.js';
+import { authorizeAs, forgeDoubleParts, oauth2Login, token } from '../provider-harness.case.js';
 import { toGitHubState } from './convert.js';
 import { createGitHubProvider, type GitHubOptions } from './index.js';
 import { githubEndpoints } from './options.js';
-
-const token = (value: string): ScmToken => ({ token: value, refresh: '', expiry: 0 });
 
 /** Provider options for a double: github.com flavour gets the API URL, GHES derives it from the server. */
 function optionsFor(
@@ -40,18 +38,11 @@ function driver(enterprise: boolean): ScmDoubleDriver {
     async start() {
       const double = await startGitHubDouble({ enterprise });
       return {
+        ...forgeDoubleParts(double),
         provider: (git) => createGitHubProvider(optionsFor(double, enterprise, git)),
         unreachableProvider: () =>
           createGitHubProvider({ ...optionsFor(double, true), server: 'http://127.0.0.1:1' }),
-        addUser: (login, email, orgs, orgAdmin) =>
-          token(double.addUser({ login, email, orgs, orgAdmin }).token),
-        addRepo: (repo) => void double.addRepo(repo),
-        commit: (fullName, branch, files, message) => double.commit(fullName, branch, files, message),
-        async authorize(url, login) {
-          const response = await fetch(`${url}&login=${login}`, { redirect: 'manual' });
-          return new URL(response.headers.get('location') ?? '');
-        },
-        hooks: (fullName) => double.hooks(fullName),
+        authorize: authorizeAs,
         statuses: (fullName, sha) =>
           double.statuses(fullName, sha).map((s) => ({
             state: s.state,
@@ -60,15 +51,8 @@ function driver(enterprise: boolean): ScmDoubleDriver {
             targetUrl: s.target_url,
           })),
         expectedState: toGitHubState,
-        sendPush: (fullName, branch, url, secret) =>
-          double.push(fullName, branch, url, secret === undefined ? {} : { secret }),
-        cloneHost: '127.0.0.1',
         netrcLogin: (t) => ({ login: t.token, password: 'x-oauth-basic' }),
         exhaustRateLimit: (resetAt) => double.exhaustRateLimit(resetAt),
-        close: async () => {
-          expect(double.unknownCalls()).toEqual([]);
-          await double.close();
-        },
       };
     },
   };

@@ -4,12 +4,17 @@ import { selfSignedCertificate } from '../../../test/support/self-signed.js';
 import type { ScmToken } from '../../core/scm.js';
 import type { GitAuthOptions } from '../netrc.js';
 import { providerContract, type ScmDoubleDriver } from '../provider.case.js';
-import { authorizeInsecure, expectCode, oauth2Login } from '../provider-harness.case.js';
+import {
+  authorizeAs,
+  authorizeInsecure,
+  expectCode,
+  forgeDoubleParts,
+  oauth2Login,
+  token,
+} from '../provider-harness.case.js';
 import { TokenRefresher } from '../refreshing.js';
 import { toGitLabState } from './convert.js';
 import { createGitLabProvider, type GitLabOptions } from './index.js';
-
-const token = (value: string): ScmToken => ({ token: value, refresh: '', expiry: 0 });
 
 function optionsFor(double: GitLabDouble, git: Partial<GitAuthOptions> = {}): GitLabOptions {
   return {
@@ -23,38 +28,22 @@ function optionsFor(double: GitLabDouble, git: Partial<GitAuthOptions> = {}): Gi
   };
 }
 
-async function authorize(url: string, login: string): Promise<URL> {
-  const response = await fetch(`${url}&login=${login}`, { redirect: 'manual' });
-  return new URL(response.headers.get('location') ?? '');
-}
-
 const driver: ScmDoubleDriver = {
   name: 'GitLab',
   gaps: { commitAccount: 'GitLab’s commits carry the author’s name and email, not an account' },
   async start() {
     const double = await startGitLabDouble();
     return {
+      ...forgeDoubleParts(double),
       provider: (git) => createGitLabProvider(optionsFor(double, git)),
       unreachableProvider: () =>
         createGitLabProvider({ ...optionsFor(double), server: 'http://127.0.0.1:1' }),
-      addUser: (login, email, orgs, orgAdmin) =>
-        token(double.addUser({ login, email, orgs, orgAdmin }).token),
-      addRepo: (repo) => void double.addRepo(repo),
-      commit: (fullName, branch, files, message) => double.commit(fullName, branch, files, message),
-      authorize,
-      hooks: (fullName) => double.hooks(fullName),
+      authorize: authorizeAs,
       statuses: (fullName, sha) =>
         double.statuses(fullName, sha).map(({ target_url, ...rest }) => ({ ...rest, targetUrl: target_url })),
       expectedState: toGitLabState,
-      sendPush: (fullName, branch, url, secret) =>
-        double.push(fullName, branch, url, secret === undefined ? {} : { secret }),
-      cloneHost: '127.0.0.1',
       netrcLogin: (t) => ({ login: 'oauth2', password: t.token }),
       exhaustRateLimit: (resetAt) => double.exhaustRateLimit(resetAt),
-      close: async () => {
-        expect(double.unknownCalls()).toEqual([]);
-        await double.close();
-      },
     };
   },
 };
@@ -77,7 +66,7 @@ describe('GitLab specifics', () => {
     const url = new URL(oauth.authorizeUrl('st', 'https://ci.example.com/login'));
     expect(url.searchParams.get('scope')).toBe('api');
     expect(url.searchParams.get('response_type')).toBe('code');
-    const code = (await authorize(url.href, 'alice')).searchParams.get('code') ?? '';
+    const code = (await authorizeAs(url.href, 'alice')).searchParams.get('code') ?? '';
     const first = await oauth.exchangeCode(code, 'https://ci.example.com/login');
     expect(first.expiry - Date.now()).toBeGreaterThan(7_100_000);
     // A redirect URI other than the authorize request's is refused, as is a used code.

@@ -4,10 +4,8 @@ import { selfSignedCertificate } from '../../../test/support/self-signed.js';
 import type { ScmToken } from '../../core/scm.js';
 import type { GitAuthOptions } from '../netrc.js';
 import { providerContract, type ScmDoubleDriver } from '../provider.case.js';
-import { expectCode, passwordLogin } from '../provider-harness.case.js';
+import { expectCode, forgeDoubleParts, passwordLogin, token } from '../provider-harness.case.js';
 import { createGogsProvider, type GogsOptions } from './index.js';
-
-const token = (value: string): ScmToken => ({ token: value, refresh: '', expiry: 0 });
 
 function optionsFor(double: GogsDouble, git: Partial<GitAuthOptions> = {}): GogsOptions {
   return {
@@ -28,20 +26,16 @@ const driver: ScmDoubleDriver = {
   async start() {
     const double = await startGogsDouble();
     return {
+      ...forgeDoubleParts(double),
       provider: (git) => createGogsProvider(optionsFor(double, git)),
       unreachableProvider: () => createGogsProvider({ ...optionsFor(double), server: 'http://127.0.0.1:1' }),
       // Gogs cannot tell owners: a user is a member of every organization named, admin or not.
       addUser: (login, email, orgs, orgAdmin) =>
         token(double.addUser({ login, email, orgs: [...(orgs ?? []), ...(orgAdmin ?? [])] }).token),
       addRepo: (repo) => void double.addRepo({ defaultBranch: 'main', ...repo }),
-      commit: (fullName, branch, files, message) => double.commit(fullName, branch, files, message),
       password: (login) => `${login}-password`,
-      hooks: (fullName) => double.hooks(fullName),
       statuses: () => [],
       expectedState: (state) => state,
-      sendPush: (fullName, branch, url, secret) =>
-        double.push(fullName, branch, url, secret === undefined ? {} : { secret }),
-      cloneHost: '127.0.0.1',
       netrcLogin: (t) => ({ login: t.token, password: 'x-oauth-basic' }),
       close: async () => {
         // Every call svc made is one the double knows: none fell through to Gogs' HTML 404.
