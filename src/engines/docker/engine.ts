@@ -145,12 +145,13 @@ export class DockerEngine implements Engine {
     let onAbort: (() => void) | undefined;
     let killed = false;
     const aborted = new Promise<never>((_, reject) => {
-      // The step is dead when the caller hears of the abort: the kill is waited for (a kill that
-      // fails leaves the container to `destroy`, which removes it by force).
+      // The step is dead when the caller hears of the abort: the kill is waited for.
       onAbort = () => {
         killed = true;
         void this.docker
           .killContainer(container)
+          // A kill Docker refused (the engine busy, the container between states): removed by force.
+          .catch(() => this.docker.removeContainer(container, { force: true }))
           .catch(() => undefined)
           .finally(() => {
             logs.close();
