@@ -4,10 +4,17 @@
 #   local/busybox         Debian's static busybox plus a symlink per applet (steps of engine tests)
 #   svc/git-base:bookworm a minimal Debian bookworm root file system with git (debootstrap, ~40 s)
 #   svc/git               svc/git-base plus svc's clone script (images/git/svc-clone) as entrypoint
-# An image that exists is kept: local/busybox and svc/git carry a hash of their inputs as the label
+#   svc/placeholder       images/placeholder/placeholder.c, built static, as /bin/sh: what a Kubernetes
+#                         stage's containers run until their step starts (svc runner kubernetes)
+#   svc/svc               svc itself (tagged latest and with package.json's version): svc/git-base, the
+#                         Node binary of the pinned npm package \`node\`, dist/ and the production
+#                         dependencies, user svc, \`svc\` as entrypoint. Needs \`npm ci\` (which builds
+#                         dist/) first; skipped with a note otherwise. The Dockerfile builds the same.
+# An image that exists is kept: local/busybox, svc/git and svc/placeholder carry a hash of their inputs as the label
 # io.svc.inputs and are rebuilt (in about a second) only when those change; the slow base is built
-# once per engine. Missing host tools (busybox-static, debootstrap) are installed with apt.
-# Usage: npm run images [-- --force]   (--force rebuilds all three)
+# once per engine. Missing host tools (busybox-static, debootstrap, gcc) are installed with apt.
+# Usage: npm run images [-- --force] [-- --only svc/svc]   (--force rebuilds; --only builds one and
+# what it is made from)
 # Settings: SVC_DEBIAN_MIRROR (default http://deb.debian.org/debian).
 set -Eeuo pipefail
 
@@ -17,6 +24,9 @@ SUITE=bookworm
 BUSYBOX=local/busybox:latest
 GIT_BASE=svc/git-base:$SUITE
 GIT=svc/git:latest
+PLACEHOLDER=svc/placeholder:latest
+SVC=svc/svc
+ONLY=
 IMAGE_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 FORCE=0
 
@@ -172,16 +182,108 @@ build_git() {
   log "$GIT: built in $(since "$start")"
 }
 
-for arg in "$@"; do
-  case $arg in
+build_placeholder() {
+  local source=$ROOT/images/placeholder/placeholder.c inputs
+  inputs=$(hash_of "$source")
+  if [ $FORCE -eq 0 ] && [ "$(image_label $PLACEHOLDER io.svc.inputs)" = "$inputs" ]; then
+    log "$PLACEHOLDER: present, skipping"
+    return
+  fi
+  if ! command -v gcc >/dev/null || ! dpkg-query -W -f='${Status}' libc6-dev 2>/dev/null | grep -q 'install ok installed'; then
+    apt_install gcc libc6-dev
+  fi
+  local start old dir
+  start=$(now_ms)
+  old=$(image_id $PLACEHOLDER)
+  dir=$(work_dir)
+  mkdir -p "$dir/bin" "$dir/usr/bin"
+  gcc -static -Os -s -o "$dir/bin/sh" "$source"
+  # Shells and env are what pod specs name as commands; each one only waits.
+  ln -s sh "$dir/bin/bash"
+  ln -s sh "$dir/bin/ash"
+  ln -s ../../bin/sh "$dir/usr/bin/env"
+  tar --numeric-owner --owner=0 --group=0 -C "$dir" -c . |
+    docker import --change 'ENTRYPOINT ["/bin/sh"]' --change "LABEL io.svc.inputs=$inputs" - $PLACEHOLDER >/dev/null
+  drop_replaced "$old" $PLACEHOLDER
+  log "$PLACEHOLDER: built, $(image_size $PLACEHOLDER), in $(since "$start")"
+}
+
+# svc's own image. Production dependencies are node_modules pruned of devDependencies (npm prune,
+# offline, on a hard-linked copy): no registry, no native rebuild, and the same modules the tests ran.
+build_svc() {
+  local node=$ROOT/node_modules/node/bin/node
+  if [ ! -f "$ROOT/dist/cli/main.js" ] || [ ! -x "$node" ]; then
+    log "$SVC: skipped: dist/ or node_modules/ is missing (run npm ci first, then npm run images)"
+    return
+  fi
+  command -v npm >/dev/null || fail "$SVC needs npm on the PATH (to prune devDependencies)"
+  local version inputs
+  version=$("$node" -p "require('$ROOT/package.json').version")
+  inputs=$( (
+    image_id $GIT_BASE
+    sha256sum "$ROOT/package.json" "$ROOT/package-lock.json" "$node" | cut -c1-64
+    cd "$ROOT" && find dist -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
+  ) | sha256sum | cut -c1-16)
+  if [ $FORCE -eq 0 ] && [ "$(image_label $SVC:latest io.svc.inputs)" = "$inputs" ] && image_exists "$SVC:$version"; then
+    log "$SVC: present, skipping"
+    return
+  fi
+  local start old dir app cid
+  start=$(now_ms)
+  old=$(image_id $SVC:latest)
+  dir=$(work_dir)
+  app=$dir/opt/svc
+  mkdir -p "$app" "$dir/usr/local/bin"
+  cp -a "$ROOT/package.json" "$ROOT/package-lock.json" "$ROOT/dist" "$app/"
+  cp -al "$ROOT/node_modules" "$app/node_modules" 2>/dev/null || cp -a "$ROOT/node_modules" "$app/node_modules"
+  (cd "$app" && npm prune --omit=dev --offline --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null) ||
+    fail "npm prune --omit=dev failed in $app"
+  ln -s /opt/svc/node_modules/node/bin/node "$dir/usr/local/bin/node"
+  ln -s /opt/svc/dist/cli/main.js "$dir/usr/local/bin/svc"
+  chmod 0755 "$app/dist/cli/main.js"
+  log "$SVC: adding svc $version ($(du -sh "$app" | cut -f1)) to $GIT_BASE"
+  cid=$(docker create --user 0 $GIT_BASE \
+    useradd --uid 10001 --user-group --create-home --home-dir /var/lib/svc --shell /usr/sbin/nologin svc)
+  CONTAINERS+=("$cid")
+  docker start -a "$cid" >/dev/null
+  tar --numeric-owner --owner=0 --group=0 -C "$dir" -c opt usr | docker cp - "$cid:/"
+  docker commit --change 'ENTRYPOINT ["svc"]' --change 'CMD ["server"]' --change 'USER svc' \
+    --change 'WORKDIR /var/lib/svc' --change 'ENV NODE_ENV=production' --change 'EXPOSE 80 443 3000' \
+    --change "LABEL io.svc.inputs=$inputs" --change "LABEL org.opencontainers.image.version=$version" \
+    "$cid" "$SVC:latest" >/dev/null
+  docker tag "$SVC:latest" "$SVC:$version"
+  drop_replaced "$old" "$SVC:latest"
+  log "$SVC: built as $SVC:latest and $SVC:$version, $(image_size $SVC:latest), in $(since "$start")"
+}
+
+while [ $# -gt 0 ]; do
+  case $1 in
   --force) FORCE=1 ;;
-  *) fail "unknown argument $arg (usage: npm run images [-- --force])" ;;
+  --only)
+    [ $# -ge 2 ] || fail "--only needs an image name"
+    ONLY=$2
+    shift
+    ;;
+  *) fail "unknown argument $1 (usage: npm run images [-- --force] [-- --only IMAGE])" ;;
   esac
+  shift
 done
 
 total=$(now_ms)
 check_engine
-build_busybox
-build_git_base
-build_git
+case $ONLY in
+'')
+  build_busybox
+  build_git_base
+  build_git
+  build_placeholder
+  build_svc
+  ;;
+local/busybox) build_busybox ;;
+svc/git-base) build_git_base ;;
+svc/git) build_git_base && build_git ;;
+svc/placeholder) build_placeholder ;;
+svc/svc) build_git_base && build_svc ;;
+*) fail "unknown image $ONLY (local/busybox, svc/git-base, svc/git, svc/placeholder, svc/svc)" ;;
+esac
 log "done in $(since "$total")"

@@ -39,11 +39,11 @@ describe('svc runner: arguments and settings', () => {
   });
 
   it('says clearly that the other kinds are not available yet, and refuses unknown kinds', async () => {
-    for (const kind of ['nomad', 'kubernetes']) {
+    for (const kind of ['kubernetes']) {
       const io = captured();
       expect(await runnerCommand([kind], {}, io)).toBe(2);
       expect(io.err).toBe(
-        `svc runner ${kind}: the ${kind} runner is not available yet; svc runner docker, ssh, vm are\n`,
+        `svc runner ${kind}: the ${kind} runner is not available yet; svc runner docker, ssh, vm, nomad are\n`,
       );
     }
     const vm = captured();
@@ -58,6 +58,26 @@ describe('svc runner: arguments and settings', () => {
     const io = captured();
     expect(await runnerCommand(['podman'], {}, io)).toBe(2);
     expect(io.err).toContain('unknown kind "podman"');
+  });
+
+  it('takes --stage ID for the docker runner only, and a Nomad variable that cannot work is named', async () => {
+    const rpc = { SVC_RPC_PROTO: 'http', SVC_RPC_HOST: 'x', SVC_RPC_SECRET: 's' };
+    const ssh = captured();
+    expect(await runnerCommand(['ssh', '--stage', '3'], rpc, ssh)).toBe(2);
+    expect(ssh.err).toBe('svc runner: --stage is an option of svc runner docker only\n');
+    for (const args of [['--stage', 'x'], ['--stage'], ['--stage=0']]) {
+      const io = captured();
+      expect(await runnerCommand(['docker', ...args], rpc, io)).toBe(2);
+      expect(io.err).toBe('svc runner: --stage needs a stage id (a positive integer)\n');
+    }
+    const nomad = captured();
+    expect(await runnerCommand(['nomad'], { ...rpc, NOMAD_CACERT: '/nonexistent/ca.pem' }, nomad)).toBe(2);
+    expect(nomad.err).toMatch(/^NOMAD_CACERT: cannot read \/nonexistent\/ca\.pem/);
+    const unreachable = captured();
+    expect(await runnerCommand(['nomad'], { ...rpc, NOMAD_ADDR: 'http://127.0.0.1:9' }, unreachable)).toBe(1);
+    expect(unreachable.err).toMatch(
+      /^svc runner nomad: cannot use Nomad at http:\/\/127\.0\.0\.1:9 \(NOMAD_ADDR\): cannot reach Nomad/,
+    );
   });
 
   it('reports every settings problem and exits 2', async () => {

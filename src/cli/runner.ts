@@ -2,15 +2,18 @@ import type { Logger } from 'pino';
 import {
   loadSettings,
   type DockerRunnerSettings,
+  type NomadRunnerSettings,
   type SshRunnerSettings,
   type VmRunnerSettings,
 } from '../config/index.js';
 import { InvalidSettingsError } from '../core/errors.js';
 import { RUNNER_KINDS, type RunnerKind } from '../core/runner.js';
 import type { Poller } from '../runner/poller/index.js';
+import type { RemoteStageRunner } from '../runner/remote/index.js';
 import { startRunnerListener } from '../runner/remote/listener.js';
 import type { CreatedRunner } from './runner/common.js';
 import { createDockerRunner } from './runner/docker-runner.js';
+import { createNomadRunner } from './runner/nomad-runner.js';
 import { createSshRunner } from './runner/ssh-runner.js';
 import { createVmRunner } from './runner/vm-runner.js';
 import type { CommandIO } from './io.js';
@@ -21,13 +24,17 @@ import { readVersion } from './version.js';
 type Env = Record<string, string | undefined>;
 
 const USAGE = `Usage: svc runner <kind>
+       svc runner docker --stage <id>
 
 Runs a runner that takes stages from the svc server (SVC_RPC_HOST) and executes them, with the
 settings of the SVC_* environment variables (docs/runners.md, docs/settings.md).
 Kinds: docker (the Docker engine of DOCKER_HOST), ssh (type: ssh pipelines, on the hosts they name),
-vm (type: macstadium pipelines, a VM per stage on an Orka host). nomad and kubernetes are not
-available yet.
+vm (type: macstadium pipelines, a VM per stage on an Orka host), nomad (type: docker pipelines, a
+Nomad batch job per stage, NOMAD_ADDR/NOMAD_TOKEN). kubernetes is not available yet.
 SIGINT/SIGTERM stop it: no new stage is taken, running ones finish (a second signal cancels them).
+With --stage, the docker runner runs the one stage given, which a runner of another kind accepted
+(the nomad runner's jobs do this), and exits: 0 when it ran and was reported, 1 otherwise;
+SIGINT/SIGTERM cancel it.
 `;
 
 /** How long running stages may take to finish after SIGINT/SIGTERM, then to report their end once cancelled. */
@@ -44,10 +51,19 @@ const NOT_YET: readonly (keyof DockerRunnerSettings)[] = ['SVC_CONTAINER_CONFIG'
  * settings errors (every problem on stderr) and for kinds that are not available yet.
  */
 export async function runnerCommand(args: readonly string[], env: Env, io: CommandIO): Promise<number> {
-  const [kind, ...rest] = args;
-  if (kind === '--help' || kind === '-h' || rest.includes('--help') || rest.includes('-h')) {
+  const [kind, ...more] = args;
+  if (kind === '--help' || kind === '-h' || more.includes('--help') || more.includes('-h')) {
     io.stdout(USAGE);
     return 0;
+  }
+  const { stage, rest } = stageOption(more);
+  if (stage !== undefined && (kind !== 'docker' || Number.isNaN(stage))) {
+    io.stderr(
+      Number.isNaN(stage)
+        ? `svc runner: --stage needs a stage id (a positive integer)\n`
+        : `svc runner: --stage is an option of svc runner docker only\n`,
+    );
+    return 2;
   }
   if (kind === undefined || rest.length > 0) {
     io.stderr(
@@ -73,34 +89,74 @@ export async function runnerCommand(args: readonly string[], env: Env, io: Comma
   for (const warning of loaded.warnings) logger.warn(`${warning.setting}: ${warning.message}`);
   if (loaded.kind === 'ssh')
     return serve('ssh', await createSshRunner(loaded.settings, logger), settings, io, logger);
-  if (loaded.kind === 'vm') {
-    const vm = await createVmRunner(loaded.settings, logger);
-    if ('failure' in vm) {
-      io.stderr(`${vm.failure}\n`);
-      return vm.code;
+  if (loaded.kind === 'vm' || loaded.kind === 'nomad') {
+    const created =
+      loaded.kind === 'vm'
+        ? await createVmRunner(loaded.settings, logger)
+        : await createNomadRunner(loaded.settings, env, logger);
+    if ('failure' in created) {
+      io.stderr(`${created.failure}\n`);
+      return created.code;
     }
-    return serve('vm', vm, settings, io, logger);
+    return serve(loaded.kind, created, settings, io, logger);
   }
   for (const name of NOT_YET) {
     if (loaded.settings[name] !== null)
       logger.warn(`${name}: not supported by svc runner docker yet; it has no effect`);
   }
-  const created = await createDockerRunner(loaded.settings, env, logger);
+  const created = await createDockerRunner(loaded.settings, env, logger, { stage });
   if ('failure' in created) {
     io.stderr(`${created.failure}\n`);
     return created.code;
   }
+  if (stage !== undefined) return await runOneStage(created.stages, stage, logger);
   return serve('docker', created, settings, io, logger);
 }
 
+/** `--stage ID` out of the arguments: undefined when absent, NaN when its value is not an id. */
+function stageOption(args: readonly string[]): { stage: number | undefined; rest: string[] } {
+  const rest = [...args];
+  const at = rest.findIndex((arg) => arg === '--stage' || arg.startsWith('--stage='));
+  if (at < 0) return { stage: undefined, rest };
+  const arg = rest[at] ?? '';
+  const inline = arg.startsWith('--stage=');
+  const value = inline ? arg.slice('--stage='.length) : rest[at + 1];
+  rest.splice(at, inline ? 1 : 2);
+  const stage = value !== undefined && /^[1-9]\d*$/.test(value) ? Number(value) : Number.NaN;
+  return { stage, rest };
+}
+
+/** Runs one accepted stage; SIGINT/SIGTERM cancel it (Nomad stops a job's task with SIGTERM). */
+async function runOneStage(stages: RemoteStageRunner, stageId: number, logger: Logger): Promise<number> {
+  const cancel = new AbortController();
+  const abandon = new AbortController();
+  let count = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    count++;
+    logger.warn(`${signal}: ${count === 1 ? 'cancelling the stage' : 'giving up reporting the stage'}`);
+    (count === 1 ? cancel : abandon).abort(new Error(`stopped by ${signal}`));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    logger.info(`svc runner docker ${readVersion()} runs stage ${stageId}`);
+    const ran = await stages.runAccepted(stageId, { cancel: cancel.signal, abandon: abandon.signal });
+    return ran ? 0 : 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
 /** The runner kinds this svc runs. */
-const AVAILABLE = ['docker', 'ssh', 'vm'] as const;
+const AVAILABLE = ['docker', 'ssh', 'vm', 'nomad'] as const;
 type Available = (typeof AVAILABLE)[number];
 
 type Loaded =
   | { kind: 'docker'; settings: DockerRunnerSettings; warnings: SettingWarning[] }
   | { kind: 'ssh'; settings: SshRunnerSettings; warnings: SettingWarning[] }
-  | { kind: 'vm'; settings: VmRunnerSettings; warnings: SettingWarning[] };
+  | { kind: 'vm'; settings: VmRunnerSettings; warnings: SettingWarning[] }
+  | { kind: 'nomad'; settings: NomadRunnerSettings; warnings: SettingWarning[] };
 type SettingWarning = { setting: string; message: string };
 
 /** The kind's settings; undefined (every problem on stderr) when they are invalid. */
@@ -108,6 +164,7 @@ function load(kind: Available, env: Env, io: CommandIO): Loaded | undefined {
   try {
     if (kind === 'ssh') return { kind, ...loadSettings('ssh', env, { cwd: io.cwd }) };
     if (kind === 'vm') return { kind, ...loadSettings('vm', env, { cwd: io.cwd }) };
+    if (kind === 'nomad') return { kind, ...loadSettings('nomad', env, { cwd: io.cwd }) };
     return { kind, ...loadSettings('docker', env, { cwd: io.cwd }) };
   } catch (error) {
     if (!(error instanceof InvalidSettingsError)) throw error;

@@ -7,7 +7,7 @@ import { DEFAULT_RUNNER_SETTINGS, type RunnerSettings } from '../../pipeline/ind
 import type { WireFilter } from '../../runner/client/index.js';
 import { StageExecutor } from '../../runner/index.js';
 import { readEnvFile } from '../../runner/remote/env-file.js';
-import type { PrepareSettings } from '../../runner/remote/index.js';
+import type { PrepareSettings, RemoteStageRunner } from '../../runner/remote/index.js';
 import { readVersion } from '../version.js';
 import {
   dashboardOptions,
@@ -21,8 +21,20 @@ import { runnerPlugins } from './plugins.js';
 
 type Env = Record<string, string | undefined>;
 
-/** A Docker runner ready to poll: `poller.start()` runs it, `poller.stop()` ends it. */
-export type DockerRunner = CreatedRunner;
+/**
+ * A Docker runner ready to poll: `poller.start()` runs it, `poller.stop()` ends it; or, for one
+ * stage accepted elsewhere (`svc runner docker --stage ID`), `stages.runAccepted(ID)` runs that.
+ */
+export type DockerRunner = CreatedRunner & { readonly stages: RemoteStageRunner };
+
+/** How this process uses the engine. */
+export interface DockerRunnerMode {
+  /**
+   * The one stage this process runs (the nomad runner's jobs): its containers are owned by
+   * `<name>-stage-<id>`, and nothing that other processes on the same engine run is swept.
+   */
+  stage?: number | undefined;
+}
 
 /**
  * The Docker runner of `svc runner docker` (and of `svc server --local`, SVC_RUNNER_LOCAL): the
@@ -33,8 +45,11 @@ export async function createDockerRunner(
   settings: DockerRunnerSettings,
   env: Env,
   logger: Logger,
+  mode: DockerRunnerMode = {},
 ): Promise<DockerRunner | { failure: string; code: 1 | 2 }> {
   const name = settings.SVC_RUNNER_NAME ?? hostname();
+  // Leftovers are found by owner: a one-stage process owns only what it creates.
+  const owner = mode.stage === undefined ? name : `${name}-stage-${mode.stage}`;
   let runner: RunnerSettings;
   try {
     runner = runnerSettings(settings);
@@ -49,14 +64,16 @@ export async function createDockerRunner(
     tlsVerify: env.DOCKER_TLS_VERIFY === '1',
     certPath: env.DOCKER_CERT_PATH,
   });
-  const engine = new DockerEngine({ docker, owner: name, streamPull: settings.SVC_CONTAINER_STREAM_PULL });
+  const engine = new DockerEngine({ docker, owner, streamPull: settings.SVC_CONTAINER_STREAM_PULL });
   let platform: { os: string; arch: string };
   try {
     const version = await docker.version();
     platform = { os: version.Os, arch: version.Arch };
-    const leftovers = await engine.removeLeftovers();
-    if (leftovers.runs.length > 0)
-      logger.info(leftovers, 'removed what earlier runs of this runner left behind');
+    if (mode.stage === undefined) {
+      const leftovers = await engine.removeLeftovers();
+      if (leftovers.runs.length > 0)
+        logger.info(leftovers, 'removed what earlier runs of this runner left behind');
+    }
   } catch (error) {
     return {
       failure: `svc runner docker: cannot use the Docker engine at ${env.DOCKER_HOST || 'the default socket'}: ${error instanceof Error ? error.message : String(error)}`,
@@ -103,7 +120,7 @@ export async function createDockerRunner(
   };
   const capacity = settings.SVC_RUNNER_CAPACITY;
   const poller = pollerOf({ client, filter, capacity, stages, logger });
-  return { poller, name, endpoint, platform, labels, capacity, dashboard };
+  return { poller, stages, name, endpoint, platform, labels, capacity, dashboard };
 }
 
 /** The runner's settings that shape every step (SVC_RUNNER_*, limits), as the compiler takes them. */

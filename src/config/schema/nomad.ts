@@ -14,6 +14,12 @@ export const nomadRunner = group(
       default: ['dc1'],
       description: 'The Nomad datacenters jobs may run in.',
     }),
+    setting('SVC_JOB_IMAGE', J, text('an image name'), {
+      defaultDoc: "`svc/svc:<this svc's version>`",
+      addition: true,
+      description:
+        "svc addition: the image of the controller task that runs each stage (`svc runner docker --stage <id>`): svc's own image, built by `npm run images` or the repository's Dockerfile. Keep it at the runner's version.",
+    }),
     setting('SVC_JOB_NAMESPACE', J, text('a Nomad namespace'), {
       description: 'The Nomad namespace of the jobs.',
     }),

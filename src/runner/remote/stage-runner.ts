@@ -85,28 +85,58 @@ export class RemoteStageRunner {
     const logger = this.#options.logger.child({ stage: offered.id, pipeline: offered.name });
     const delivery: DeliveryOptions = { backoff: this.#timings.backoff, abandon: signals.abandon, logger };
     const { client, settings } = this.#options;
-    let stage: WireStage;
     try {
-      stage = await deliver(
-        'accepting the stage',
-        () => client.accept(offered.id, settings.machine),
-        delivery,
-      );
+      await deliver('accepting the stage', () => client.accept(offered.id, settings.machine), delivery);
     } catch (error) {
       if (isConflict(error)) logger.debug('another runner took the stage first');
       else logger.error({ err: error }, 'cannot accept the stage');
       return;
     }
     logger.info('stage accepted');
+    await this.#runTaken(offered.id, signals, delivery, logger);
+  }
+
+  /**
+   * Runs a stage that another process accepted (`svc runner docker --stage ID`, started by the nomad
+   * runner in a Nomad job): accepted but not started yet. Resolves true when the stage was run and
+   * its end reported, false when it could not be run (the reason is logged).
+   */
+  async runAccepted(stageId: number, signals: RunSignals): Promise<boolean> {
+    const logger = this.#options.logger.child({ stage: stageId });
+    const delivery: DeliveryOptions = { backoff: this.#timings.backoff, abandon: signals.abandon, logger };
+    return await this.#runTaken(stageId, signals, delivery, logger, (stage) =>
+      stage.machine === ''
+        ? 'it was not accepted by any runner'
+        : stage.status !== 'pending'
+          ? `it is already ${stage.status}`
+          : undefined,
+    );
+  }
+
+  /** Fetches the details of a stage this runner holds and runs it; false when it was not run. */
+  async #runTaken(
+    stageId: number,
+    signals: RunSignals,
+    delivery: DeliveryOptions,
+    logger: Logger,
+    refuse: (stage: WireStage) => string | undefined = () => undefined,
+  ): Promise<boolean> {
+    const { client } = this.#options;
     let details: WireDetails;
     try {
-      details = await deliver('fetching the stage details', () => client.details(stage.id), delivery);
+      details = await deliver('fetching the stage details', () => client.details(stageId), delivery);
     } catch (error) {
       logger.error(
         { err: error },
         'cannot fetch the stage details; the server will fail the stage when its heartbeats stop',
       );
-      return;
+      return false;
+    }
+    const stage = details.stage;
+    const refused = refuse(stage);
+    if (refused !== undefined) {
+      logger.error(`stage ${stage.id} cannot be run: ${refused}`);
+      return false;
     }
     const cancel = new AbortController();
     // Once the stage is over, the build may end too: a watch saying so is no reason to stop anything.
@@ -138,8 +168,10 @@ export class RemoteStageRunner {
     let status = 'error';
     try {
       status = await this.#execute(stage, details, cancel.signal, delivery, logger, over);
+      return true;
     } catch (error) {
       logger.error({ err: error }, 'the stage could not be run or reported to the end');
+      return false;
     } finally {
       board?.finished(stage.id, status, Date.now());
       signals.cancel.removeEventListener('abort', onCancel);
