@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import {
   loadSettings,
   type DockerRunnerSettings,
+  type KubernetesRunnerSettings,
   type NomadRunnerSettings,
   type SshRunnerSettings,
   type VmRunnerSettings,
@@ -13,6 +14,7 @@ import type { RemoteStageRunner } from '../runner/remote/index.js';
 import { startRunnerListener } from '../runner/remote/listener.js';
 import type { CreatedRunner } from './runner/common.js';
 import { createDockerRunner } from './runner/docker-runner.js';
+import { createKubernetesRunner } from './runner/kubernetes-runner.js';
 import { createNomadRunner } from './runner/nomad-runner.js';
 import { createSshRunner } from './runner/ssh-runner.js';
 import { createVmRunner } from './runner/vm-runner.js';
@@ -30,7 +32,8 @@ Runs a runner that takes stages from the svc server (SVC_RPC_HOST) and executes 
 settings of the SVC_* environment variables (docs/runners.md, docs/settings.md).
 Kinds: docker (the Docker engine of DOCKER_HOST), ssh (type: ssh pipelines, on the hosts they name),
 vm (type: macstadium pipelines, a VM per stage on an Orka host), nomad (type: docker pipelines, a
-Nomad batch job per stage, NOMAD_ADDR/NOMAD_TOKEN). kubernetes is not available yet.
+Nomad batch job per stage, NOMAD_ADDR/NOMAD_TOKEN), kubernetes (type: kubernetes pipelines, a pod
+per stage; KUBECONFIG, ~/.kube/config or the pod's service account).
 SIGINT/SIGTERM stop it: no new stage is taken, running ones finish (a second signal cancels them).
 With --stage, the docker runner runs the one stage given, which a runner of another kind accepted
 (the nomad runner's jobs do this), and exits: 0 when it ran and was reported, 1 otherwise;
@@ -40,9 +43,6 @@ SIGINT/SIGTERM cancel it.
 /** How long running stages may take to finish after SIGINT/SIGTERM, then to report their end once cancelled. */
 const STOP_GRACE_MS = 15 * 60_000;
 const STOP_REPORT_MS = 60_000;
-
-/** Settings the docker runner accepts but cannot honour yet: each one set is reported at start. */
-const NOT_YET: readonly (keyof DockerRunnerSettings)[] = ['SVC_CONTAINER_CONFIG'];
 
 /**
  * Composition root of `svc runner <kind>`: settings → logger → RPC client → the kind's engine (Docker:
@@ -89,20 +89,18 @@ export async function runnerCommand(args: readonly string[], env: Env, io: Comma
   for (const warning of loaded.warnings) logger.warn(`${warning.setting}: ${warning.message}`);
   if (loaded.kind === 'ssh')
     return serve('ssh', await createSshRunner(loaded.settings, logger), settings, io, logger);
-  if (loaded.kind === 'vm' || loaded.kind === 'nomad') {
+  if (loaded.kind === 'vm' || loaded.kind === 'nomad' || loaded.kind === 'kubernetes') {
     const created =
       loaded.kind === 'vm'
         ? await createVmRunner(loaded.settings, logger)
-        : await createNomadRunner(loaded.settings, env, logger);
+        : loaded.kind === 'nomad'
+          ? await createNomadRunner(loaded.settings, env, logger)
+          : await createKubernetesRunner(loaded.settings, env, logger);
     if ('failure' in created) {
       io.stderr(`${created.failure}\n`);
       return created.code;
     }
     return serve(loaded.kind, created, settings, io, logger);
-  }
-  for (const name of NOT_YET) {
-    if (loaded.settings[name] !== null)
-      logger.warn(`${name}: not supported by svc runner docker yet; it has no effect`);
   }
   const created = await createDockerRunner(loaded.settings, env, logger, { stage });
   if ('failure' in created) {
@@ -149,14 +147,15 @@ async function runOneStage(stages: RemoteStageRunner, stageId: number, logger: L
 }
 
 /** The runner kinds this svc runs. */
-const AVAILABLE = ['docker', 'ssh', 'vm', 'nomad'] as const;
+const AVAILABLE = ['docker', 'ssh', 'vm', 'nomad', 'kubernetes'] as const;
 type Available = (typeof AVAILABLE)[number];
 
 type Loaded =
   | { kind: 'docker'; settings: DockerRunnerSettings; warnings: SettingWarning[] }
   | { kind: 'ssh'; settings: SshRunnerSettings; warnings: SettingWarning[] }
   | { kind: 'vm'; settings: VmRunnerSettings; warnings: SettingWarning[] }
-  | { kind: 'nomad'; settings: NomadRunnerSettings; warnings: SettingWarning[] };
+  | { kind: 'nomad'; settings: NomadRunnerSettings; warnings: SettingWarning[] }
+  | { kind: 'kubernetes'; settings: KubernetesRunnerSettings; warnings: SettingWarning[] };
 type SettingWarning = { setting: string; message: string };
 
 /** The kind's settings; undefined (every problem on stderr) when they are invalid. */
@@ -165,6 +164,7 @@ function load(kind: Available, env: Env, io: CommandIO): Loaded | undefined {
     if (kind === 'ssh') return { kind, ...loadSettings('ssh', env, { cwd: io.cwd }) };
     if (kind === 'vm') return { kind, ...loadSettings('vm', env, { cwd: io.cwd }) };
     if (kind === 'nomad') return { kind, ...loadSettings('nomad', env, { cwd: io.cwd }) };
+    if (kind === 'kubernetes') return { kind, ...loadSettings('kubernetes', env, { cwd: io.cwd }) };
     return { kind, ...loadSettings('docker', env, { cwd: io.cwd }) };
   } catch (error) {
     if (!(error instanceof InvalidSettingsError)) throw error;

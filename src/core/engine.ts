@@ -96,6 +96,47 @@ export interface ExecHost {
   privateKey: string;
 }
 
+/** Amounts of a Kubernetes container: CPU in millicpus, memory in bytes; 0 means none. */
+export interface PodAmounts {
+  cpu: number;
+  memory: number;
+}
+
+/** A Kubernetes toleration, as the pod spec takes it. */
+export interface PodToleration {
+  key: string;
+  operator: string;
+  value: string;
+  effect: string;
+  /** Seconds; 0 when not set. */
+  tolerationSeconds: number;
+}
+
+/**
+ * What a `type: kubernetes` stage's pod is made of besides its steps: the pipeline's `metadata`,
+ * `node_selector`, `tolerations`, `service_account_name`, `dns_config`, `host_aliases`, with the
+ * runner's defaults and the matching policy applied (namespace rules already checked), and each
+ * step's resources. Only the kubernetes engine reads it.
+ */
+export interface ExecPod {
+  /** The namespace; `perStage` makes one for this execution only (SVC_NAMESPACE_DEFAULT `svc-`). */
+  namespace: string;
+  perStage: boolean;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  nodeSelector: Record<string, string>;
+  tolerations: PodToleration[];
+  serviceAccountName: string;
+  dnsConfig: {
+    nameservers: string[];
+    searches: string[];
+    options: { name: string; value: string }[];
+  };
+  hostAliases: { ip: string; hostnames: string[] }[];
+  /** Requests and limits by step id (every step has an entry). */
+  resources: Record<string, { requests: PodAmounts; limits: PodAmounts }>;
+}
+
 /** A compiled stage: everything an engine needs, nothing it must look up. */
 export interface ExecSpec {
   /** Unique id of this run; every resource an engine creates carries it as a label. */
@@ -114,6 +155,8 @@ export interface ExecSpec {
   labels: Record<string, string>;
   /** Where a `type: ssh` stage runs; absent for other pipelines. */
   host?: ExecHost | undefined;
+  /** The pod of a `type: kubernetes` stage; absent for other pipelines. */
+  pod?: ExecPod | undefined;
 }
 
 /** How one step ended. */

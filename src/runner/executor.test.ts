@@ -113,6 +113,41 @@ describe('StageExecutor: policies', () => {
     expect(result.status).toBe('failure');
   });
 
+  it('tells steps that start after a failure how the stage is going (DRONE_BUILD_STATUS, DRONE_FAILED_STEPS)', async () => {
+    const seen = new Map<string, Record<string, string>>();
+    const engine = new NullEngine({ steps: { lint: { exitCode: 1 }, test: { exitCode: 2 } } });
+    const run = engine.run.bind(engine);
+    engine.run = (spec, step, output, signal) => {
+      seen.set(step.name, step.envs);
+      return run(spec, step, output, signal);
+    };
+    const compiled = {
+      DRONE_BUILD_STATUS: 'success',
+      DRONE_STAGE_STATUS: 'success',
+      SVC_BUILD_STATUS: 'success',
+    };
+    const steps = [
+      execStep('build', { envs: { ...compiled } }),
+      execStep('lint', { dependsOn: ['build'], errPolicy: 'ignore', envs: { ...compiled } }),
+      execStep('test', { dependsOn: ['lint'], envs: { ...compiled } }),
+      execStep('notify', { dependsOn: ['test'], runPolicy: 'on-failure', envs: { ...compiled } }),
+    ];
+    await new StageExecutor({ engine, maxProcs: 0 }).execute(execSpec(steps), {
+      reporter: new MemoryReporter(),
+    });
+    // An ignored failure does not count; the compiled values stay until a counted one.
+    expect(seen.get('test')).toEqual(compiled);
+    expect(seen.get('notify')).toMatchObject({
+      DRONE_BUILD_STATUS: 'failure',
+      DRONE_STAGE_STATUS: 'failure',
+      DRONE_FAILED_STEPS: 'test',
+      SVC_BUILD_STATUS: 'failure',
+      SVC_FAILED_STEPS: 'test',
+      CI_BUILD_STATUS: 'failure',
+    });
+    expect(steps[3]?.envs.DRONE_BUILD_STATUS).toBe('success');
+  });
+
   it('skips on-failure steps when nothing failed', async () => {
     const { result } = await run([
       execStep('build'),

@@ -2,6 +2,7 @@ import { formatDuration } from '../config/values/duration.js';
 import type { Engine, ExecSpec, ExecStep, OutputSink, StepExit } from '../core/engine.js';
 import { isFailed } from '../core/status.js';
 import { graphProblem } from './graph.js';
+import { withStageStatus } from './status-env.js';
 import { createMasker, type Masker } from './masker.js';
 import {
   engineErrorOutcome,
@@ -48,6 +49,8 @@ export class StageRun {
     failed: false,
   };
   private readonly masker: Masker;
+  /** Names of the steps that failed the stage so far, for the status variables of later steps. */
+  private readonly failedSteps: string[] = [];
   /** Detached steps that started: they run (and log) until the engine destroys them. */
   private readonly detached: { step: ExecStep; closeOutput: () => void }[] = [];
   private reportFailed = false;
@@ -171,7 +174,7 @@ export class StageRun {
     try {
       exit = await this.o.engine.run(
         this.o.spec,
-        step,
+        withStageStatus(step, this.failedSteps),
         this.output(step, started, () => open),
         control.signal,
       );
@@ -194,6 +197,7 @@ export class StageRun {
     Object.assign(result, outcome, { stopped: this.o.now() });
     if (isFailed(result.status) && !result.errIgnore) {
       this.state.failed = true;
+      this.failedSteps.push(step.name);
       if (step.errPolicy === 'fast' && !this.stopped()) {
         this.state.stoppedByFailure = true;
         this.end(`step "${step.name}" failed and has failure: fast`);

@@ -17,6 +17,7 @@ import {
   stageRunnerOf,
   type CreatedRunner,
 } from './common.js';
+import { withContainerConfig } from './container-config.js';
 import { runnerPlugins } from './plugins.js';
 
 type Env = Record<string, string | undefined>;
@@ -82,6 +83,13 @@ export async function createDockerRunner(
   }
   const { client, endpoint } = rpcClientOf(settings, logger);
   const limits = runnerLimits(settings);
+  let plugins;
+  try {
+    plugins = await runnerPlugins(settings);
+    plugins.registryPlugin = withContainerConfig(settings.SVC_CONTAINER_CONFIG, plugins.registryPlugin);
+  } catch (error) {
+    return { failure: (error as Error).message, code: 2 };
+  }
   const prepare: PrepareSettings = {
     machine: name,
     types: ['docker'],
@@ -90,7 +98,7 @@ export async function createDockerRunner(
     secrets: settings.SVC_RUNNER_SECRETS ?? {},
     limits,
     labels: { 'io.svc.runner': name },
-    ...(await runnerPlugins(settings)),
+    ...plugins,
   };
   const dashboard = dashboardOptions(settings, name);
   const stages = stageRunnerOf({

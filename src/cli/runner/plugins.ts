@@ -1,19 +1,17 @@
 import type { DockerRunnerSettings } from '../../config/index.js';
 import type { EnvironPlugin, RegistryPlugin, SecretPlugin } from '../../core/plugins.js';
 
-type PluginKeys =
-  | 'SVC_SECRET_PLUGIN_ENDPOINT'
-  | 'SVC_SECRET_PLUGIN_TOKEN'
-  | 'SVC_SECRET_PLUGIN_SKIP_VERIFY'
-  | 'SVC_ENV_PLUGIN_ENDPOINT'
-  | 'SVC_ENV_PLUGIN_TOKEN'
-  | 'SVC_ENV_PLUGIN_SKIP_VERIFY';
+type PluginKeys = 'SVC_SECRET_PLUGIN_ENDPOINT' | 'SVC_SECRET_PLUGIN_TOKEN' | 'SVC_SECRET_PLUGIN_SKIP_VERIFY';
+type EnvironKeys = 'SVC_ENV_PLUGIN_ENDPOINT' | 'SVC_ENV_PLUGIN_TOKEN' | 'SVC_ENV_PLUGIN_SKIP_VERIFY';
 type RegistryKeys =
   'SVC_REGISTRY_PLUGIN_ENDPOINT' | 'SVC_REGISTRY_PLUGIN_TOKEN' | 'SVC_REGISTRY_PLUGIN_SKIP_VERIFY';
 
-/** The plugin settings of a runner kind: the registry plugin's only where the kind has images. */
+/**
+ * The plugin settings of a runner kind: the registry plugin's only where the kind has images, the
+ * environment plugin's where the spec gives it (not K).
+ */
 export type PluginSettings = Pick<DockerRunnerSettings, PluginKeys> &
-  Partial<Pick<DockerRunnerSettings, RegistryKeys>>;
+  Partial<Pick<DockerRunnerSettings, RegistryKeys | EnvironKeys>>;
 
 /**
  * The secret, registry and environment plugins (SVC_{SECRET,REGISTRY,ENV}_PLUGIN_*) that are set; each

@@ -12,6 +12,7 @@ import {
   type SecretDocument,
   type SecretResolver,
 } from '../../pipeline/index.js';
+import { matchFacts, type MatchFacts } from '../../pipeline/match/conditions.js';
 import { matchesLimits, type RunnerLimits, type WireDetails } from '../client/wire/index.js';
 import { buildFacts, repoFacts, stageFacts, systemFacts } from './facts.js';
 
@@ -41,6 +42,18 @@ export interface PrepareSettings {
   registryPlugin?: RegistryPlugin | undefined;
   /** SVC_ENV_PLUGIN_*: variables for every step. */
   environPlugin?: EnvironPlugin | undefined;
+  /**
+   * The runner kind's own checks of a compiled stage and what it adds to it (the kubernetes runner:
+   * namespace rules, policy, the pod); an error ends the stage before any step, like a lint error.
+   */
+  adapt?: ((stage: StageToAdapt) => { ok: true; spec: ExecSpec } | { ok: false; error: string }) | undefined;
+}
+
+/** What a runner kind's `adapt` sees: the pipeline as written, the compiled stage and the build's facts. */
+export interface StageToAdapt {
+  pipeline: Pipeline;
+  spec: ExecSpec;
+  facts: MatchFacts;
 }
 
 /** A stage ready to run, or why it cannot (the stage's error message). */
@@ -132,6 +145,12 @@ export async function prepareStage(
     throw error;
   }
   if (!compiled.ok) return { ok: false, error: compiled.errors.join('\n') };
+  if (settings.adapt !== undefined) {
+    const facts = matchFacts(repoFacts(repo), buildFacts(build), details.system.host);
+    const adapted = settings.adapt({ pipeline, spec: compiled.spec, facts });
+    if (!adapted.ok) return adapted;
+    return { ok: true, spec: adapted.spec, warnings: compiled.warnings };
+  }
   return { ok: true, spec: compiled.spec, warnings: compiled.warnings };
 }
 

@@ -1,0 +1,251 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Engine, ExecSpec, ExecStep, OutputSink, StepExit } from '../../core/engine.js';
+import { KubeApiError, type KubeApi } from './api.js';
+import { Launcher } from './launcher.js';
+import { followLines } from './logs.js';
+import {
+  containerName,
+  dnsLabel,
+  labelValue,
+  LIVE_VARIABLES,
+  pullSecret,
+  stagePod,
+  stepSecret,
+  type PodNames,
+} from './pod-spec.js';
+import { stepState, unschedulable, type StepState } from './pod-state.js';
+import { PodWatcher } from './watcher.js';
+
+/** Labels of everything the engine creates: leftovers are found by owner. */
+export const OWNER_LABEL = 'io.svc.owner';
+export const RUN_LABEL = 'io.svc.run';
+
+export interface KubernetesEngineOptions {
+  api: KubeApi;
+  /** The runner's name (SVC_RUNNER_NAME): the owner label of its pods, secrets and namespaces. */
+  owner: string;
+  /** SVC_IMAGE_PLACEHOLDER. */
+  placeholder: string;
+  logger: Logger;
+  /** How long a step may take to start (pulling, scheduling) before it fails (default 5 minutes). */
+  startTimeout?: number;
+}
+
+interface Run {
+  names: PodNames;
+  watcher: PodWatcher;
+  launcher: Launcher;
+  /** The status variables as the pod's annotations hold them now. */
+  written: Record<string, string>;
+  /** The scheduler's message, once written to a step's log. */
+  told: Set<string>;
+}
+
+/**
+ * The Engine of `svc runner kubernetes`, on Drone's model: a stage is one pod whose containers are
+ * its steps, all created with the placeholder image; a step starts when its container is given the
+ * step's image (the kubelet restarts it), and ends with the container (its exit code). Its log is
+ * the container's, followed through the API. A step stopped early gets the placeholder back. The
+ * pod, its Secrets and a per-stage namespace are deleted at the end.
+ */
+export class KubernetesEngine implements Engine {
+  readonly #options: KubernetesEngineOptions;
+  readonly #runs = new Map<string, Run>();
+
+  constructor(options: KubernetesEngineOptions) {
+    this.#options = options;
+  }
+
+  async setup(spec: ExecSpec): Promise<void> {
+    const { api, owner, placeholder, logger } = this.#options;
+    const pod = dnsLabel(`svc-${spec.runId}`);
+    const perStage = spec.pod?.perStage === true;
+    const namespace = perStage
+      ? dnsLabel(`svc-${spec.runId}-${randomBytes(3).toString('hex')}`)
+      : (spec.pod?.namespace ?? 'default');
+    const labels: Record<string, string> = { ...spec.pod?.labels };
+    for (const [key, value] of Object.entries(spec.labels)) labels[key] = labelValue(value);
+    labels[OWNER_LABEL] = labelValue(owner);
+    labels[RUN_LABEL] = labelValue(spec.runId);
+    const needsPull = spec.steps.some((step) => step.auth !== undefined);
+    const names: PodNames = {
+      pod,
+      namespace,
+      secret: pod,
+      pullSecret: needsPull ? dnsLabel(`${pod}-pull`) : undefined,
+      placeholder,
+      labels,
+    };
+    const first = spec.steps[0];
+    const written = Object.fromEntries(LIVE_VARIABLES.map((name) => [name, first?.envs[name] ?? '']));
+    const run: Run = {
+      names,
+      watcher: new PodWatcher(api, namespace, pod, logger.child({ pod })),
+      launcher: new Launcher(api, namespace, pod),
+      written,
+      told: new Set(),
+    };
+    this.#runs.set(spec.runId, run);
+    if (perStage) await api.createNamespace(namespace, labels);
+    const pull = pullSecret(spec, names);
+    if (pull !== undefined) await api.createSecret(namespace, pull);
+    await api.createSecret(namespace, stepSecret(spec, names));
+    await api.createPod(namespace, stagePod(spec, names, { ...spec.pod?.annotations, ...written }));
+    run.watcher.start();
+  }
+
+  async run(spec: ExecSpec, step: ExecStep, output: OutputSink, signal?: AbortSignal): Promise<StepExit> {
+    const run = this.#runs.get(spec.runId);
+    if (run === undefined) throw new Error(`the stage ${spec.runId} was not set up`);
+    const { api } = this.#options;
+    const { names } = run;
+    const container = containerName(spec, step);
+    const stop = signal ?? new AbortController().signal;
+    stop.throwIfAborted();
+    const changed: Record<string, string> = {};
+    for (const name of LIVE_VARIABLES) {
+      const value = step.envs[name] ?? '';
+      if (run.written[name] !== value) changed[name] = run.written[name] = value;
+    }
+    await run.launcher.launch(container, step.image, changed);
+    try {
+      await this.#started(run, container, step, output, stop);
+      const logs = followLines(api, names.namespace, names.pod, container, output);
+      if (step.detach) {
+        logs.catch(() => undefined);
+        return { exitCode: 0, oomKilled: false };
+      }
+      const exited = await run.watcher.until((pod) => {
+        const state = stepState(pod, container, step.image);
+        return state.kind === 'exited' ? state : undefined;
+      }, stop);
+      await logs.catch(() => undefined);
+      return { exitCode: exited.exitCode, oomKilled: exited.reason === 'OOMKilled' };
+    } catch (error) {
+      if (stop.aborted) {
+        // The placeholder takes the container back: the kubelet stops the step.
+        await run.launcher.launch(container, names.placeholder, {}).catch(() => undefined);
+        throw abortError(stop.reason);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Waits for the step's container to run its image. Pull trouble and an unschedulable pod are
+   * written to the step's log as Kubernetes explains them; a permanent failure, or no start within
+   * the start timeout, fails the step.
+   */
+  async #started(
+    run: Run,
+    container: string,
+    step: ExecStep,
+    output: OutputSink,
+    stop: AbortSignal,
+  ): Promise<void> {
+    const timeout = this.#options.startTimeout ?? 5 * 60_000;
+    const expired = AbortSignal.timeout(timeout);
+    let last: StepState | undefined;
+    try {
+      await run.watcher.until(
+        (pod) => {
+          const scheduling = unschedulable(pod);
+          if (scheduling !== undefined && !run.told.has(scheduling)) {
+            run.told.add(scheduling);
+            output(`svc: Kubernetes cannot schedule the pod yet: ${scheduling}`);
+          }
+          const state = stepState(pod, container, step.image);
+          if (
+            state.kind === 'pulling-failed' &&
+            (last?.kind !== state.kind || last.message !== state.message)
+          )
+            output(`svc: Kubernetes cannot pull ${step.image} (${state.reason}): ${state.message}`);
+          last =
+            scheduling === undefined
+              ? state
+              : { kind: 'waiting', reason: 'Unschedulable', message: scheduling };
+          if (state.kind === 'failed')
+            throw new Error(
+              `Kubernetes cannot start the step's container: ${state.reason}: ${state.message}`,
+            );
+          return state.kind === 'running' || state.kind === 'exited' ? true : undefined;
+        },
+        AbortSignal.any([stop, expired]),
+      );
+    } catch (error) {
+      if (!expired.aborted || stop.aborted) throw error;
+      const why =
+        last === undefined || !('message' in last)
+          ? ''
+          : `: ${last.reason}${last.message === '' ? '' : `: ${last.message}`}`;
+      throw new Error(`the step did not start within ${Math.round(timeout / 1000)} s${why}`, {
+        cause: error,
+      });
+    }
+  }
+
+  async destroy(spec: ExecSpec): Promise<void> {
+    const run = this.#runs.get(spec.runId);
+    if (run === undefined) return;
+    this.#runs.delete(spec.runId);
+    const { api, logger } = this.#options;
+    const { names } = run;
+    const quietly = async (what: string, remove: () => Promise<void>): Promise<void> => {
+      try {
+        await remove();
+      } catch (error) {
+        if (!(error instanceof KubeApiError && error.status === 404))
+          logger.warn({ err: error }, `cannot delete ${what}`);
+      }
+    };
+    await run.watcher.stop();
+    await quietly(`the pod ${names.pod}`, () => api.deletePod(names.namespace, names.pod, 0));
+    await quietly(`the secret ${names.secret}`, () => api.deleteSecret(names.namespace, names.secret));
+    if (names.pullSecret !== undefined) {
+      const pull = names.pullSecret;
+      await quietly(`the secret ${pull}`, () => api.deleteSecret(names.namespace, pull));
+    }
+    if (spec.pod?.perStage === true)
+      await quietly(`the namespace ${names.namespace}`, () => api.deleteNamespace(names.namespace));
+  }
+
+  /**
+   * Deletes what earlier runs of this runner left (it was killed): pods and Secrets labelled with its
+   * name in `namespaces`, and its per-stage namespaces. Namespaces it may not list are skipped.
+   */
+  async removeLeftovers(
+    namespaces: readonly string[],
+  ): Promise<{ pods: string[]; secrets: string[]; namespaces: string[] }> {
+    const { api, owner } = this.#options;
+    const selector = `${OWNER_LABEL}=${labelValue(owner)}`;
+    const removed = { pods: [] as string[], secrets: [] as string[], namespaces: [] as string[] };
+    for (const namespace of new Set(namespaces)) {
+      for (const pod of await api.listPods(namespace, selector)) {
+        await api.deletePod(namespace, pod, 0).catch(() => undefined);
+        removed.pods.push(`${namespace}/${pod}`);
+      }
+      for (const secret of await api.listSecrets(namespace, selector)) {
+        await api.deleteSecret(namespace, secret).catch(() => undefined);
+        removed.secrets.push(`${namespace}/${secret}`);
+      }
+    }
+    try {
+      for (const namespace of await api.listNamespaces(selector)) {
+        await api.deleteNamespace(namespace).catch(() => undefined);
+        removed.namespaces.push(namespace);
+      }
+    } catch (error) {
+      if (!(error instanceof KubeApiError && error.status === 403)) throw error;
+    }
+    return removed;
+  }
+}
+
+function abortError(reason: unknown): Error {
+  const error = new Error(reason instanceof Error ? reason.message : 'the step was stopped', {
+    cause: reason,
+  });
+  error.name = 'AbortError';
+  return error;
+}
