@@ -45,10 +45,10 @@ const STOP_GRACE_MS = 15 * 60_000;
 const STOP_REPORT_MS = 60_000;
 
 /**
- * Composition root of `svc runner <kind>`: settings → logger → RPC client → the kind's engine (Docker:
- * leftovers of earlier runs removed; ssh: host keys) → health listener → polling loops, until SIGINT/SIGTERM.
- * Exit 0 after a graceful stop, 1 when the engine or the listener cannot start, 2 for usage and
- * settings errors (every problem on stderr) and for kinds that are not available yet.
+ * Composition root of `svc runner <kind>`: settings → logger → RPC client → the kind's engine (leftovers
+ * of earlier runs removed: containers, VMs, pods, Nomad jobs; ssh: host keys) → health listener →
+ * polling loops, until SIGINT/SIGTERM. Exit 0 after a graceful stop, 1 when the engine or the
+ * listener cannot start, 2 for usage and settings errors (every problem on stderr).
  */
 export async function runnerCommand(args: readonly string[], env: Env, io: CommandIO): Promise<number> {
   const [kind, ...more] = args;
@@ -75,13 +75,7 @@ export async function runnerCommand(args: readonly string[], env: Env, io: Comma
     io.stderr(`svc runner: unknown kind "${kind}"; expected one of ${RUNNER_KINDS.join(', ')}\n`);
     return 2;
   }
-  if (!(AVAILABLE as readonly string[]).includes(kind)) {
-    io.stderr(
-      `svc runner ${kind}: the ${kind} runner is not available yet; svc runner ${AVAILABLE.join(', ')} are\n`,
-    );
-    return 2;
-  }
-  const loaded = load(kind as Available, env, io);
+  const loaded = load(kind as RunnerKind, env, io);
   if (loaded === undefined) return 2;
   const { settings } = loaded;
   const level = settings.SVC_TRACE === true ? 'trace' : settings.SVC_DEBUG === true ? 'debug' : 'info';
@@ -146,10 +140,6 @@ async function runOneStage(stages: RemoteStageRunner, stageId: number, logger: L
   }
 }
 
-/** The runner kinds this svc runs. */
-const AVAILABLE = ['docker', 'ssh', 'vm', 'nomad', 'kubernetes'] as const;
-type Available = (typeof AVAILABLE)[number];
-
 type Loaded =
   | { kind: 'docker'; settings: DockerRunnerSettings; warnings: SettingWarning[] }
   | { kind: 'ssh'; settings: SshRunnerSettings; warnings: SettingWarning[] }
@@ -159,7 +149,7 @@ type Loaded =
 type SettingWarning = { setting: string; message: string };
 
 /** The kind's settings; undefined (every problem on stderr) when they are invalid. */
-function load(kind: Available, env: Env, io: CommandIO): Loaded | undefined {
+function load(kind: RunnerKind, env: Env, io: CommandIO): Loaded | undefined {
   try {
     if (kind === 'ssh') return { kind, ...loadSettings('ssh', env, { cwd: io.cwd }) };
     if (kind === 'vm') return { kind, ...loadSettings('vm', env, { cwd: io.cwd }) };
