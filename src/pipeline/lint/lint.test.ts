@@ -16,6 +16,20 @@ describe('lintText', () => {
     expect(trusted.valid).toBe(true);
   });
 
+  it('keeps an untrusted kubernetes pipeline from a service account, host aliases and DNS settings', () => {
+    const text = `kind: pipeline
+type: kubernetes
+service_account_name: deployer
+host_aliases: [{ ip: 10.0.0.1, hostnames: [registry] }]
+dns_config: { nameservers: [10.0.0.53] }
+node_selector: { pool: ci }
+steps: [{ name: a, image: alpine }]
+`;
+    const errors = lintText(text, { trusted: false }).diagnostics.map((d) => `${d.line}: ${d.field}`);
+    expect(errors).toEqual(['3: service_account_name', '4: host_aliases', '5: dns_config']);
+    expect(lintText(text, { trusted: true }).valid).toBe(true);
+  });
+
   it('counts a file with warnings only as valid', () => {
     const result = lintText(corpus('valid/warnings.yml'), { trusted: false });
     expect(result.valid).toBe(true);
