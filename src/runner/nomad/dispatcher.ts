@@ -152,11 +152,15 @@ export class NomadDispatcher {
         await sleep(backoff.next(), waiting);
         continue;
       }
-      const current = [...allocations].sort((a, b) => (b.CreateIndex ?? 0) - (a.CreateIndex ?? 0))[0];
+      const newest = [...allocations].sort((a, b) => (b.CreateIndex ?? 0) - (a.CreateIndex ?? 0));
+      const current = newest[0];
       if (current !== undefined && current.ID !== placed) {
         placed = current.ID;
         logger.info({ job: jobId, alloc: current.ID, node: current.NodeName }, 'Nomad placed the stage');
       }
+      // A lost or failed allocation ends the stage even when Nomad already placed a replacement.
+      const broken = newest.find((alloc) => alloc.ClientStatus === 'lost' || alloc.ClientStatus === 'failed');
+      if (broken !== undefined) return { kind: 'ended', alloc: broken };
       if (current !== undefined && isTerminalAllocation(current)) return { kind: 'ended', alloc: current };
       if (current === undefined && Date.now() - since >= this.#timings.placement) {
         const evaluations = await nomad.evaluations(jobId, abandon).catch(() => []);

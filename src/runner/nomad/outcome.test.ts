@@ -15,7 +15,12 @@ function alloc(fields: Record<string, unknown>) {
 
 describe('why a stage’s allocation failed', () => {
   it('names a lost allocation’s node and Nomad’s description', () => {
-    const lost = alloc({ ClientStatus: 'lost', ClientDescription: 'alloc is lost since its node is down' });
+    const lost = alloc({
+      ClientStatus: 'lost',
+      DesiredStatus: 'stop',
+      DesiredDescription: 'alloc is lost since its node is down',
+      ClientDescription: 'Tasks are running',
+    });
     expect(allocationFailure(lost, 'stage', '')).toBe(
       'Nomad allocation 5a1f0c3e on node worker-3 was lost: alloc is lost since its node is down',
     );

@@ -7,8 +7,10 @@ import type { NomadAllocation, NomadAllocMetric, NomadEvaluation, NomadTaskEvent
  */
 export function allocationFailure(alloc: NomadAllocation, task: string, stderr: string): string {
   const where = `Nomad allocation ${alloc.ID.slice(0, 8)}${alloc.NodeName ? ` on node ${alloc.NodeName}` : ''}`;
+  // Nomad says why in DesiredDescription (`alloc is lost since its node is down`); the client's
+  // own description is its last word before it was lost.
   if (alloc.ClientStatus === 'lost')
-    return `${where} was lost: ${alloc.ClientDescription || 'its node stopped answering'}`;
+    return `${where} was lost: ${alloc.DesiredDescription || alloc.ClientDescription || 'its node stopped answering'}`;
   const events = alloc.TaskStates[task]?.Events ?? [];
   const failure = [...events].reverse().find(isFailureEvent);
   const tail = lastLines(stderr, 10);
