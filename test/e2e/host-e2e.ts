@@ -1,7 +1,8 @@
 /*
- * The frame of the host runners' end-to-end tests (`svc runner ssh`, `svc runner vm`): the GitHub
- * double with a repository whose clone URL is a bare repository on this machine (the hosts clone
- * with their own git), `svc server`, a logged-in user with the repository enabled and its secrets.
+ * The frame of the runners' end-to-end tests but Docker's (`svc runner ssh`, `vm`, `nomad`,
+ * `kubernetes`): the GitHub double with a repository whose clone URL is a bare repository on this
+ * machine (the hosts clone with their own git) or the test's git server (containers clone from it),
+ * `svc server`, a logged-in user with the repository enabled and its secrets.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,20 @@ import { localRepository } from './host-repository.js';
 import { freePort, serverEnv, startServer, waitFor, type SvcProcess } from './system.js';
 
 export const REPO = 'octocat/app';
+
+/** Where the repository lives: its clone URL, and how a commit gets there (returns the sha). */
+export interface E2ERepository {
+  url: string;
+  commit(files: Record<string, string>, message: string): string;
+}
+
+/** How a test shapes the frame. */
+export interface HostE2EOptions {
+  /** The repository (default: a bare repository on this machine that `owner` can read). */
+  repository?: E2ERepository;
+  /** Settings of the server on `port` besides the frame's (e.g. SVC_SERVER_PORT on every interface). */
+  server?: (port: number) => Record<string, string>;
+}
 
 /** A build as the API answers it, as far as these tests read it. */
 export interface HostBuild {
@@ -26,7 +41,7 @@ export class HostE2E {
   readonly port: number;
   readonly token: string;
   readonly hookUrl: string;
-  readonly #repo: ReturnType<typeof localRepository>;
+  readonly #repo: E2ERepository;
 
   private constructor(parts: {
     github: GitHubDouble;
@@ -34,7 +49,7 @@ export class HostE2E {
     port: number;
     token: string;
     hookUrl: string;
-    repo: ReturnType<typeof localRepository>;
+    repo: E2ERepository;
   }) {
     this.github = parts.github;
     this.server = parts.server;
@@ -45,13 +60,20 @@ export class HostE2E {
   }
 
   /** `owner`: the account the steps run as, which must be able to read the repository. */
-  static async start(owner: string, secrets: Record<string, string>): Promise<HostE2E> {
-    const repo = localRepository(owner);
+  static async start(
+    owner: string,
+    secrets: Record<string, string>,
+    options: HostE2EOptions = {},
+  ): Promise<HostE2E> {
+    const repo = options.repository ?? localRepository(owner);
     const github = await startGitHubDouble({ enterprise: true });
     github.addUser({ login: 'octocat', email: 'octocat@example.com' });
     github.addRepo({ owner: 'octocat', name: 'app', admins: ['octocat'], cloneUrl: repo.url });
     const port = await freePort();
-    const server = await startServer(serverEnv(port, mkdtempSync(join(tmpdir(), 'svc-e2e-data-')), github));
+    const server = await startServer({
+      ...serverEnv(port, mkdtempSync(join(tmpdir(), 'svc-e2e-data-')), github),
+      ...options.server?.(port),
+    });
     const url = { url: `http://127.0.0.1:${port}` };
     const session = await loginAs(url, 'octocat');
     const token = await tokenOf(url, session);
@@ -91,9 +113,9 @@ export class HostE2E {
     });
   }
 
-  /** The stored log of a step of the build's first stage. */
-  async log(build: HostBuild, step: string): Promise<string[]> {
-    const stage = build.stages?.[0];
+  /** The stored log of a step of the build's first stage (or of stage `stageNumber`). */
+  async log(build: HostBuild, step: string, stageNumber = 1): Promise<string[]> {
+    const stage = build.stages?.find((s) => s.number === stageNumber);
     const row = stage?.steps?.find((s) => s.name === step);
     const answer = await call(
       { url: this.url() },
@@ -129,6 +151,15 @@ export class HostE2E {
       }
     }
     throw new Error(`the live log ended without "${text}": ${lines.join(' | ')}`);
+  }
+
+  /** Cancels build `number` (`DELETE /api/repos/{owner}/{name}/builds/{number}`). */
+  async cancel(number: number): Promise<void> {
+    const answer = await call({ url: this.url() }, `/api/repos/${REPO}/builds/${number}`, {
+      method: 'DELETE',
+      token: this.token,
+    });
+    if (answer.status !== 200) throw new Error(`cancelling build ${number}: ${answer.status} ${answer.text}`);
   }
 
   /** Waits for GitHub to get the success status of `sha`. */

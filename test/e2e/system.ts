@@ -104,10 +104,9 @@ export async function startServer(env: Record<string, string>): Promise<SvcProce
   return process;
 }
 
-/** Starts `svc runner docker` against the server on `port`, joined to `networks`. */
-/** Starts `svc runner <kind>` (ssh, vm) against the server on `port`, with the kind's settings. */
+/** Starts `svc runner <kind>` (ssh, vm, nomad, kubernetes) against the server on `port`, with the kind's settings. */
 export function startSvcRunner(
-  kind: 'ssh' | 'vm',
+  kind: 'ssh' | 'vm' | 'nomad' | 'kubernetes',
   port: number,
   name: string,
   env: Record<string, string> = {},
@@ -126,6 +125,7 @@ export function startSvcRunner(
   return track(child);
 }
 
+/** Starts `svc runner docker` against the server on `port`, joined to `networks`. */
 export function startRunner(port: number, name: string, networks: string[]): SvcProcess {
   const child = startSvc(['runner', 'docker'], {
     cwd: mkdtempSync(join(tmpdir(), 'svc-e2e-runner-')),

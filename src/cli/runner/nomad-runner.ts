@@ -5,7 +5,7 @@ import { kindsAccepting } from '../../config/schema/index.js';
 import type { WireFilter } from '../../runner/client/index.js';
 import { NomadClient } from '../../runner/nomad/client.js';
 import { nomadConnection, NomadSettingError } from '../../runner/nomad/connection.js';
-import { NomadDispatcher, type NomadTimings } from '../../runner/nomad/dispatcher.js';
+import { NomadDispatcher, stopJob, type NomadTimings } from '../../runner/nomad/dispatcher.js';
 import { JOB_PREFIX, RUNNER_META } from '../../runner/nomad/job.js';
 import { Poller } from '../../runner/poller/index.js';
 import { readVersion } from '../version.js';
@@ -45,7 +45,14 @@ export async function createNomadRunner(
   }
   try {
     const leftovers = (await nomad.jobs(JOB_PREFIX)).filter((job) => job.Meta[RUNNER_META] === name);
-    for (const job of leftovers) await nomad.stop(job.ID, true);
+    // Stopped first: their tasks cancel their stages' containers before the jobs are purged.
+    const never = new AbortController().signal;
+    await Promise.all(
+      leftovers.map(async (job) => {
+        await stopJob(nomad, job.ID, { grace: 60_000, poll: 10_000 }, never, logger);
+        await nomad.stop(job.ID, true);
+      }),
+    );
     if (leftovers.length > 0)
       logger.info(
         { jobs: leftovers.map((job) => job.ID) },

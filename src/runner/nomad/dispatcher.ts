@@ -176,28 +176,13 @@ export class NomadDispatcher {
 
   /** Stops the job and gives its task `stopGrace` to report the stage killed. */
   async #stopAndWait(jobId: string, abandon: AbortSignal, logger: Logger): Promise<void> {
-    const { nomad } = this.#options;
-    try {
-      await nomad.stop(jobId, false, abandon);
-    } catch (error) {
-      logger.warn({ err: error, job: jobId }, 'cannot stop the Nomad job');
-      return;
-    }
-    const until = Date.now() + this.#timings.stopGrace;
-    let index = 0;
-    while (Date.now() < until && !abandon.aborted) {
-      try {
-        const answer = await nomad.allocations(
-          jobId,
-          { index, ms: Math.min(this.#timings.poll, until - Date.now()) },
-          abandon,
-        );
-        index = answer.index;
-        if (answer.value.every(isTerminalAllocation)) return;
-      } catch {
-        return;
-      }
-    }
+    await stopJob(
+      this.#options.nomad,
+      jobId,
+      { grace: this.#timings.stopGrace, poll: this.#timings.poll },
+      abandon,
+      logger,
+    );
   }
 
   /** Ends the stage as `error` with the reason, unless its task reported its end already. */
@@ -239,6 +224,37 @@ export class NomadDispatcher {
         { err: error, job: jobId },
         'cannot purge the Nomad job; the next start of this runner will',
       );
+    }
+  }
+}
+
+/**
+ * Stops a job (its task gets SIGTERM and its kill timeout to cancel the stage's containers and report
+ * the stage) and waits up to `grace` for its allocations to end; the job is not purged.
+ */
+export async function stopJob(
+  nomad: Pick<NomadClient, 'stop' | 'allocations'>,
+  jobId: string,
+  timing: { grace: number; poll: number },
+  abandon: AbortSignal,
+  logger: Logger,
+): Promise<void> {
+  try {
+    await nomad.stop(jobId, false, abandon);
+  } catch (error) {
+    logger.warn({ err: error, job: jobId }, 'cannot stop the Nomad job');
+    return;
+  }
+  const until = Date.now() + timing.grace;
+  let index = 0;
+  while (Date.now() < until && !abandon.aborted) {
+    try {
+      const wait = { index, ms: Math.max(1_000, Math.min(timing.poll, until - Date.now())) };
+      const answer = await nomad.allocations(jobId, wait, abandon);
+      index = answer.index;
+      if (answer.value.every(isTerminalAllocation)) return;
+    } catch {
+      return;
     }
   }
 }

@@ -1,0 +1,134 @@
+/*
+ * `svc runner nomad` end to end: `svc server` with the GitHub double, `svc runner nomad` against the
+ * Nomad double, whose docker-driver tasks are real containers of the private engine. Each stage is a
+ * Nomad batch job running svc's own image (`svc runner docker --stage ID` on the engine's socket): a
+ * two-stage push builds green; a lost allocation ends its stage `error` with Nomad's reason; a
+ * cancelled build stops its job; the jobs of a SIGKILLed runner are purged when it starts again.
+ */
+import { hostname } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dockerForTests } from '../../src/engines/docker/testing.case.js';
+import { startNomadDouble, type NomadDouble } from '../doubles/nomad/index.js';
+import { startGitServer, type GitServer } from '../support/git-server.js';
+import {
+  bridgeGateway,
+  ensurePluginImage,
+  ensureSvcImage,
+  labelledContainers,
+  removeLabelled,
+} from '../support/images.js';
+import { clusterPipeline, expectClusterBuild, SECRET_VALUE } from './cluster-pipeline.js';
+import { HostE2E, REPO } from './host-e2e.js';
+import { startSvcRunner, waitFor, type SvcProcess } from './system.js';
+
+const docker = await dockerForTests(['local/busybox', 'svc/git']);
+const RUNNER = hostname();
+
+const LONG = (seconds: number) => `kind: pipeline
+type: docker
+name: long
+clone: { disable: true }
+steps:
+- name: wait
+  image: local/busybox
+  pull: if-not-exists
+  commands: [ "echo waiting", "sleep ${seconds}" ]
+`;
+
+describe.skipIf(docker.skip)('svc runner nomad: a Nomad batch job per stage', () => {
+  let nomad: NomadDouble;
+  let git: GitServer;
+  let e2e: HostE2E;
+  let runner: SvcProcess | undefined;
+  let gateway = '';
+  const runnerEnv = () => ({
+    NOMAD_ADDR: nomad.url,
+    // The task's container reaches the server through the bridge's gateway, as this machine does.
+    SVC_RPC_HOST: `${gateway}:${e2e.port}`,
+    SVC_RUNNER_NETWORKS: git.network,
+    SVC_JOB_DATACENTER: 'dc1',
+    SVC_TASK_MEMORY: '256',
+  });
+  const stageJobs = () => nomad.jobs().filter((job) => String(job.ID).startsWith('svc-stage-'));
+
+  beforeAll(async () => {
+    ensureSvcImage();
+    ensurePluginImage();
+    gateway = bridgeGateway();
+    nomad = await startNomadDouble();
+    git = await startGitServer(docker.docker!, { 'io.svc.owner': `e2e-nomad-${process.pid}` });
+    e2e = await HostE2E.start(
+      'octocat',
+      { token: SECRET_VALUE },
+      {
+        repository: {
+          url: git.cloneUrl(REPO),
+          commit: (files, message) => git.commit(REPO, 'main', files, message),
+        },
+        server: (port) => ({ SVC_SERVER_PORT: `:${port}` }),
+      },
+    );
+    runner = startSvcRunner('nomad', e2e.port, RUNNER, runnerEnv());
+  }, 300_000);
+
+  afterAll(async () => {
+    await runner?.stop();
+    await e2e?.stop();
+    await nomad?.close();
+    await git?.close();
+    // The stage of the lost allocation: its controller was killed with the node, its containers not.
+    removeLabelled(`io.svc.runner=${RUNNER}`);
+  });
+
+  it('builds a two-stage push green, each stage in a job of its own, then purges the jobs', async () => {
+    const files = { 'README.md': 'hello from the cluster\n', '.drone.yml': clusterPipeline('docker') };
+    const sha = await e2e.push(files, 'two stages on Nomad');
+    const build = await e2e.build(1);
+    await expectClusterBuild(e2e, build, sha);
+    // The runner purges a job once its allocation ended: the task exits after reporting the stage.
+    await waitFor('the jobs purged', () => Promise.resolve(stageJobs().length === 0 ? true : undefined));
+    const allocations = nomad.allocations().filter((alloc) => String(alloc.JobID).startsWith('svc-stage-'));
+    expect(allocations.map((alloc) => alloc.ClientStatus)).toEqual(['complete', 'complete']);
+  });
+
+  it('ends a stage whose allocation is lost as an error with Nomad’s reason', async () => {
+    await e2e.push({ '.drone.yml': LONG(15) }, 'a node that goes away');
+    await e2e.build(2, (b) => b.stages?.[0]?.steps?.find((s) => s.name === 'wait')?.status === 'running');
+    await nomad.loseNode();
+    const build = await e2e.build(2);
+    const stage = build.stages?.[0] as { status: string; error?: string } | undefined;
+    expect(stage?.status).toBe('error');
+    expect(stage?.error).toMatch(
+      /^Nomad allocation [0-9a-f]{8} on node .+ was lost: alloc is lost since its node is down$/,
+    );
+    await waitFor('the job purged', () => Promise.resolve(stageJobs().length === 0 ? true : undefined));
+  });
+
+  it('stops the job of a cancelled build', async () => {
+    await e2e.push({ '.drone.yml': LONG(120) }, 'a build to cancel');
+    await e2e.build(3, (b) => b.stages?.[0]?.steps?.find((s) => s.name === 'wait')?.status === 'running');
+    await e2e.cancel(3);
+    const build = await e2e.build(3);
+    expect(build.status).toBe('killed');
+    await waitFor(
+      'the job stopped and purged',
+      () => Promise.resolve(stageJobs().length === 0 ? true : undefined),
+      60_000,
+    );
+  });
+
+  it('purges the jobs of a runner SIGKILLed mid-stage when it starts again', async () => {
+    await e2e.push({ '.drone.yml': LONG(120) }, 'a runner that dies');
+    await e2e.build(4, (b) => b.stages?.[0]?.steps?.find((s) => s.name === 'wait')?.status === 'running');
+    expect(stageJobs()).toHaveLength(1);
+    await runner?.kill();
+    expect(stageJobs()).toHaveLength(1);
+    runner = startSvcRunner('nomad', e2e.port, RUNNER, runnerEnv());
+    await waitFor(
+      'the leftover job purged',
+      () => Promise.resolve(stageJobs().length === 0 ? true : undefined),
+      60_000,
+    );
+    expect(nomad.unknownCalls.filter((call) => call.note === undefined)).toEqual([]);
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * Images the cluster runners' end-to-end tests need besides those `npm run images` always builds:
+ * svc's own image (built from the current dist/ by scripts/images.sh, a no-op when it is up to date)
+ * and a tiny plugin whose entrypoint prints its settings.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const PLUGIN_IMAGE = 'svc-test/echo-plugin:1';
+
+function docker(...args: string[]): string {
+  return execFileSync('docker', args, {
+    encoding: 'utf8',
+    env: process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Builds svc/svc from dist/ (run `npm run build` first) unless the engine has it for these inputs. */
+export function ensureSvcImage(): void {
+  try {
+    execFileSync('bash', [join(ROOT, 'scripts/images.sh'), '--only', 'svc/svc'], {
+      encoding: 'utf8',
+      env: process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 5 * 60_000,
+    });
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string };
+    throw new Error(`building svc/svc failed:\n${failed.stdout ?? ''}${failed.stderr ?? ''}`, {
+      cause: error,
+    });
+  }
+}
+
+/** A plugin image (from local/busybox) printing `plugin says: $PLUGIN_MESSAGE`, as plugins read settings. */
+export function ensurePluginImage(): void {
+  try {
+    docker('image', 'inspect', PLUGIN_IMAGE);
+    return;
+  } catch {
+    // Built below.
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'svc-plugin-image-'));
+  const script = join(dir, 'echo-plugin');
+  writeFileSync(script, '#!/bin/sh\necho "plugin says: $PLUGIN_MESSAGE"\n', { mode: 0o755 });
+  const id = docker('create', 'local/busybox', 'true').trim();
+  try {
+    docker('cp', script, `${id}:/bin/echo-plugin`);
+    docker('commit', '--change', 'ENTRYPOINT ["/bin/echo-plugin"]', '--change', 'CMD []', id, PLUGIN_IMAGE);
+  } finally {
+    docker('rm', '-f', id);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The address of the default bridge's gateway: how containers there reach this machine. */
+export function bridgeGateway(): string {
+  return docker('network', 'inspect', 'bridge', '-f', '{{(index .IPAM.Config 0).Gateway}}').trim();
+}
+
+/** Ids of the containers carrying `label` (`key=value`); running ones only unless `all`. */
+export function labelledContainers(label: string, all = false): string[] {
+  const args = ['ps', '-q', ...(all ? ['-a'] : []), '--filter', `label=${label}`];
+  return docker(...args)
+    .split('\n')
+    .filter((id) => id !== '');
+}
+
+/**
+ * Removes the containers and volumes carrying `label`: what svc could not clean itself because the
+ * test took its controller away (a lost Nomad node kills the task that ran the stage).
+ */
+export function removeLabelled(label: string): void {
+  const containers = labelledContainers(label, true);
+  if (containers.length > 0) docker('rm', '-f', '-v', ...containers);
+  const volumes = docker('volume', 'ls', '-q', '--filter', `label=${label}`)
+    .split('\n')
+    .filter((name) => name !== '');
+  if (volumes.length > 0) docker('volume', 'rm', '-f', ...volumes);
+}
