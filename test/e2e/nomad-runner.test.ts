@@ -76,8 +76,6 @@ describe.skipIf(docker.skip)('svc runner nomad: a Nomad batch job per stage', ()
     await e2e?.stop();
     await nomad?.close();
     await git?.close();
-    // The stage of the lost allocation: its controller was killed with the node, its containers not.
-    removeLabelled(`io.svc.runner=${RUNNER}`);
   });
 
   it('builds a two-stage push green, each stage in a job of its own, then purges the jobs', async () => {
@@ -102,6 +100,8 @@ describe.skipIf(docker.skip)('svc runner nomad: a Nomad batch job per stage', ()
       /^Nomad allocation [0-9a-f]{8} on node .+ was lost: alloc is lost since its node is down$/,
     );
     await waitFor('the job purged', () => Promise.resolve(stageJobs().length === 0 ? true : undefined));
+    // Its controller was killed with the node, its containers were not: gone with the node in life.
+    await removeLabelled(`io.svc.runner=${RUNNER}`);
   });
 
   it('stops the job of a cancelled build', async () => {
@@ -129,6 +129,8 @@ describe.skipIf(docker.skip)('svc runner nomad: a Nomad batch job per stage', ()
       () => Promise.resolve(stageJobs().length === 0 ? true : undefined),
       60_000,
     );
+    // The job was stopped before it was purged: its task cancelled the stage's containers.
+    expect(labelledContainers(`io.svc.runner=${RUNNER}`)).toEqual([]);
     expect(nomad.unknownCalls.filter((call) => call.note === undefined)).toEqual([]);
   });
 });

@@ -73,13 +73,25 @@ export function labelledContainers(label: string, all = false): string[] {
 
 /**
  * Removes the containers and volumes carrying `label`: what svc could not clean itself because the
- * test took its controller away (a lost Nomad node kills the task that ran the stage).
+ * test took its controller away (a lost Nomad node kills the task that ran the stage). Tries for up
+ * to 10 s: the engine may still be removing a container that holds a volume.
  */
-export function removeLabelled(label: string): void {
-  const containers = labelledContainers(label, true);
-  if (containers.length > 0) docker('rm', '-f', '-v', ...containers);
-  const volumes = docker('volume', 'ls', '-q', '--filter', `label=${label}`)
-    .split('\n')
-    .filter((name) => name !== '');
-  if (volumes.length > 0) docker('volume', 'rm', '-f', ...volumes);
+export async function removeLabelled(label: string): Promise<void> {
+  const quietly = (...args: string[]): void => {
+    try {
+      docker(...args);
+    } catch {
+      // Already being removed (the engine's own cleanup raced this one), or in use: next round.
+    }
+  };
+  for (let round = 0; round < 20; round++) {
+    const containers = labelledContainers(label, true);
+    const volumes = docker('volume', 'ls', '-q', '--filter', `label=${label}`)
+      .split('\n')
+      .filter((name) => name !== '');
+    if (containers.length + volumes.length === 0) return;
+    for (const id of containers) quietly('rm', '-f', '-v', id);
+    for (const volume of volumes) quietly('volume', 'rm', '-f', volume);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
