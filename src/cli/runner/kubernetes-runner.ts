@@ -74,7 +74,7 @@ export async function createKubernetesRunner(
     owner: name,
     placeholder: settings.SVC_IMAGE_PLACEHOLDER,
     logger,
-    ...(options.startTimeout === undefined ? {} : { startTimeout: options.startTimeout }),
+    startTimeout: options.startTimeout ?? settings.SVC_STEP_START_TIMEOUT,
   });
   try {
     const namespaces = [

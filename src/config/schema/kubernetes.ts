@@ -1,5 +1,6 @@
 import { runners } from '../kinds.js';
 import { stringMap } from '../values/collections.js';
+import { duration } from '../values/duration.js';
 import { memorySize } from '../values/memory.js';
 import { filePath, namespaceRulesFile } from '../values/path.js';
 import { integer, text } from '../values/scalars.js';
@@ -59,6 +60,12 @@ export const kubernetesRunner = group(
     setting('SVC_RESOURCE_REQUEST_MEMORY', K, memorySize, {
       description:
         'Default memory request of every step, e.g. 256MiB (resources.requests.memory); at most the limit.',
+    }),
+    setting('SVC_STEP_START_TIMEOUT', K, duration(1000), {
+      default: 5 * 60_000,
+      addition: true,
+      description:
+        "svc addition: how long a step's container may take to start (scheduling the pod, pulling the image) before the step fails with the last reason Kubernetes gave (Drone's DRONE_ENGINE_CONTAINER_START_TIMEOUT).",
     }),
     setting('SVC_SERVICE_ACCOUNT_DEFAULT', K, text('a Kubernetes service account name'), {
       description: 'The service account of pods whose pipeline file names none.',

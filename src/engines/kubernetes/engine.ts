@@ -17,6 +17,9 @@ import {
 import { stepState, unschedulable, type StepState } from './pod-state.js';
 import { PodWatcher } from './watcher.js';
 
+/** How long a step's container may stay ended with the placeholder before its start counts as failed. */
+const PLACEHOLDER_GRACE_MS = 20_000;
+
 /** Labels of everything the engine creates: leftovers are found by owner. */
 export const OWNER_LABEL = 'io.svc.owner';
 export const RUN_LABEL = 'io.svc.run';
@@ -147,6 +150,7 @@ export class KubernetesEngine implements Engine {
     const timeout = this.#options.startTimeout ?? 5 * 60_000;
     const expired = AbortSignal.timeout(timeout);
     let last: StepState | undefined;
+    let ended: number | undefined;
     try {
       await run.watcher.until(
         (pod) => {
@@ -165,6 +169,14 @@ export class KubernetesEngine implements Engine {
             scheduling === undefined
               ? state
               : { kind: 'waiting', reason: 'Unschedulable', message: scheduling };
+          // Under restartPolicy Never a kubelet that cannot start the new image leaves the container
+          // terminated: a placeholder ended for long is a start that failed.
+          if (state.kind !== 'placeholder-ended') ended = undefined;
+          else if (ended === undefined) ended = Date.now();
+          else if (Date.now() - ended >= PLACEHOLDER_GRACE_MS)
+            throw new Error(
+              `Kubernetes did not start the step's image ${step.image}: its container stopped (${state.reason}: ${state.message}) and none followed`,
+            );
           if (state.kind === 'failed')
             throw new Error(
               `Kubernetes cannot start the step's container: ${state.reason}: ${state.message}`,

@@ -22,9 +22,11 @@ describe('a step’s container, as the pod status tells it', () => {
   it('waits while the placeholder runs or ends, runs and exits with the step’s image', () => {
     const placeholder = 'docker.io/svc/placeholder:latest';
     expect(stepState(pod({ running: {} }, 0, placeholder), 's2-test', 'alpine:3').kind).toBe('waiting');
-    expect(stepState(pod({ terminated: { exitCode: 0 } }, 0, placeholder), 's2-test', 'alpine:3').kind).toBe(
-      'waiting',
-    );
+    expect(stepState(pod({ terminated: { exitCode: 0 } }, 0, placeholder), 's2-test', 'alpine:3')).toEqual({
+      kind: 'placeholder-ended',
+      reason: 'Terminated',
+      message: 'exit code 0',
+    });
     expect(stepState(pod({ running: {} }), 's2-test', 'alpine:3')).toEqual({ kind: 'running' });
     expect(stepState(pod({ terminated: { exitCode: 3, reason: 'Error' } }), 's2-test', 'alpine:3')).toEqual({
       kind: 'exited',

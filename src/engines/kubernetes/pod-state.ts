@@ -32,7 +32,9 @@ export type StepState =
   | { kind: 'pulling-failed'; reason: string; message: string }
   | { kind: 'failed'; reason: string; message: string }
   | { kind: 'running' }
-  | { kind: 'exited'; exitCode: number; reason: string };
+  | { kind: 'exited'; exitCode: number; reason: string }
+  /** The placeholder ended and no container of the step's image followed (yet). */
+  | { kind: 'placeholder-ended'; reason: string; message: string };
 
 /** Waiting reasons that retry on their own (the registry may come back): reported, then timed out. */
 const PULL_TROUBLE = new Set(['ErrImagePull', 'ImagePullBackOff']);
@@ -52,8 +54,14 @@ export function stepState(pod: KubePod, container: string, image: string): StepS
   const isStep = sameImage(status.image ?? '', image);
   const state = status.state ?? {};
   if (state.terminated) {
-    // The placeholder's end (the kubelet stopping it to start the step's image) is no step's end.
-    if (!isStep) return { kind: 'waiting', reason: 'ContainerCreating', message: '' };
+    // The placeholder's end (the kubelet stopping it to start the step's image) is no step's end;
+    // when nothing follows, the kubelet could not start the step's image (see #started).
+    if (!isStep)
+      return {
+        kind: 'placeholder-ended',
+        reason: state.terminated.reason ?? 'Terminated',
+        message: state.terminated.message ?? `exit code ${state.terminated.exitCode ?? 0}`,
+      };
     return {
       kind: 'exited',
       exitCode: state.terminated.exitCode ?? 0,

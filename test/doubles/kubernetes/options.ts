@@ -38,6 +38,11 @@ export interface KubernetesDoubleOptions {
   retryFailedImageSwap?: boolean;
   /** Where downwardAPI/secret volume files live (must be visible to dockerd). Default: os.tmpdir(). */
   stateDir?: string;
+  /**
+   * The Docker network pods join (the cluster's pod network: what they can reach, e.g. a test's git
+   * server); default `bridge`.
+   */
+  podNetwork?: string;
 }
 
 export interface ResolvedOptions {
@@ -47,7 +52,7 @@ export interface ResolvedOptions {
   node: NodeConfig;
   serviceAccounts: Record<string, string[]>;
   backOff: { initialMs: number; maxMs: number };
-  sandbox: { image: string; command: string[] };
+  sandbox: { image: string; command: string[]; network: string };
   bookmarkIntervalMs: number;
   watchHistory: number;
   retryFailedImageSwap: boolean;
@@ -82,10 +87,12 @@ export function resolveOptions(options: KubernetesDoubleOptions): ResolvedOption
     },
     serviceAccounts: options.serviceAccounts ?? {},
     backOff: { initialMs: options.backOff?.initialMs ?? 1000, maxMs: options.backOff?.maxMs ?? 5000 },
-    sandbox:
-      typeof sandbox === 'string'
+    sandbox: {
+      ...(typeof sandbox === 'string'
         ? SANDBOXES[sandbox]
-        : { image: sandbox.image, command: sandbox.command ?? [] },
+        : { image: sandbox.image, command: sandbox.command ?? [] }),
+      network: options.podNetwork ?? 'bridge',
+    },
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10_000,
     watchHistory: options.watchHistory ?? 1000,
     retryFailedImageSwap: options.retryFailedImageSwap ?? false,

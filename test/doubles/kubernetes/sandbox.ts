@@ -19,7 +19,7 @@ import { downwardFiles, fingerprint, secretFiles, writeAtomically } from './volu
 export interface SandboxContext {
   engine: Engine;
   labels(pod: Pod, role: 'sandbox' | 'container' | 'volume', container?: string): Record<string, string>;
-  sandbox: { image: string; command: string[] };
+  sandbox: { image: string; command: string[]; network: string };
   nodeIP(): Promise<string>;
   secret(namespace: string, name: string): Secret | undefined;
   nodeName: string;
@@ -132,7 +132,7 @@ export async function startSandbox(ctx: SandboxContext, pod: Pod, runtime: PodRu
       : { Domainname: `${spec.subdomain}.${runtime.namespace}.svc.cluster.local` }),
     Labels: ctx.labels(pod, 'sandbox'),
     HostConfig: {
-      NetworkMode: hostNetwork ? 'host' : 'bridge',
+      NetworkMode: hostNetwork ? 'host' : ctx.sandbox.network,
       IpcMode: 'shareable',
       ExtraHosts: (spec.hostAliases ?? []).flatMap((alias) =>
         (alias.hostnames ?? []).map((host) => `${host}:${alias.ip}`),
@@ -150,7 +150,12 @@ export async function startSandbox(ctx: SandboxContext, pod: Pod, runtime: PodRu
   await ctx.engine.start(id);
   const details = await ctx.engine.inspect(id);
   const hostIP = await ctx.nodeIP();
-  runtime.sandbox = { id, hostIP, podIP: hostNetwork ? hostIP : details.NetworkSettings.IPAddress };
+  const network = details.NetworkSettings as {
+    IPAddress?: string;
+    Networks?: Record<string, { IPAddress?: string }>;
+  };
+  const podIP = network.IPAddress || network.Networks?.[ctx.sandbox.network]?.IPAddress || '';
+  runtime.sandbox = { id, hostIP, podIP: hostNetwork ? hostIP : podIP };
 }
 
 /** Removes the pod's Docker containers and volumes (found by label) and its files. */
