@@ -1,6 +1,7 @@
 import type { Benchmark } from '../lib/benchmark.js';
 import { buildLatency } from './build-latency.js';
 import { dispatch } from './dispatch.js';
+import { kubeOverhead } from './kube-overhead.js';
 import { logThroughput } from './log-throughput.js';
 import { memory } from './memory.js';
 import { pipelineOverhead } from './pipeline-overhead.js';
@@ -16,4 +17,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   logThroughput,
   web,
   sshOverhead,
+  kubeOverhead,
 ];
