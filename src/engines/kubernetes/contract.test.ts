@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
+import { describe, expect, it } from 'vitest';
 import { startKubernetesDouble } from '../../../test/doubles/kubernetes/index.js';
+import type { ExecStep } from '../../core/engine.js';
+import { StageExecutor } from '../../runner/executor.js';
+import { MemoryReporter } from '../../runner/memory-reporter.js';
 import { execSpec } from '../../runner/testing/spec.js';
 import { dockerForTests } from '../docker/testing.case.js';
 import { CONTRACT_WORKSPACE, engineContract, posixShellStep, processRunning } from '../engine.case.js';
@@ -40,4 +44,46 @@ engineContract({
       close: () => cluster.close(),
     };
   },
+});
+
+describe.skipIf(skip)('Kubernetes engine: variables that change while the stage runs', () => {
+  it('gives a step that starts after a failure DRONE_BUILD_STATUS=failure, through the pod’s annotations', async () => {
+    const cluster = await startKubernetesDouble();
+    try {
+      const config = new KubeConfig();
+      config.loadFromString(cluster.kubeconfig);
+      const engine = new KubernetesEngine({
+        api: new KubeApi(config),
+        owner: `svc-status-${randomUUID().slice(0, 8)}`,
+        placeholder: 'svc/placeholder',
+        logger: pino({ level: 'silent' }),
+      });
+      const compiled = { DRONE_BUILD_STATUS: 'success', DRONE_STAGE_STATUS: 'success' };
+      const step = (name: string, commands: string[], fields: Partial<ExecStep> = {}) =>
+        posixShellStep(name, commands, { image: 'local/busybox', envs: { ...compiled }, ...fields });
+      const spec = execSpec(
+        [
+          step('test', ['exit 2']),
+          step(
+            'notify',
+            [
+              'echo "status=$DRONE_BUILD_STATUS failed=$DRONE_FAILED_STEPS"',
+              'grep DRONE_STAGE_STATUS /run/drone/env',
+            ],
+            { dependsOn: ['test'], runPolicy: 'on-failure' },
+          ),
+        ],
+        { workspace: CONTRACT_WORKSPACE },
+      );
+      const reporter = new MemoryReporter();
+      const result = await new StageExecutor({ engine, maxProcs: 0 }).execute(spec, { reporter });
+      expect(result.status, JSON.stringify(result.steps)).toBe('failure');
+      // The container's own variables say success; the script loaded the annotations' values.
+      expect(reporter.lines('notify')).toEqual(
+        expect.arrayContaining(['status=failure failed=test', 'DRONE_STAGE_STATUS="failure"']),
+      );
+    } finally {
+      await cluster.close();
+    }
+  }, 60_000);
 });

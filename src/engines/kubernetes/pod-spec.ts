@@ -56,7 +56,8 @@ export function labelValue(text: string): string {
 
 /** Each step's container name: its position and its name, unique and valid. */
 export function containerName(spec: ExecSpec, step: ExecStep): string {
-  const index = spec.steps.indexOf(step);
+  // By id: the runner core hands engines copies of a spec's steps (with the status variables).
+  const index = spec.steps.findIndex((candidate) => candidate.id === step.id);
   return dnsLabel(`s${index + 1}-${step.name}`);
 }
 
