@@ -6,6 +6,8 @@ import { RemoteStageRunner, type PrepareSettings } from '../../runner/remote/ind
 import type { StageExecutor } from '../../runner/index.js';
 import type { DashboardOptions } from '../../runner/remote/dashboard.js';
 import { StageBoard } from '../../runner/remote/stage-board.js';
+import type { RunnerKind } from '../../core/runner.js';
+import { readVersion } from '../version.js';
 
 /** What every runner kind shares: the poller and what its listener and start-up line show. */
 export interface CreatedRunner {
@@ -113,4 +115,35 @@ export function stageRunnerOf(options: {
     logger,
     ...(dashboard === undefined ? {} : { board: dashboard.board }),
   });
+}
+
+/**
+ * The filter of a runner whose machines are not its own (ssh hosts, VMs, a Nomad or Kubernetes
+ * cluster): stages of `type` for any platform and without labels, within SVC_LIMIT_*.
+ */
+export function anyPlatformFilter(runner: {
+  type: string;
+  kind: RunnerKind;
+  name: string;
+  capacity: number;
+  maxProcs: number;
+  limits: RunnerLimits | undefined;
+}): WireFilter {
+  return {
+    kind: 'pipeline',
+    type: runner.type,
+    os: '',
+    arch: '',
+    variant: '',
+    kernel: '',
+    labels: {},
+    limits: runner.limits,
+    runner: {
+      name: runner.name,
+      kind: runner.kind,
+      capacity: runner.capacity,
+      max_procs: runner.maxProcs,
+      version: readVersion(),
+    },
+  };
 }

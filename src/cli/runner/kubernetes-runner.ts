@@ -8,17 +8,16 @@ import { namespaceRules } from '../../engines/kubernetes/namespace-rules.js';
 import { PER_STAGE_NAMESPACE, planPod, type PodDefaults } from '../../engines/kubernetes/pod-plan.js';
 import { readPolicyFile } from '../../engines/kubernetes/policy.js';
 import { DEFAULT_RUNNER_SETTINGS, type RunnerSettings } from '../../pipeline/index.js';
-import type { WireFilter } from '../../runner/client/index.js';
 import { StageExecutor } from '../../runner/index.js';
 import { readEnvFile } from '../../runner/remote/env-file.js';
 import type { PrepareSettings } from '../../runner/remote/index.js';
-import { readVersion } from '../version.js';
 import {
   dashboardOptions,
   pollerOf,
   rpcClientOf,
   runnerLimits,
   stageRunnerOf,
+  anyPlatformFilter,
   type CreatedRunner,
 } from './common.js';
 import { withContainerConfig } from './container-config.js';
@@ -114,18 +113,15 @@ export async function createKubernetesRunner(
     logger,
   });
   const capacity = settings.SVC_RUNNER_CAPACITY ?? 0;
-  const filter: WireFilter = {
-    kind: 'pipeline',
+  // The cluster's nodes decide; a pipeline's platform becomes the pod's node selector.
+  const filter = anyPlatformFilter({
     type: 'kubernetes',
-    // The cluster's nodes decide; a pipeline's platform becomes the pod's node selector.
-    os: '',
-    arch: '',
-    variant: '',
-    kernel: '',
-    labels: {},
+    kind: 'kubernetes',
+    name,
+    capacity,
+    maxProcs,
     limits,
-    runner: { name, kind: 'kubernetes', capacity, max_procs: maxProcs, version: readVersion() },
-  };
+  });
   const poller = pollerOf({ client, filter, capacity, stages, logger });
   return { poller, name, endpoint, platform: { os: 'any', arch: 'any' }, labels: {}, capacity, dashboard };
 }

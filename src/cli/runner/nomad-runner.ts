@@ -2,14 +2,13 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { NomadRunnerSettings } from '../../config/index.js';
 import { kindsAccepting } from '../../config/schema/index.js';
-import type { WireFilter } from '../../runner/client/index.js';
 import { NomadClient } from '../../runner/nomad/client.js';
 import { nomadConnection, NomadSettingError } from '../../runner/nomad/connection.js';
 import { NomadDispatcher, stopJob, type NomadTimings } from '../../runner/nomad/dispatcher.js';
 import { JOB_PREFIX, RUNNER_META } from '../../runner/nomad/job.js';
 import { Poller } from '../../runner/poller/index.js';
 import { readVersion } from '../version.js';
-import { rpcClientOf, runnerLimits, type CreatedRunner } from './common.js';
+import { rpcClientOf, runnerLimits, anyPlatformFilter, type CreatedRunner } from './common.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -82,24 +81,15 @@ export async function createNomadRunner(
     },
   });
   const limits = runnerLimits(settings);
-  const filter: WireFilter = {
-    kind: 'pipeline',
+  // The cluster's nodes decide: the job's constraints carry the pipeline's platform.
+  const filter = anyPlatformFilter({
     type: 'docker',
-    // The cluster's nodes decide: the job's constraints carry the pipeline's platform.
-    os: '',
-    arch: '',
-    variant: '',
-    kernel: '',
-    labels: {},
+    kind: 'nomad',
+    name,
+    capacity: 0,
+    maxProcs: settings.SVC_RUNNER_MAX_PROCS ?? 0,
     limits,
-    runner: {
-      name,
-      kind: 'nomad',
-      capacity: 0,
-      max_procs: settings.SVC_RUNNER_MAX_PROCS ?? 0,
-      version: readVersion(),
-    },
-  };
+  });
   const poller = new Poller({
     client,
     filter,

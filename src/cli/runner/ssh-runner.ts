@@ -3,11 +3,16 @@ import type { Logger } from 'pino';
 import type { SshRunnerSettings } from '../../config/index.js';
 import { runnerHostKeys, SshEngine, targetOf } from '../../engines/ssh/index.js';
 import { DEFAULT_RUNNER_SETTINGS } from '../../pipeline/index.js';
-import type { WireFilter } from '../../runner/client/index.js';
 import { StageExecutor } from '../../runner/index.js';
 import type { PrepareSettings } from '../../runner/remote/index.js';
-import { readVersion } from '../version.js';
-import { dashboardOptions, pollerOf, rpcClientOf, stageRunnerOf, type CreatedRunner } from './common.js';
+import {
+  dashboardOptions,
+  pollerOf,
+  rpcClientOf,
+  stageRunnerOf,
+  anyPlatformFilter,
+  type CreatedRunner,
+} from './common.js';
 import { runnerPlugins } from './plugins.js';
 
 /**
@@ -37,24 +42,15 @@ export async function createSshRunner(settings: SshRunnerSettings, logger: Logge
   const executor = new StageExecutor({ engine, maxProcs: settings.SVC_RUNNER_MAX_PROCS ?? 0 });
   const stages = stageRunnerOf({ client, prepare, executor: () => executor, dashboard, logger });
   const capacity = settings.SVC_RUNNER_CAPACITY ?? 0;
-  const filter: WireFilter = {
-    kind: 'pipeline',
+  // The hosts are whatever the pipelines name: any platform.
+  const filter = anyPlatformFilter({
     type: 'ssh',
-    // The hosts are whatever the pipelines name: any platform.
-    os: '',
-    arch: '',
-    variant: '',
-    kernel: '',
-    labels: {},
+    kind: 'ssh',
+    name,
+    capacity,
+    maxProcs: settings.SVC_RUNNER_MAX_PROCS ?? 0,
     limits: undefined,
-    runner: {
-      name,
-      kind: 'ssh',
-      capacity,
-      max_procs: settings.SVC_RUNNER_MAX_PROCS ?? 0,
-      version: readVersion(),
-    },
-  };
+  });
   const poller = pollerOf({ client, filter, capacity, stages, logger });
   return { poller, name, endpoint, platform: { os: 'any', arch: 'any' }, labels: {}, capacity, dashboard };
 }

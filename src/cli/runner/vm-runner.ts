@@ -4,17 +4,16 @@ import type { VmRunnerSettings } from '../../config/index.js';
 import { VmEngine, vmPrefix } from '../../engines/vm/engine.js';
 import { OrkaClient } from '../../engines/vm/orka.js';
 import { DEFAULT_RUNNER_SETTINGS } from '../../pipeline/index.js';
-import type { WireFilter } from '../../runner/client/index.js';
 import { StageExecutor } from '../../runner/index.js';
 import { readEnvFile } from '../../runner/remote/env-file.js';
 import type { PrepareSettings } from '../../runner/remote/index.js';
-import { readVersion } from '../version.js';
 import {
   dashboardOptions,
   pollerOf,
   rpcClientOf,
   runnerLimits,
   stageRunnerOf,
+  anyPlatformFilter,
   type CreatedRunner,
 } from './common.js';
 import { runnerPlugins } from './plugins.js';
@@ -86,24 +85,15 @@ export async function createVmRunner(
     logger,
   });
   const capacity = settings.SVC_RUNNER_CAPACITY;
-  const filter: WireFilter = {
-    kind: 'pipeline',
+  // The VMs' platform is the image's: the runner takes stages of any.
+  const filter = anyPlatformFilter({
     type: 'macstadium',
-    // The VMs' platform is the image's: the runner takes stages of any.
-    os: '',
-    arch: '',
-    variant: '',
-    kernel: '',
-    labels: {},
+    kind: 'vm',
+    name,
+    capacity,
+    maxProcs: settings.SVC_RUNNER_MAX_PROCS ?? 0,
     limits,
-    runner: {
-      name,
-      kind: 'vm',
-      capacity,
-      max_procs: settings.SVC_RUNNER_MAX_PROCS ?? 0,
-      version: readVersion(),
-    },
-  };
+  });
   const poller = pollerOf({ client, filter, capacity, stages, logger });
   return { poller, name, endpoint, platform: { os: 'any', arch: 'any' }, labels: {}, capacity, dashboard };
 }

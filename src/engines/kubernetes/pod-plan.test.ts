@@ -134,6 +134,12 @@ tolerations: [{ key: prod, operator: Exists }]
       requests: { cpu: 50, memory: 100 * 1024 * 1024 },
       limits: { cpu: 1000, memory: 100 * 1024 * 1024 },
     });
+    const arm = await plan(`${PIPELINE}platform: { os: linux, arch: arm64 }\n`, { policies });
+    expect(arm.ok && arm.spec.pod?.nodeSelector).toEqual({
+      'kubernetes.io/os': 'linux',
+      'kubernetes.io/arch': 'arm64',
+      pool: 'prod',
+    });
     const other = await plan(PIPELINE, { policies }, { repo: 'octocat/site' });
     expect(other.ok && other.spec.pod?.namespace).toBe('team-a');
   });

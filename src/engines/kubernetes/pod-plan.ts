@@ -71,6 +71,9 @@ export function planPod(
     labels: { ...defaults.labels, ...k8s.metadata.labels, ...policy?.labels },
     annotations: { ...defaults.annotations, ...k8s.metadata.annotations, ...policy?.annotations },
     nodeSelector: {
+      // A platform the pipeline asks for places the pod on such nodes (the well-known node labels).
+      ...(pipeline.platform.os === '' ? {} : { 'kubernetes.io/os': pipeline.platform.os }),
+      ...(pipeline.platform.arch === '' ? {} : { 'kubernetes.io/arch': pipeline.platform.arch }),
       ...(policy?.nodeSelector ??
         (Object.keys(k8s.nodeSelector).length > 0 ? k8s.nodeSelector : defaults.nodeSelector)),
     },
