@@ -188,7 +188,7 @@ function container(spec: ExecSpec, step: ExecStep, names: PodNames, pod: ExecPod
     name,
     image: names.placeholder,
     imagePullPolicy: pullPolicy(step.pull),
-    ...(step.entrypoint.length === 0 ? {} : { command: step.entrypoint }),
+    ...(step.entrypoint.length === 0 ? {} : { command: entrypointOf(step) }),
     ...(step.command.length === 0 ? {} : { args: withLiveStatus(step) }),
     ...(step.workingDir === '' ? {} : { workingDir: step.workingDir }),
     env,
@@ -226,6 +226,30 @@ function withLiveStatus(step: ExecStep): string[] {
   ].join('\n');
   return [`${prelude}\n${step.command[0] ?? ''}`];
 }
+
+/**
+ * The container's command for a step's entrypoint. Shells (`commands` steps) are what the placeholder
+ * image provides, so they go as they are. Any other program would not exist in the placeholder, whose
+ * container would then fail to start, and a kubelet does not start an ended container again under
+ * restartPolicy Never (Drone's Kubernetes runner fails such steps): it is started through the step
+ * image's /bin/sh instead, which the placeholder answers by waiting.
+ */
+function entrypointOf(step: ExecStep): string[] {
+  const [program = ''] = step.entrypoint;
+  if (PLACEHOLDER_PROGRAMS.has(program)) return step.entrypoint;
+  return ['/bin/sh', '-c', 'exec "$@"', 'sh', ...step.entrypoint];
+}
+
+/** The programs svc/placeholder holds (each one waits): see images/placeholder. */
+const PLACEHOLDER_PROGRAMS = new Set([
+  '/bin/sh',
+  'sh',
+  '/bin/bash',
+  'bash',
+  '/bin/ash',
+  'ash',
+  '/usr/bin/env',
+]);
 
 function volumes(spec: ExecSpec): V1Volume[] {
   const list: V1Volume[] = [
