@@ -119,6 +119,8 @@ export interface Step {
   readonly privileged: boolean;
   readonly volumes: readonly VolumeMount[];
   readonly user: string;
+  /** A numeric group id (`group:`, Drone's Kubernetes runner's runAsGroup); empty when not set. */
+  readonly group: string;
   readonly workingDir: string;
   /** The shell that runs `commands`; empty means `/bin/sh`. */
   readonly shell: string;

@@ -45,7 +45,8 @@ export function containerConfig(spec: ExecSpec, step: ExecStep, owner: string): 
     Entrypoint: nonEmpty(step.entrypoint),
     Cmd: nonEmpty(step.command),
     Env: Object.entries(env).map(([key, value]) => `${key}=${value}`),
-    User: step.user || undefined,
+    // A group without a user (`:1000`, kubernetes pipelines' `group:`) is nothing Docker takes.
+    User: step.user === '' || step.user.startsWith(':') ? undefined : step.user,
     WorkingDir: step.workingDir || undefined,
     Labels: { ...runLabels(spec, owner), ...step.labels, [LABEL_STEP]: step.name },
     Tty: false,

@@ -107,6 +107,15 @@ describe('the pod spec of a stage', () => {
     ]);
   });
 
+  it('runs a step as its numeric user and group (Drone’s user: and group:)', async () => {
+    const { spec } = await compileYaml(
+      'kind: pipeline\ntype: kubernetes\nsteps:\n- name: a\n  image: alpine\n  user: 1000\n  group: 2000\n- name: b\n  image: alpine\n  group: 3000\n',
+    );
+    const containers = stagePod(spec, NAMES, {}).spec?.containers ?? [];
+    expect(containers[1]?.securityContext).toEqual({ privileged: false, runAsUser: 1000, runAsGroup: 2000 });
+    expect(containers[2]?.securityContext).toEqual({ privileged: false, runAsGroup: 3000 });
+  });
+
   it('names containers validly even from names Kubernetes would refuse', async () => {
     const { spec } = await compileYaml('kind: pipeline\nsteps:\n- name: "Build & Test!"\n  image: alpine\n');
     const step = spec.steps[1];

@@ -170,7 +170,8 @@ function container(spec: ExecSpec, step: ExecStep, names: PodNames, pod: ExecPod
   const requests = amounts(resources?.requests);
   const limits =
     amounts(resources?.limits) ?? (step.memLimit > 0 ? { memory: String(step.memLimit) } : undefined);
-  const user = /^\d+$/.test(step.user) ? Number(step.user) : undefined;
+  // Numeric ids only: Kubernetes cannot look a user name up in the image.
+  const [, uid, gid] = /^(\d*)(?::(\d+))?$/.exec(step.user) ?? [];
   const mounts: V1VolumeMount[] = [
     { name: WORKSPACE_VOLUME, mountPath: spec.workspace.base },
     { name: STATUS_VOLUME, mountPath: STATUS_MOUNT, readOnly: true },
@@ -194,7 +195,8 @@ function container(spec: ExecSpec, step: ExecStep, names: PodNames, pod: ExecPod
     env,
     securityContext: {
       privileged: step.privileged,
-      ...(user === undefined ? {} : { runAsUser: user }),
+      ...(uid === undefined || uid === '' ? {} : { runAsUser: Number(uid) }),
+      ...(gid === undefined ? {} : { runAsGroup: Number(gid) }),
     },
     ...(requests === undefined && limits === undefined
       ? {}

@@ -55,7 +55,8 @@ export function compileStep(step: Step, service: boolean, number: number, run: R
     errPolicy: step.failure,
     detach,
     privileged: step.privileged || isPrivilegedPlugin(step, input.runner.privilegedImages),
-    user: step.user,
+    // `user:group` as Docker takes it; the kubernetes engine reads both ids from it.
+    user: step.group === '' ? step.user : `${step.user}:${step.group}`,
     // A service without commands keeps its image's own working directory, as in Drone.
     workingDir:
       detach && !hasCommands && step.workingDir === '' ? '' : workingDirectory(step.workingDir, workspace),

@@ -42,6 +42,7 @@ const CONTAINER_ONLY_FIELDS = [
   'cpu_shares',
   'cpu_set',
   'resources',
+  'group',
 ] as const;
 
 const STEP_DOCS = 'see "Steps" in docs/pipelines.md';
@@ -97,6 +98,7 @@ export function readStep(
     privileged: fields.bool('privileged') ?? false,
     volumes: readMounts(fields, 'volumes'),
     user: fields.string('user', 'a user name or uid, e.g. user: "1000"') ?? '',
+    group: String(fields.int('group', 'a group id, e.g. group: 1000') ?? ''),
     workingDir: fields.string('working_dir', 'a directory path') ?? '',
     shell: fields.string('shell', 'the shell that runs the commands, e.g. shell: /bin/bash') ?? '',
     networkMode: fields.string('network_mode', 'a Docker network mode, e.g. host') ?? '',
