@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { Server as TlsServer } from 'node:tls';
 import type { Logger } from 'pino';
 import { loadSettings, type ServerSettings } from '../config/index.js';
 import { DatabaseError, InvalidSettingsError } from '../core/errors.js';
@@ -7,6 +7,13 @@ import { parseDatabaseSecret } from '../core/secret-key.js';
 import type { ScmProvider } from '../core/scm.js';
 import type { Store } from '../core/store.js';
 import { seedUser } from '../server/bootstrap/seed-user.js';
+import {
+  CertificateError,
+  loadCertificate,
+  type CertificateFiles,
+  type LoadedCertificate,
+} from '../server/tls/certificate.js';
+import { watchCertificate } from '../server/tls/reload.js';
 import { loginHelp } from '../server/web/index.js';
 import { openStore } from '../store/index.js';
 import type { CommandIO } from './io.js';
@@ -67,6 +74,20 @@ export async function serverCommand(args: readonly string[], env: Env, io: Comma
     }
   }
   if (local.filled.length > 0) logger.info(`local trial: filled ${local.filled.join(', ')}`);
+  let certificate: { files: CertificateFiles; loaded: LoadedCertificate } | undefined;
+  if (settings.SVC_TLS_CERT !== null && settings.SVC_TLS_KEY !== null) {
+    const files = {
+      cert: resolve(io.cwd, settings.SVC_TLS_CERT),
+      key: resolve(io.cwd, settings.SVC_TLS_KEY),
+    };
+    try {
+      certificate = { files, loaded: loadCertificate(files) };
+    } catch (error) {
+      if (!(error instanceof CertificateError)) throw error;
+      io.stderr(`${error.message}\n`);
+      return 2;
+    }
+  }
 
   const chosen = gitProvider(settings, (line) => logger.info(`SVC_SCMA_DEBUG: ${line}`));
   if ('error' in chosen) {
@@ -83,7 +104,7 @@ export async function serverCommand(args: readonly string[], env: Env, io: Comma
         `SVC_USER_CREATE: account ${user.login} ready (admin: ${user.admin}, machine: ${user.machine})`,
       );
     }
-    await serveUntilStopped(settings, store, chosen.provider, logger, io, local.env);
+    await serveUntilStopped(settings, store, chosen.provider, logger, local.env, certificate);
     return 0;
   } finally {
     await store.close();
@@ -125,16 +146,11 @@ async function serveUntilStopped(
   store: Store,
   provider: ScmProvider | undefined,
   logger: Logger,
-  io: CommandIO,
   env: Env,
+  certificate: { files: CertificateFiles; loaded: LoadedCertificate } | undefined,
 ): Promise<void> {
   const tls =
-    settings.SVC_TLS_CERT !== null && settings.SVC_TLS_KEY !== null
-      ? {
-          cert: readFileSync(resolve(io.cwd, settings.SVC_TLS_CERT)),
-          key: readFileSync(resolve(io.cwd, settings.SVC_TLS_KEY)),
-        }
-      : undefined;
+    certificate === undefined ? undefined : { cert: certificate.loaded.cert, key: certificate.loaded.key };
   const version = readVersion();
   const app = wireServer({ settings, store, provider, logger, version, tls });
   const { host, port } = parseListenAddress(settings.SVC_SERVER_PORT);
@@ -146,6 +162,7 @@ async function serveUntilStopped(
       `users reach it at ${settings.SVC_SERVER_PROTO}://${settings.SVC_SERVER_HOST}`,
   );
   logger.info(loginHelp(settings));
+  const stopWatching = certificate === undefined ? undefined : watchRenewals(app.server, certificate, logger);
   const localRunner = settings.SVC_RUNNER_LOCAL
     ? await startLocalRunner(settings, boundPort, env, logger)
     : undefined;
@@ -159,5 +176,32 @@ async function serveUntilStopped(
   });
   // The local runner reports its stages' ends to this server: it stops first.
   await localRunner?.stop();
+  stopWatching?.();
   await app.close();
+}
+
+/**
+ * Logs the certificate served, and serves renewals of its files from then on (SVC_TLS_CERT and
+ * SVC_TLS_KEY re-read when they change); a renewal that does not load keeps the previous one.
+ */
+function watchRenewals(
+  server: unknown,
+  certificate: { files: CertificateFiles; loaded: LoadedCertificate },
+  logger: Logger,
+): () => void {
+  const describe = (c: LoadedCertificate): string =>
+    `${c.subject}, valid until ${c.notAfter.toISOString()}, SHA-256 ${c.fingerprint}`;
+  logger.info(`SVC_TLS_CERT: serving ${describe(certificate.loaded)}`);
+  const days = (certificate.loaded.notAfter.getTime() - Date.now()) / 86_400_000;
+  if (days < 14) logger.warn(`SVC_TLS_CERT: the certificate expires in ${Math.floor(days)} days; renew it`);
+  const https = server as Pick<TlsServer, 'setSecureContext'>;
+  return watchCertificate(
+    certificate.files,
+    certificate.loaded,
+    (renewed) => https.setSecureContext({ cert: renewed.cert, key: renewed.key }),
+    {
+      reloaded: (renewed) => logger.info(`SVC_TLS_CERT: renewed; now serving ${describe(renewed)}`),
+      refused: (reason) => logger.error(`${reason}; still serving the previous certificate`),
+    },
+  );
 }

@@ -1,10 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { randomBytes, X509Certificate } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import { datasourceSetting, testDialects, type TestDatabase } from '../support/databases.js';
+import { certificate, certificateAuthority } from '../support/certificates.js';
 import { markSchemaVersion } from '../support/schema-version.js';
 import { finished, listeningUrl, runSvc, startSvc } from '../support/svc-process.js';
 
@@ -159,5 +162,76 @@ describe.each(testDialects())('svc server on $name', (dialect) => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`version ${newer}`);
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('svc server with SVC_TLS_CERT and SVC_TLS_KEY', () => {
+  /** The certificate the server at `url` presents, trusting `ca`: its SHA-256 fingerprint, and the body of /healthz. */
+  function presented(url: string, ca: string): Promise<{ fingerprint: string; body: string }> {
+    return new Promise((resolve, reject) => {
+      // A connection of its own each time: a kept-alive one would show the certificate of its handshake.
+      const request = httpsGet(`${url}/healthz`, { ca, agent: false }, (response) => {
+        const fingerprint = (response.socket as TLSSocket).getPeerCertificate().fingerprint256;
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => resolve({ fingerprint, body }));
+      });
+      request.on('error', reject);
+    });
+  }
+
+  it('serves the chain as given over HTTPS, and a renewal of the files without a restart', async () => {
+    const cwd = tempDir();
+    const ca = certificateAuthority();
+    const first = certificate({ ca });
+    writeFileSync(join(cwd, 'cert.pem'), first.cert);
+    writeFileSync(join(cwd, 'key.pem'), first.key);
+    const server = await startServer(cwd, {
+      SVC_SERVER_HOST: 'ci.example.com',
+      SVC_SERVER_PROTO: 'https',
+      SVC_RPC_SECRET: 'tls-test-secret',
+      SVC_DATABASE_DATASOURCE: join(cwd, 'svc.sqlite'),
+      SVC_TLS_CERT: 'cert.pem',
+      SVC_TLS_KEY: 'key.pem',
+    });
+    expect(server.url).toMatch(/^https:\/\//);
+    const before = await presented(server.url, ca.cert);
+    expect(before).toEqual({ fingerprint: new X509Certificate(first.cert).fingerprint256, body: 'ok\n' });
+    const renewed = certificate({ ca });
+    writeFileSync(join(cwd, 'key.pem'), renewed.key);
+    writeFileSync(join(cwd, 'cert.pem'), renewed.cert);
+    const expected = new X509Certificate(renewed.cert).fingerprint256;
+    let now = before;
+    for (let i = 0; i < 100 && now.fingerprint !== expected; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      now = await presented(server.url, ca.cert);
+    }
+    expect(now.fingerprint).toBe(expected);
+    const stopped = await server.stop();
+    expect(stopped.stderr).toMatch(/SVC_TLS_CERT: renewed; now serving CN=127\.0\.0\.1/);
+  });
+
+  it('does not start with an expired certificate, saying which file', async () => {
+    const cwd = tempDir();
+    const expired = certificate({ days: -1 });
+    writeFileSync(join(cwd, 'cert.pem'), expired.cert);
+    writeFileSync(join(cwd, 'key.pem'), expired.key);
+    const result = await runSvc(['server'], {
+      cwd,
+      env: {
+        SVC_SERVER_HOST: 'ci.example.com',
+        SVC_SERVER_PROTO: 'https',
+        SVC_RPC_SECRET: 'tls-test-secret',
+        SVC_DATABASE_DATASOURCE: join(cwd, 'svc.sqlite'),
+        SVC_TLS_CERT: 'cert.pem',
+        SVC_TLS_KEY: 'key.pem',
+      },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^SVC_TLS_CERT: the certificate in ${join(cwd, 'cert.pem')} \\(CN=127\\.0\\.0\\.1\\) expired on `,
+      ),
+    );
   });
 });

@@ -90,7 +90,7 @@ export const serverDelivery = group(
     }),
     setting('SVC_TLS_CERT', SERVER, filePath, {
       description:
-        'Certificate file for HTTPS: the server certificate, any intermediates and the authority certificate, concatenated. Needs SVC_TLS_KEY.',
+        'Certificate file for HTTPS: the server certificate, any intermediates and the authority certificate, concatenated, served as given. Needs SVC_TLS_KEY. Checked at start (readable, a certificate, matching the key, not expired: otherwise the server does not start, naming the file) and re-read within 2 s whenever the files change, so renewals need no restart; a renewal that does not load is logged and the previous certificate stays.',
     }),
     setting('SVC_TLS_KEY', SERVER, filePath, {
       description: 'Private key file of SVC_TLS_CERT. Needs SVC_TLS_CERT.',
