@@ -10,7 +10,9 @@ import {
   compilePipeline,
   DEFAULT_RUNNER_SETTINGS,
   diagnosticText,
-  lintText,
+  buildEnviron,
+  lintSubstituted,
+  substitutionLookup,
   matchConditions,
   matchFacts,
   type Pipeline,
@@ -26,6 +28,8 @@ type Env = Record<string, string | undefined>;
 
 /** Owner label of every Docker resource `svc exec` creates; run ids carry the creating process's pid. */
 const EXEC_OWNER = 'svc-exec';
+/** The server a local run pretends to come from (DRONE_SYSTEM_*). */
+const LOCAL_SYSTEM = { proto: 'http', host: 'localhost', version: readVersion() };
 
 /** Composition root of `svc exec`: file → lint → compile → Docker or SSH engine, until done or Ctrl-C. */
 export async function execCommand(args: readonly string[], env: Env, io: CommandIO): Promise<number> {
@@ -43,13 +47,23 @@ export async function execCommand(args: readonly string[], env: Env, io: Command
     io.stderr('svc exec: no pipeline file: give one, or run where .svc.yml or .drone.yml is\n');
     return 2;
   }
-  const pipeline = readPipeline(resolve(io.cwd, file), file, parsed, io);
+  const now = Date.now();
+  const pipeline = readPipeline(resolve(io.cwd, file), file, parsed, io, now);
   if (pipeline === undefined) return 1;
-  return runPipeline(pipeline, parsed, env, io);
+  return runPipeline(pipeline, parsed, env, io, now);
 }
 
-/** Reads and lints the file and picks the pipeline; reports problems and returns undefined on failure. */
-function readPipeline(path: string, shown: string, args: ExecArgs, io: CommandIO): Pipeline | undefined {
+/**
+ * Reads the file as a build on the server does — `${…}` substituted with the local run's build
+ * variables, then linted — and picks the pipeline; reports problems and returns undefined on failure.
+ */
+function readPipeline(
+  path: string,
+  shown: string,
+  args: ExecArgs,
+  io: CommandIO,
+  now: number,
+): Pipeline | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -57,7 +71,9 @@ function readPipeline(path: string, shown: string, args: ExecArgs, io: CommandIO
     io.stderr(`svc exec: cannot read ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
     return undefined;
   }
-  const linted = lintText(text, { trusted: args.trusted });
+  const { repo, build } = localFacts(io.cwd, args, '', now);
+  const variables = buildEnviron({ repo, build, system: LOCAL_SYSTEM, now });
+  const linted = lintSubstituted(text, substitutionLookup(variables), { trusted: args.trusted });
   for (const d of linted.diagnostics)
     io.stderr(`${shown}:${d.line}:${d.column}: ${d.severity}: ${diagnosticText(d)}\n`);
   if (!linted.valid) return undefined;
@@ -80,8 +96,13 @@ function readPipeline(path: string, shown: string, args: ExecArgs, io: CommandIO
   return pipeline;
 }
 
-async function runPipeline(pipeline: Pipeline, args: ExecArgs, env: Env, io: CommandIO): Promise<number> {
-  const now = Date.now();
+async function runPipeline(
+  pipeline: Pipeline,
+  args: ExecArgs,
+  env: Env,
+  io: CommandIO,
+  now: number,
+): Promise<number> {
   const { repo, build, stage } = localFacts(io.cwd, args, pipeline.name, now);
   if (!matchConditions(pipeline.trigger, matchFacts(repo, build, 'localhost'))) {
     io.stdout(
@@ -99,7 +120,7 @@ async function runPipeline(pipeline: Pipeline, args: ExecArgs, env: Env, io: Com
     repo,
     build,
     stage,
-    system: { proto: 'http', host: 'localhost', version: readVersion() },
+    system: LOCAL_SYSTEM,
     secrets: ({ name }) => args.secrets[name],
     netrc: undefined,
     netrcCloneOnly: false,

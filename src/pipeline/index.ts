@@ -36,7 +36,7 @@ export { CONDITION_NAMES, PIPELINE_TYPES, needsImages, runsOnHost } from './type
 export type { Diagnostic, Locations, Position, Severity } from './diagnostics.js';
 export { diagnosticText, sortDiagnostics } from './diagnostics.js';
 export { parseManifest, type ParseResult } from './parse.js';
-export { lintManifest, lintText, type LintOptions, type LintResult } from './lint/lint.js';
+export { lintManifest, lintSubstituted, lintText, type LintOptions, type LintResult } from './lint/lint.js';
 export { UNTRUSTED_FORBIDDEN } from './lint/untrusted.js';
 export {
   matchCondition,

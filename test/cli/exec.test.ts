@@ -176,6 +176,23 @@ steps:
     expect(await countMatching(docker.docker!, OWNER)).toEqual({ containers: 0, networks: 0, volumes: 0 });
   });
 
+  it('substitutes ${…} build variables in the file as a server build does', async () => {
+    const cwd = workingCopy(`kind: pipeline
+type: docker
+name: default
+steps:
+- name: vars
+  image: local/busybox
+  commands:
+  - echo "parsed=\${DRONE_BUILD_EVENT} shell=$\${DRONE_BUILD_EVENT} pid-free=$$ upper=\${DRONE_REPO_NAME^^}"
+`);
+    const result = await runSvc(['exec'], { cwd, env: env() });
+    expect(result.code, result.stderr).toBe(0);
+    // ${X} is the build's value before the YAML is read; $${X} reaches the shell as ${X}; $$ is a $.
+    const name = cwd.split('/').at(-1) ?? '';
+    expect(result.stdout).toContain(`parsed=push shell=push pid-free=$ upper=${name.toUpperCase()}`);
+  });
+
   it('reports lint errors with file, line and column, and exits 1', async () => {
     const cwd = workingCopy('kind: pipeline\ntype: docker\nsteps:\n- name: a\n  commands: [ls]\n');
     const result = await runSvc(['exec'], { cwd, env: env() });

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseManifest } from '../parse.js';
-import { lintManifest, lintText } from './lint.js';
+import { substitutionLookup } from '../substitute.js';
+import { lintManifest, lintSubstituted, lintText } from './lint.js';
 
 const corpus = (file: string) =>
   readFileSync(fileURLToPath(new URL(`../../../test/fixtures/pipelines/${file}`, import.meta.url)), 'utf8');
@@ -43,6 +44,27 @@ steps: [{ name: a, image: alpine }]
     const lines = lintText(text, { trusted: false }).diagnostics.map((d) => `${d.line}:${d.column}`);
     expect(lines).toEqual([...lines].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })));
     expect(lines).toEqual(['5:3', '6:3', '7:16', '8:3', '8:9']);
+  });
+});
+
+describe('lintSubstituted (what server builds and svc exec read)', () => {
+  const lookup = substitutionLookup({ DRONE_BRANCH: 'main', MESSAGE: '"two"\nlines' });
+
+  it('substitutes before parsing: ${X} the value, $${X} for the shell, unknown names empty, line breaks quoted', () => {
+    const raw =
+      'kind: pipeline\nsteps:\n- name: a\n  image: x\n  commands: [ "echo ${DRONE_BRANCH} $${HOME} [${NOPE}]", ${MESSAGE} ]\n';
+    const result = lintSubstituted(raw, lookup, { trusted: false });
+    expect(result.valid).toBe(true);
+    expect(result.text).toContain('"echo main ${HOME} []", "\\"two\\"\\nlines"');
+    const step =
+      result.manifest.documents[0]?.kind === 'pipeline' ? result.manifest.documents[0].steps[0] : undefined;
+    expect(step?.commands).toEqual(['echo main ${HOME} []', '"two"\nlines']);
+  });
+
+  it('fails a malformed expression at its line and column, as the build does', () => {
+    const result = lintSubstituted('kind: pipeline\nsteps:\n- name: ${A\n', lookup, { trusted: false });
+    expect(result.valid).toBe(false);
+    expect(result.diagnostics.map((d) => `${d.line}:${d.column}`)).toEqual(['3:9']);
   });
 });
 

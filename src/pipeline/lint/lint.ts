@@ -80,19 +80,48 @@ export function lintText(text: string, options: LintOptions): LintResult {
   };
 }
 
+/**
+ * A file as a build reads it: the `${…}` expressions substituted with the build's variables first
+ * (Drone's order: `$${X}` becomes the shell's `${X}`), then parsed and linted. A malformed expression
+ * is an error at its place in the file, and nothing more is read. Substitution never adds lines, so
+ * positions are those of the file as written.
+ */
+export function lintSubstituted(
+  raw: string,
+  lookup: (name: string) => string | undefined,
+  options: LintOptions,
+): LintResult & { text: string } {
+  const substituted = substituteVariables(raw, lookup);
+  if (!substituted.ok) {
+    return {
+      text: raw,
+      manifest: parseManifest('').manifest,
+      diagnostics: [substitutionDiagnostic(raw, substituted.error)],
+      valid: false,
+    };
+  }
+  const parsed = parseManifest(substituted.text);
+  const diagnostics = sortDiagnostics([...parsed.diagnostics, ...lintManifest(parsed.manifest, options)]);
+  return {
+    text: substituted.text,
+    manifest: parsed.manifest,
+    diagnostics,
+    valid: diagnostics.every((diagnostic) => diagnostic.severity === 'warning'),
+  };
+}
+
 function substitutionDiagnostics(text: string): Diagnostic[] {
   const result = substituteVariables(text, () => '');
-  if (result.ok) return [];
-  const before = text.slice(0, result.error.offset);
-  const line = before.split('\n').length;
-  const column = result.error.offset - before.lastIndexOf('\n');
-  return [
-    {
-      severity: 'error',
-      line,
-      column,
-      field: '',
-      message: `${result.error.message}; expected \${NAME} or a supported form such as \${NAME:0:8} (write $\${ for a literal \${)`,
-    },
-  ];
+  return result.ok ? [] : [substitutionDiagnostic(text, result.error)];
+}
+
+function substitutionDiagnostic(text: string, error: { offset: number; message: string }): Diagnostic {
+  const before = text.slice(0, error.offset);
+  return {
+    severity: 'error',
+    line: before.split('\n').length,
+    column: error.offset - before.lastIndexOf('\n'),
+    field: '',
+    message: `${error.message}; expected \${NAME} or a supported form such as \${NAME:0:8} (write $\${ for a literal \${)`,
+  };
 }
