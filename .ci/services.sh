@@ -24,6 +24,9 @@ install_missing() {
   command -v git >/dev/null || missing+=(git)
   command -v chromium >/dev/null || missing+=(chromium)
   [ -x /usr/sbin/sshd ] || missing+=(openssh-server)
+  # A private registry with basic auth for the registry-credential tests (SVC_CONTAINER_CONFIG).
+  command -v docker-registry >/dev/null || missing+=(docker-registry)
+  command -v htpasswd >/dev/null || missing+=(apache2-utils)
   if [ ${#missing[@]} -gt 0 ]; then
     log "installing ${missing[*]}"
     apt-get update -q >/dev/null
