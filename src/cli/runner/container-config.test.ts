@@ -60,7 +60,10 @@ describe.skipIf(docker.skip || registry.skip)(
     afterAll(() => private_?.close());
 
     /** Prepares and runs a one-step stage of the registry's image (pulled each time) on the engine. */
-    async function run(config: string | null): Promise<{ status: string; error: string; lines: string[] }> {
+    async function run(
+      config: string | null,
+      streamPull = true,
+    ): Promise<{ status: string; error: string; lines: string[] }> {
       const pipeline = `kind: pipeline\ntype: docker\nname: build\nclone: { disable: true }\nsteps:\n- name: private\n  image: ${private_.image}\n  pull: always\n  commands: [ "echo pulled with the file credentials" ]\n`;
       const details = wireDetails.parse({
         build: { id: 1, number: 1, status: 'running', event: 'push', params: null },
@@ -88,19 +91,28 @@ describe.skipIf(docker.skip || registry.skip)(
       };
       const prepared = await prepareStage(details, settings, Date.now());
       if (!prepared.ok) throw new Error(prepared.error);
-      const engine = new DockerEngine({ docker: docker.docker!, owner: 'container-config-test' });
+      const engine = new DockerEngine({ docker: docker.docker!, owner: 'container-config-test', streamPull });
       const reporter = new MemoryReporter();
       const result = await new StageExecutor({ engine }).execute(prepared.spec, { reporter });
       const step = result.steps.find((s) => s.name === 'private');
       return { status: step?.status ?? '', error: step?.error ?? '', lines: reporter.lines('private') };
     }
 
-    it('pulls the build’s private image with the file’s credentials, and cannot without them', async () => {
+    it('pulls the build’s private image with the file’s credentials (its progress in the log unless SVC_CONTAINER_STREAM_PULL=false), and cannot without them', async () => {
       const auth = Buffer.from(`${private_.username}:${private_.password}`).toString('base64');
       const config = file(JSON.stringify({ auths: { [private_.address]: { auth } } }));
       const pulled = await run(config);
-      expect(pulled.status, `${pulled.error} ${pulled.lines.join("|")}`).toBe('success');
+      expect(pulled.status, `${pulled.error} ${pulled.lines.join('|')}`).toBe('success');
       expect(pulled.lines).toContain('pulled with the file credentials');
+      // SVC_CONTAINER_STREAM_PULL (default true): the pull's progress is in the step's log, or not.
+      expect(pulled.lines[0]).toBe(`svc: pulling ${private_.image}`);
+      expect(pulled.lines.some((line) => /Digest: sha256:|Status: /.test(line))).toBe(true);
+      const quiet = await run(config, false);
+      expect(quiet.status).toBe('success');
+      expect(quiet.lines).toEqual([
+        '+ echo pulled with the file credentials',
+        'pulled with the file credentials',
+      ]);
       const refused = await run(null);
       expect(refused.status).toBe('error');
       expect(refused.error).toMatch(/no basic auth credentials|unauthorized|authentication required/i);
