@@ -5,6 +5,7 @@ import { loadSettings, type ServerSettings } from '../config/index.js';
 import { DatabaseError, InvalidSettingsError } from '../core/errors.js';
 import { parseDatabaseSecret } from '../core/secret-key.js';
 import type { ScmProvider } from '../core/scm.js';
+import type { LogStore } from '../core/log.js';
 import type { Store } from '../core/store.js';
 import { seedUser } from '../server/bootstrap/seed-user.js';
 import {
@@ -16,6 +17,7 @@ import {
 import { watchCertificate } from '../server/tls/reload.js';
 import { loginHelp } from '../server/web/index.js';
 import { openStore } from '../store/index.js';
+import { ObjectLogStore } from '../store/objects/object-logs.js';
 import type { CommandIO } from './io.js';
 import { parseListenAddress } from './listen-address.js';
 import { withLocalSettings } from './local-settings.js';
@@ -39,7 +41,6 @@ type Env = Record<string, string | undefined>;
  * that nobody relies on it unknowingly.
  */
 const NOT_YET: readonly (keyof ServerSettings)[] = [
-  'SVC_OBJSTORE_BUCKET',
   'SVC_TLS_AUTOCERT',
   'SVC_TMPLJSON_ENABLED',
   'SVC_TMPLSCRIPT_ENABLED',
@@ -123,11 +124,29 @@ async function openStoreOrReport(
     if (typeof key === 'string') throw new Error(`SVC_DATABASE_SECRET: ${key}`);
     secretKey = key;
   }
+  let objects: ObjectLogStore | undefined;
+  const bucket = settings.SVC_OBJSTORE_BUCKET;
+  const logs =
+    bucket === null
+      ? undefined
+      : (database: LogStore): LogStore =>
+          (objects = new ObjectLogStore(
+            database,
+            {
+              bucket,
+              endpoint: settings.SVC_OBJSTORE_ENDPOINT ?? undefined,
+              pathStyle: settings.SVC_OBJSTORE_PATH_STYLE === true,
+              prefix: settings.SVC_OBJSTORE_PREFIX ?? '',
+            },
+            (message, error) => logger.error({ err: error }, message),
+          ));
+  let store: Store;
   try {
-    return await openStore({
+    store = await openStore({
       datasource: settings.SVC_DATABASE_DATASOURCE,
       secretKey,
       logger: (message) => logger.info(message),
+      logs,
     });
   } catch (error) {
     if (error instanceof InvalidSettingsError) {
@@ -139,6 +158,19 @@ async function openStoreOrReport(
     io.stderr(`svc server: ${error.message}\n`);
     return undefined;
   }
+  if (objects !== undefined) {
+    try {
+      await objects.check();
+      logger.info(
+        `SVC_OBJSTORE_BUCKET: finished logs go to the bucket "${bucket}" as ${objects.key(0).replace(/0$/, '<step id>')}`,
+      );
+    } catch (error) {
+      io.stderr(`${(error as Error).message}\n`);
+      await store.close();
+      return undefined;
+    }
+  }
+  return store;
 }
 
 async function serveUntilStopped(

@@ -107,5 +107,5 @@ export interface BuildStore {
   create(build: NewBuild, stages: NewStageWithSteps[]): Promise<{ build: Build; stages: Stage[] }>;
   update(build: Build): Promise<Build>;
   delete(id: number): Promise<void>;
-  purge(repoId: number, before: number): Promise<number>;
+  purge(repoId: number, before: number): Promise<{ builds: number; steps: number[] }>;
 }

@@ -20,4 +20,9 @@ export interface LogStore {
   create(stepId: number, lines: readonly LogLine[]): Promise<void>;
   createJson(stepId: number, arrays: readonly Buffer[], rest: readonly LogLine[]): Promise<void>;
   delete(stepId: number): Promise<void>;
+  /**
+   * The steps were deleted with their builds (purge): drop what of their logs is kept outside the
+   * database, which deleted its own copies with the steps.
+   */
+  purged(stepIds: readonly number[]): Promise<void>;
 }

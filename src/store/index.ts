@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Datasource } from '../core/datasource.js';
+import type { LogStore } from '../core/log.js';
 import type { Store } from '../core/store.js';
 import type { Connection } from './dialects/adapter.js';
 import { connect } from './dialects/connect.js';
@@ -25,6 +26,8 @@ export interface OpenStoreOptions {
   secretKey?: Uint8Array | undefined;
   /** Receives one line per notable step at open (migrations applied, secrets encrypted, lost connections). */
   logger?: ((msg: string) => void) | undefined;
+  /** Where finished logs go besides the database (SVC_OBJSTORE_*: an object store over it). */
+  logs?: ((database: LogStore) => LogStore) | undefined;
 }
 
 /**
@@ -49,7 +52,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
         return { schemaVersion: version, cipher: await prepareSecretCipher(db, options.secretKey, log) };
       },
     );
-    return new SqlStore(connection, schemaVersion, cipher);
+    return new SqlStore(connection, schemaVersion, cipher, options.logs);
   } catch (error) {
     await connection.db.destroy().catch(() => undefined);
     throw error;
@@ -64,7 +67,7 @@ class SqlStore implements Store {
   readonly builds;
   readonly stages;
   readonly steps;
-  readonly logs;
+  readonly logs: LogStore;
   readonly secrets;
   readonly crons;
   readonly runners;
@@ -73,7 +76,12 @@ class SqlStore implements Store {
   readonly schemaVersion: number;
   readonly #connection: Connection;
 
-  constructor(connection: Connection, schemaVersion: number, cipher: SecretCipher) {
+  constructor(
+    connection: Connection,
+    schemaVersion: number,
+    cipher: SecretCipher,
+    logs: ((database: LogStore) => LogStore) | undefined,
+  ) {
     this.#connection = connection;
     this.schemaVersion = schemaVersion;
     this.users = new SqlUserStore(connection);
@@ -82,7 +90,8 @@ class SqlStore implements Store {
     this.builds = new SqlBuildStore(connection);
     this.stages = new SqlStageStore(connection);
     this.steps = new SqlStepStore(connection);
-    this.logs = new SqlLogStore(connection);
+    const database = new SqlLogStore(connection);
+    this.logs = logs === undefined ? database : logs(database);
     this.secrets = new SqlSecretStore(connection, cipher);
     this.crons = new SqlCronStore(connection);
     this.runners = new SqlRunnerStore(connection);

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import { datasourceSetting, testDialects, type TestDatabase } from '../support/databases.js';
 import { certificate, certificateAuthority } from '../support/certificates.js';
+import { startS3 } from '../support/s3.js';
 import { markSchemaVersion } from '../support/schema-version.js';
 import { finished, listeningUrl, runSvc, startSvc } from '../support/svc-process.js';
 
@@ -233,5 +234,35 @@ describe('svc server with SVC_TLS_CERT and SVC_TLS_KEY', () => {
         `^SVC_TLS_CERT: the certificate in ${join(cwd, 'cert.pem')} \\(CN=127\\.0\\.0\\.1\\) expired on `,
       ),
     );
+  });
+});
+
+describe('svc server with SVC_OBJSTORE_BUCKET', () => {
+  it('does not start with a bucket it cannot use, naming the bucket and the endpoint', async () => {
+    const s3 = await startS3(['build-logs']);
+    try {
+      const cwd = tempDir();
+      const result = await runSvc(['server'], {
+        cwd,
+        env: {
+          SVC_SERVER_HOST: 'ci.example.com',
+          SVC_SERVER_PROTO: 'http',
+          SVC_SERVER_PORT: '127.0.0.1:0',
+          SVC_RPC_SECRET: 'objstore-test-secret',
+          SVC_DATABASE_DATASOURCE: join(cwd, 'svc.sqlite'),
+          SVC_OBJSTORE_BUCKET: 'no-such-bucket',
+          SVC_OBJSTORE_ENDPOINT: s3.endpoint,
+          SVC_OBJSTORE_PATH_STYLE: 'true',
+          AWS_ACCESS_KEY_ID: 'S3RVER',
+          AWS_SECRET_ACCESS_KEY: 'S3RVER',
+        },
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        `SVC_OBJSTORE_BUCKET: cannot use the bucket "no-such-bucket" at ${s3.endpoint}: no such bucket`,
+      );
+    } finally {
+      await s3.close();
+    }
   });
 });

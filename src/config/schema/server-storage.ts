@@ -29,7 +29,8 @@ export const serverStorage = group(
         'The AES-256 key encrypting repository secrets in the database (see "The database secret" above). Set it before first use; added later, it encrypts the existing secrets at the next start.',
     }),
     setting('SVC_OBJSTORE_BUCKET', SERVER, text('a bucket name'), {
-      description: 'Stores build logs in this OBJSTORE (S3 or S3-compatible) bucket instead of the database.',
+      description:
+        'Stores finished step logs in this OBJSTORE (S3 or S3-compatible) bucket instead of the database, one object per step; live lines stay in the database until the step ends, an upload that keeps failing leaves the log in the database, and logs stored before stay readable. Credentials come from the AWS SDK chain (AWS_ACCESS_KEY_ID, AWS_PROFILE, roles). Checked at start (docs/database.md).',
     }),
     setting('SVC_OBJSTORE_ENDPOINT', SERVER, httpUrl('https://s3.example.com'), {
       description:

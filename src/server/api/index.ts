@@ -160,7 +160,7 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       listBuildsRoute({ builds: store.builds }),
       findBuildRoute({ builds: store.builds, stages: store.stages, reasons }),
       ...buildActionRoutes({ builds: store.builds, stages: store.stages, actions: deps.buildActions }),
-      purgeBuildsRoute({ builds: store.builds }),
+      purgeBuildsRoute({ builds: store.builds, logs: store.logs }),
       createBuildRoute({ builds: commitBuilds }),
       ...rebuildRoutes({ builds: store.builds, rebuilds }),
       ...latestBuildRoutes({ builds: store.builds, stages: store.stages }),

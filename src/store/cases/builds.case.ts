@@ -100,7 +100,13 @@ export function buildsContract(open: OpenFreshStore): void {
       await store().builds.create(newBuild(repo.id, { status: 'running' }), []);
       await store().builds.create(newBuild(repo.id, { status: 'failure' }), []);
       await store().builds.create(newBuild(repo.id, { status: 'success' }), []);
-      expect(await store().builds.purge(repo.id, 4)).toBe(2);
+      const steps = await store().steps.list(first.stages[0]?.id ?? 0);
+      expect(steps.length).toBeGreaterThan(0);
+      const purged = await store().builds.purge(repo.id, 4);
+      expect(purged.builds).toBe(2);
+      expect([...purged.steps].sort((a, b) => a - b)).toEqual(
+        steps.map((step) => step.id).sort((a, b) => a - b),
+      );
       const left = await store().builds.list(repo.id, { page: 1, perPage: 10 });
       expect(left.map((b) => b.number)).toEqual([4, 2]);
       expect(await store().stages.list(first.build.id)).toEqual([]);

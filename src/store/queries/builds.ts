@@ -279,7 +279,17 @@ export class SqlBuildStore implements BuildStore {
     await this.#db.deleteFrom('builds').where('id', '=', id).execute();
   }
 
-  async purge(repoId: number, before: number): Promise<number> {
+  async purge(repoId: number, before: number): Promise<{ builds: number; steps: number[] }> {
+    // The steps first: their logs may live outside the database too (an object store).
+    const steps = await this.#db
+      .selectFrom('steps')
+      .innerJoin('stages', 'stages.id', 'steps.stage_id')
+      .innerJoin('builds', 'builds.id', 'stages.build_id')
+      .select('steps.id')
+      .where('builds.repo_id', '=', repoId)
+      .where('builds.number', '<', before)
+      .where('builds.status', 'not in', INCOMPLETE)
+      .execute();
     // Foreign keys cascade to the stages, their steps and the steps' logs.
     const result = await this.#db
       .deleteFrom('builds')
@@ -287,6 +297,6 @@ export class SqlBuildStore implements BuildStore {
       .where('number', '<', before)
       .where('status', 'not in', INCOMPLETE)
       .executeTakeFirst();
-    return Number(result.numDeletedRows);
+    return { builds: Number(result.numDeletedRows), steps: steps.map((step) => Number(step.id)) };
   }
 }

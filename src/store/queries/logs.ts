@@ -62,6 +62,9 @@ export class SqlLogStore implements LogStore {
   async delete(stepId: number): Promise<void> {
     await this.#db.deleteFrom('logs').where('step_id', '=', stepId).execute();
   }
+
+  /** Nothing to do: the rows went with their steps (foreign keys cascade). */
+  async purged(): Promise<void> {}
 }
 
 /**
@@ -87,7 +90,7 @@ const CLOSE = 0x5d; // ]
 const COMMA = Buffer.from(',');
 
 /** `[a…]`, `[]`, `[b…]` → `[a…,b…]`, copying bytes only. */
-function joinJsonArrays(arrays: readonly Buffer[]): Buffer {
+export function joinJsonArrays(arrays: readonly Buffer[]): Buffer {
   for (const array of arrays) {
     if (array[0] !== OPEN || array[array.length - 1] !== CLOSE) {
       throw new SvcError('INTERNAL', 'a part of a log to store is not a JSON array');
@@ -105,7 +108,7 @@ function joinJsonArrays(arrays: readonly Buffer[]): Buffer {
 }
 
 /** The lines of a stored log; its objects are checked in place rather than copied (a log may hold millions). */
-function parseLines(json: string, stepId: number): LogLine[] {
+export function parseLines(json: string, stepId: number): LogLine[] {
   const value: unknown = JSON.parse(json);
   if (!Array.isArray(value)) throw malformed(stepId);
   for (const item of value as unknown[]) {

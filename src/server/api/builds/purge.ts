@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { BuildStore } from '../../../core/build.js';
+import type { LogStore } from '../../../core/log.js';
 import { RepoParams } from '../params.js';
 import { REPO_ADMIN, route, type ApiRoute } from '../route.js';
 
@@ -12,7 +13,10 @@ const PurgeQuery = z.object({
  * finished builds numbered below N with their stages, steps and logs. Builds still pending or
  * running are kept. Answers how many went.
  */
-export function purgeBuildsRoute(deps: { readonly builds: Pick<BuildStore, 'purge'> }): ApiRoute {
+export function purgeBuildsRoute(deps: {
+  readonly builds: Pick<BuildStore, 'purge'>;
+  readonly logs: Pick<LogStore, 'purged'>;
+}): ApiRoute {
   return route({
     method: 'DELETE',
     path: '/api/repos/:owner/:name/builds',
@@ -26,7 +30,8 @@ export function purgeBuildsRoute(deps: { readonly builds: Pick<BuildStore, 'purg
       description: 'how many builds were deleted',
     },
     async handler({ repo, query, request }) {
-      const deleted = await deps.builds.purge(repo.id, query.before);
+      const { builds: deleted, steps } = await deps.builds.purge(repo.id, query.before);
+      await deps.logs.purged(steps);
       request.log.info({ repo: repo.slug, before: query.before, deleted }, 'builds purged');
       return { deleted };
     },
