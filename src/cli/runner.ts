@@ -96,6 +96,11 @@ export async function runnerCommand(args: readonly string[], env: Env, io: Comma
     }
     return serve(loaded.kind, created, settings, io, logger);
   }
+  // tmate debugging (issue 14's last part) is not built yet: say so rather than ignore it.
+  if (loaded.settings.SVC_SHELLSHARE_ENABLED)
+    logger.warn(
+      'SVC_SHELLSHARE_ENABLED: not supported by svc runner docker yet; debug builds get no tmate session',
+    );
   const created = await createDockerRunner(loaded.settings, env, logger, { stage });
   if ('failure' in created) {
     io.stderr(`${created.failure}\n`);
