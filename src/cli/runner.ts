@@ -96,7 +96,7 @@ export async function runnerCommand(args: readonly string[], env: Env, io: Comma
     }
     return serve(loaded.kind, created, settings, io, logger);
   }
-  // tmate debugging (issue 14's last part) is not built yet: say so rather than ignore it.
+  // tmate sessions for debug builds are not built yet: say so rather than ignore the setting.
   if (loaded.settings.SVC_SHELLSHARE_ENABLED)
     logger.warn(
       'SVC_SHELLSHARE_ENABLED: not supported by svc runner docker yet; debug builds get no tmate session',
