@@ -167,6 +167,16 @@ describe.each(testDialects())('svc server on $name', (dialect) => {
 });
 
 describe('svc server with SVC_TLS_CERT and SVC_TLS_KEY', () => {
+  /** A server on HTTPS with cert.pem and key.pem of `cwd`. */
+  const tlsSettings = (cwd: string): Record<string, string> => ({
+    SVC_SERVER_HOST: 'ci.example.com',
+    SVC_SERVER_PROTO: 'https',
+    SVC_RPC_SECRET: 'tls-test-secret',
+    SVC_DATABASE_DATASOURCE: join(cwd, 'svc.sqlite'),
+    SVC_TLS_CERT: 'cert.pem',
+    SVC_TLS_KEY: 'key.pem',
+  });
+
   /** The certificate the server at `url` presents, trusting `ca`: its SHA-256 fingerprint, and the body of /healthz. */
   function presented(url: string, ca: string): Promise<{ fingerprint: string; body: string }> {
     return new Promise((resolve, reject) => {
@@ -187,14 +197,7 @@ describe('svc server with SVC_TLS_CERT and SVC_TLS_KEY', () => {
     const first = certificate({ ca });
     writeFileSync(join(cwd, 'cert.pem'), first.cert);
     writeFileSync(join(cwd, 'key.pem'), first.key);
-    const server = await startServer(cwd, {
-      SVC_SERVER_HOST: 'ci.example.com',
-      SVC_SERVER_PROTO: 'https',
-      SVC_RPC_SECRET: 'tls-test-secret',
-      SVC_DATABASE_DATASOURCE: join(cwd, 'svc.sqlite'),
-      SVC_TLS_CERT: 'cert.pem',
-      SVC_TLS_KEY: 'key.pem',
-    });
+    const server = await startServer(cwd, tlsSettings(cwd));
     expect(server.url).toMatch(/^https:\/\//);
     const before = await presented(server.url, ca.cert);
     expect(before).toEqual({ fingerprint: new X509Certificate(first.cert).fingerprint256, body: 'ok\n' });
@@ -217,17 +220,7 @@ describe('svc server with SVC_TLS_CERT and SVC_TLS_KEY', () => {
     const expired = certificate({ days: -1 });
     writeFileSync(join(cwd, 'cert.pem'), expired.cert);
     writeFileSync(join(cwd, 'key.pem'), expired.key);
-    const result = await runSvc(['server'], {
-      cwd,
-      env: {
-        SVC_SERVER_HOST: 'ci.example.com',
-        SVC_SERVER_PROTO: 'https',
-        SVC_RPC_SECRET: 'tls-test-secret',
-        SVC_DATABASE_DATASOURCE: join(cwd, 'svc.sqlite'),
-        SVC_TLS_CERT: 'cert.pem',
-        SVC_TLS_KEY: 'key.pem',
-      },
-    });
+    const result = await runSvc(['server'], { cwd, env: tlsSettings(cwd) });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       new RegExp(
