@@ -4,6 +4,7 @@ import type { MatchFacts } from '../../pipeline/match/conditions.js';
 import { namespaceRules } from './namespace-rules.js';
 import { planPod, type PodDefaults } from './pod-plan.js';
 import { parsePolicies } from './policy.js';
+import { PUSH_FACTS } from './facts.case.js';
 
 const PIPELINE = `
 kind: pipeline
@@ -31,17 +32,6 @@ steps:
     limits: { cpu: 1000, memory: 256MiB }
 `;
 
-const FACTS: MatchFacts = {
-  branch: 'main',
-  event: 'push',
-  ref: 'refs/heads/main',
-  repo: 'acme/site',
-  instance: 'ci.example.com',
-  target: '',
-  cron: '',
-  action: '',
-};
-
 const DEFAULTS: PodDefaults = {
   namespace: 'ci',
   labels: { managed: 'svc' },
@@ -56,7 +46,7 @@ const DEFAULTS: PodDefaults = {
 
 async function plan(yaml: string, defaults: Partial<PodDefaults> = {}, facts: Partial<MatchFacts> = {}) {
   const { spec } = await compileYaml(yaml);
-  return planPod(pipelineOf(yaml), spec, { ...FACTS, ...facts }, { ...DEFAULTS, ...defaults });
+  return planPod(pipelineOf(yaml), spec, { ...PUSH_FACTS, ...facts }, { ...DEFAULTS, ...defaults });
 }
 
 describe('the pod of a kubernetes stage', () => {

@@ -140,9 +140,8 @@ export function stagePod(spec: ExecSpec, names: PodNames, annotations: Record<st
               ...(pod.dnsConfig.options.length === 0 ? {} : { options: pod.dnsConfig.options }),
             },
           }),
-      ...(names.pullSecret === undefined || pullSecret(spec, names) === undefined
-        ? {}
-        : { imagePullSecrets: [{ name: names.pullSecret }] }),
+      // Named only when some step has registry credentials (the engine's setup decides).
+      ...(names.pullSecret === undefined ? {} : { imagePullSecrets: [{ name: names.pullSecret }] }),
       volumes: volumes(spec),
       containers: spec.steps.map((step) => container(spec, step, names, pod)),
     },

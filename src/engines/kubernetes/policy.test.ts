@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MatchFacts } from '../../pipeline/match/conditions.js';
+import { PUSH_FACTS } from './facts.case.js';
 import { parsePolicies, PolicyFileError, selectPolicy } from './policy.js';
 
 const FILE = `
@@ -30,17 +31,7 @@ metadata:
   namespace: builds
 `;
 
-const facts = (fields: Partial<MatchFacts>): MatchFacts => ({
-  branch: 'main',
-  event: 'push',
-  ref: 'refs/heads/main',
-  repo: 'acme/site',
-  instance: 'ci.example.com',
-  target: '',
-  cron: '',
-  action: '',
-  ...fields,
-});
+const facts = (fields: Partial<MatchFacts>): MatchFacts => ({ ...PUSH_FACTS, ...fields });
 
 describe('the policy file (SVC_POLICY_FILE, Drone’s format)', () => {
   const policies = parsePolicies(FILE, 'policy.yml');
