@@ -136,6 +136,18 @@ export class KubeApi {
     );
   }
 
+  /** A container's log as it is now (not followed); the last `tailLines` lines when given. */
+  async readLog(namespace: string, pod: string, container: string, tailLines?: number): Promise<string> {
+    return await call(`reading the log of ${pod}/${container}`, () =>
+      this.#core.readNamespacedPodLog({
+        namespace,
+        name: pod,
+        container,
+        ...(tailLines === undefined ? {} : { tailLines }),
+      }),
+    );
+  }
+
   /** Streams a container's log (followed) into `sink`; resolves once the stream is open. */
   async followLog(
     namespace: string,

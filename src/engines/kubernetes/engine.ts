@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Engine, ExecSpec, ExecStep, OutputSink, StepExit } from '../../core/engine.js';
 import { KubeApiError, type KubeApi } from './api.js';
 import { Launcher } from './launcher.js';
-import { followLines } from './logs.js';
+import { catchUpLines, followLines } from './logs.js';
 import {
   containerName,
   dnsLabel,
@@ -123,7 +123,11 @@ export class KubernetesEngine implements Engine {
         const state = stepState(pod, container, step.image);
         return state.kind === 'exited' ? state : undefined;
       }, stop);
-      await logs.catch(() => undefined);
+      const followed = await logs.catch(() => undefined);
+      if (followed !== undefined)
+        await catchUpLines(api, names.namespace, names.pod, container, followed, output).catch(
+          () => undefined,
+        );
       return { exitCode: exited.exitCode, oomKilled: exited.reason === 'OOMKilled' };
     } catch (error) {
       if (stop.aborted) {
