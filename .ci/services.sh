@@ -27,6 +27,14 @@ install_missing() {
   # A private registry with basic auth for the registry-credential tests (SVC_CONTAINER_CONFIG).
   command -v docker-registry >/dev/null || missing+=(docker-registry)
   command -v htpasswd >/dev/null || missing+=(apache2-utils)
+  # An ACME CA for SVC_TLS_AUTOCERT; tmate for SVC_SHELLSHARE_*; Go and go.starlark.net to check
+  # that the vendored Starlark WebAssembly rebuilds byte for byte; the reference Jsonnet CLI as
+  # the corpus' independent oracle.
+  command -v pebble >/dev/null || missing+=(pebble)
+  command -v tmate >/dev/null || missing+=(tmate)
+  command -v go >/dev/null || missing+=(golang-go)
+  [ -d /usr/share/gocode/src/go.starlark.net ] || missing+=(golang-starlark-dev)
+  command -v jsonnet >/dev/null || missing+=(jsonnet)
   if [ ${#missing[@]} -gt 0 ]; then
     log "installing ${missing[*]}"
     apt-get update -q >/dev/null

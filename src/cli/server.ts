@@ -24,6 +24,8 @@ import { withLocalSettings } from './local-settings.js';
 import { createLogger } from './logger.js';
 import { gitProvider } from './server/provider.js';
 import { startLocalRunner } from './server/local-runner.js';
+import { pipelineLanguages } from './server/languages.js';
+import type { PipelineLanguages } from '../pipeline/languages/index.js';
 import { wireServer } from './server/wire.js';
 import { readVersion } from './version.js';
 
@@ -40,11 +42,7 @@ type Env = Record<string, string | undefined>;
  * Server settings of the spec that svc does not honour yet; each one set is reported at start, so
  * that nobody relies on it unknowingly.
  */
-const NOT_YET: readonly (keyof ServerSettings)[] = [
-  'SVC_TLS_AUTOCERT',
-  'SVC_TMPLJSON_ENABLED',
-  'SVC_TMPLSCRIPT_ENABLED',
-];
+const NOT_YET: readonly (keyof ServerSettings)[] = ['SVC_TLS_AUTOCERT', 'SVC_TMPLSCRIPT_ENABLED'];
 
 /** Composition root of `svc server`: settings → logger → store → HTTP server, until SIGINT/SIGTERM. */
 export async function serverCommand(args: readonly string[], env: Env, io: CommandIO): Promise<number> {
@@ -90,6 +88,11 @@ export async function serverCommand(args: readonly string[], env: Env, io: Comma
     }
   }
 
+  const languages = pipelineLanguages(settings);
+  if ('error' in languages) {
+    io.stderr(`${languages.error}\n`);
+    return 2;
+  }
   const chosen = gitProvider(settings, (line) => logger.info(`SVC_SCMA_DEBUG: ${line}`));
   if ('error' in chosen) {
     io.stderr(`${chosen.error}\n`);
@@ -105,7 +108,10 @@ export async function serverCommand(args: readonly string[], env: Env, io: Comma
         `SVC_USER_CREATE: account ${user.login} ready (admin: ${user.admin}, machine: ${user.machine})`,
       );
     }
-    await serveUntilStopped(settings, store, chosen.provider, logger, local.env, certificate);
+    await serveUntilStopped(settings, store, chosen.provider, logger, local.env, {
+      certificate,
+      languages: languages.languages,
+    });
     return 0;
   } finally {
     await store.close();
@@ -179,12 +185,18 @@ async function serveUntilStopped(
   provider: ScmProvider | undefined,
   logger: Logger,
   env: Env,
-  certificate: { files: CertificateFiles; loaded: LoadedCertificate } | undefined,
+  {
+    certificate,
+    languages,
+  }: {
+    certificate: { files: CertificateFiles; loaded: LoadedCertificate } | undefined;
+    languages: PipelineLanguages;
+  },
 ): Promise<void> {
   const tls =
     certificate === undefined ? undefined : { cert: certificate.loaded.cert, key: certificate.loaded.key };
   const version = readVersion();
-  const app = wireServer({ settings, store, provider, logger, version, tls });
+  const app = wireServer({ settings, store, provider, logger, version, tls, languages });
   const { host, port } = parseListenAddress(settings.SVC_SERVER_PORT);
   await app.listen({ host, port });
   const address = app.server.address();

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ServerSettings } from '../../config/index.js';
 import type { BuildListener } from '../../core/events.js';
 import type { ScmProvider } from '../../core/scm.js';
+import type { PipelineLanguages } from '../../pipeline/languages/index.js';
 import type { Store } from '../../core/store.js';
 import { registerApiRoutes } from '../../server/api/index.js';
 import { buildApp } from '../../server/app.js';
@@ -28,6 +29,8 @@ export interface ServerWiring {
   logger: Logger;
   version: string;
   tls: { cert: Buffer; key: Buffer } | undefined;
+  /** Jsonnet and Starlark pipeline files, as the settings enable them. */
+  languages?: PipelineLanguages;
 }
 
 /**
@@ -42,6 +45,7 @@ export function wireServer({
   logger,
   version,
   tls,
+  languages,
 }: ServerWiring): FastifyInstance {
   // Every part calls the provider with users' stored tokens: expiring ones are refreshed on the way.
   const refresher = givenProvider === undefined ? undefined : new TokenRefresher(givenProvider, store.users);
@@ -95,6 +99,7 @@ export function wireServer({
           logger,
           cancel: (build, by, options) => buildActions.cancel(build, by, options),
           ...pipelinePlugins(settings),
+          ...(languages === undefined ? {} : { languages }),
         });
   registerApiRoutes(app, {
     auth,

@@ -9,6 +9,7 @@ import type { Stage } from '../../core/stage.js';
 import type { Store } from '../../core/store.js';
 import type { User } from '../../core/user.js';
 import { buildEnviron, matchFacts, type SystemFacts } from '../../pipeline/index.js';
+import type { PipelineLanguages } from '../../pipeline/languages/index.js';
 import { scmTokenOf } from '../auth/scm-token.js';
 import { needsApproval } from './approval.js';
 import { cancelSuperseded, type AutoCancelDeps } from './auto-cancel.js';
@@ -17,6 +18,7 @@ import { KeyedLock } from './keyed-lock.js';
 import { newBuildOf } from './new-build.js';
 import { readPipelineFile, type PipelineFile } from './pipeline-file.js';
 import { readManifest } from './read-manifest.js';
+import { runProgram } from './program.js';
 import { selectPipelines } from './select.js';
 import { skipDirective } from './skip.js';
 import { reuseStages, type EarlierStage } from './reuse.js';
@@ -39,6 +41,8 @@ export interface TriggerDeps {
   readonly convert?: ConvertPlugin;
   /** SVC_VALIDATE_PLUGIN_*: may refuse, skip or block the build. */
   readonly validate?: ValidatePlugin;
+  /** Jsonnet and Starlark pipeline files, run before the plugins see the file; none when absent. */
+  readonly languages?: PipelineLanguages;
   /** Cancels builds a new one supersedes (the repository's auto-cancel settings); none when absent. */
   readonly cancel?: AutoCancelDeps['cancel'];
 }
@@ -189,8 +193,10 @@ export class Trigger {
         '',
       );
     }
+    const program = await runProgram(this.#deps, repo, owner, base, file);
+    if (!program.ok) return this.#createError(base, program.error, file.text);
     const number = ((await this.#deps.store.repos.find(repo.id))?.counter ?? repo.counter) + 1;
-    const checked = await this.#plugins(repo, base, number, file.path, file.text);
+    const checked = await this.#plugins(repo, base, number, file.path, program.text);
     if (checked.kind === 'skipped') return checked;
     if (checked.kind === 'error') return this.#createError(base, checked.error, file.text);
     const manifest = readManifest(checked.text, this.#variables(repo, base, number), repo.trusted);

@@ -1,0 +1,26 @@
+import type { ServerSettings } from '../../config/index.js';
+import { PipelineLanguages } from '../../pipeline/languages/index.js';
+import { JsonnetEvaluator } from '../../pipeline/languages/jsonnet/evaluator.js';
+import { LANGUAGE_LIMITS } from '../../pipeline/languages/limits.js';
+
+/**
+ * The configuration languages the settings enable (SVC_TMPLJSON_ENABLED, SVC_TMPLSCRIPT_ENABLED), or
+ * why one cannot be: Jsonnet is an optional native library that needs cmake and a C++ compiler
+ * when svc is installed.
+ */
+export function pipelineLanguages(
+  settings: Pick<ServerSettings, 'SVC_TMPLJSON_ENABLED' | 'SVC_TMPLSCRIPT_ENABLED'>,
+): { languages: PipelineLanguages } | { error: string } {
+  const jsonnet = settings.SVC_TMPLJSON_ENABLED === true;
+  if (jsonnet && !JsonnetEvaluator.available()) {
+    return {
+      error:
+        'SVC_TMPLJSON_ENABLED: Jsonnet support is not installed: the optional package @hanazuki/node-jsonnet was not built (it needs cmake and a C++ compiler when `npm ci` runs; see docs/pipelines.md)',
+    };
+  }
+  return {
+    languages: new PipelineLanguages({
+      ...(jsonnet ? { jsonnet: new JsonnetEvaluator(LANGUAGE_LIMITS.jsonnet) } : {}),
+    }),
+  };
+}

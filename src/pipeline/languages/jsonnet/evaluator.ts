@@ -1,0 +1,103 @@
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigLanguageError, type LanguageLimits, type LanguageRequest } from '../types.js';
+import { jsonnetErrorOf } from './errors.js';
+import { extVarsOf } from './ext-vars.js';
+import { gatherFiles, type ImportLimits } from './files.js';
+
+export interface JsonnetLimits extends Pick<LanguageLimits, 'timeoutMs'> {
+  readonly imports: ImportLimits;
+  /** Jsonnet's own bound on nested calls; Drone uses 500. */
+  readonly maxStack: number;
+}
+
+/** The child script next to this module: child.ts when svc runs from src/, child.js from dist/. */
+const CHILD = fileURLToPath(
+  new URL(`./child${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+);
+
+/**
+ * Jsonnet pipeline files, evaluated by the reference C++ library (@hanazuki/node-jsonnet) in a
+ * child process per evaluation (~60 ms), which is killed at the time limit. The child sees a private
+ * folder holding only the program and the repository files it imports (see files.ts).
+ */
+export class JsonnetEvaluator {
+  readonly #limits: JsonnetLimits;
+
+  constructor(limits: JsonnetLimits) {
+    this.#limits = limits;
+  }
+
+  /** Whether the optional native library was built when svc was installed (it needs cmake and g++). */
+  static available(): boolean {
+    try {
+      createRequire(import.meta.url).resolve('@hanazuki/node-jsonnet');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The documents the program produces: a top-level array is a stream of documents, as in Drone. */
+  async evaluate(request: LanguageRequest): Promise<unknown[]> {
+    const files = await gatherFiles(request, this.#limits.imports);
+    const folder = await mkdtemp(join(tmpdir(), 'svc-jsonnet-'));
+    try {
+      for (const [path, text] of files) {
+        await mkdir(dirname(join(folder, path)), { recursive: true });
+        await writeFile(join(folder, path), text, { mode: 0o600 });
+      }
+      const answer = await this.#run(folder, request);
+      if (!answer.ok) throw jsonnetErrorOf(answer.message, folder, request.path);
+      const value = JSON.parse(answer.json) as unknown;
+      return Array.isArray(value) ? value : [value];
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }
+
+  #run(folder: string, request: LanguageRequest): Promise<ChildAnswer> {
+    const input = JSON.stringify({
+      file: join(folder, request.path),
+      extVars: extVarsOf(request.facts),
+      maxStack: this.#limits.maxStack,
+    });
+    const { timeoutMs } = this.#limits;
+    return new Promise((resolve, reject) => {
+      // No environment: nothing of the server's settings reaches the program's process.
+      const child = spawn(process.execPath, [CHILD], { cwd: folder, env: {}, stdio: 'pipe' });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+      child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+      child.stdin.on('error', () => undefined);
+      child.on('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      child.on('close', (code, signal) => {
+        clearTimeout(timer);
+        if (signal === 'SIGKILL') {
+          reject(new ConfigLanguageError(request.path, `evaluation ran longer than ${timeoutMs} ms`));
+          return;
+        }
+        const text = Buffer.concat(out).toString('utf8');
+        if (code === 0 && text !== '') resolve(JSON.parse(text) as ChildAnswer);
+        else {
+          const why = Buffer.concat(err).toString('utf8').trim().split('\n').slice(-3).join(' ');
+          reject(
+            new ConfigLanguageError(request.path, `the Jsonnet evaluator failed: ${why || `exit ${code}`}`),
+          );
+        }
+      });
+      child.stdin.end(input);
+    });
+  }
+}
+
+type ChildAnswer = { ok: true; json: string } | { ok: false; message: string };
