@@ -1,5 +1,3 @@
-import { resolve } from 'node:path';
-import type { Server as TlsServer } from 'node:tls';
 import type { Logger } from 'pino';
 import { loadSettings, type ServerSettings } from '../config/index.js';
 import { DatabaseError, InvalidSettingsError } from '../core/errors.js';
@@ -8,13 +6,6 @@ import type { ScmProvider } from '../core/scm.js';
 import type { LogStore } from '../core/log.js';
 import type { Store } from '../core/store.js';
 import { seedUser } from '../server/bootstrap/seed-user.js';
-import {
-  CertificateError,
-  loadCertificate,
-  type CertificateFiles,
-  type LoadedCertificate,
-} from '../server/tls/certificate.js';
-import { watchCertificate } from '../server/tls/reload.js';
 import { loginHelp } from '../server/web/index.js';
 import { openStore } from '../store/index.js';
 import { ObjectLogStore } from '../store/objects/object-logs.js';
@@ -26,6 +17,7 @@ import { gitProvider } from './server/provider.js';
 import { startLocalRunner } from './server/local-runner.js';
 import { pipelineLanguages } from './server/languages.js';
 import type { PipelineLanguages } from '../pipeline/languages/index.js';
+import { startTls, type ServerTls } from './server/tls.js';
 import { wireServer } from './server/wire.js';
 import { readVersion } from './version.js';
 
@@ -42,7 +34,7 @@ type Env = Record<string, string | undefined>;
  * Server settings of the spec that svc does not honour yet; each one set is reported at start, so
  * that nobody relies on it unknowingly.
  */
-const NOT_YET: readonly (keyof ServerSettings)[] = ['SVC_TLS_AUTOCERT', 'SVC_TMPLSCRIPT_ENABLED'];
+const NOT_YET: readonly (keyof ServerSettings)[] = ['SVC_TMPLSCRIPT_ENABLED'];
 
 /** Composition root of `svc server`: settings → logger → store → HTTP server, until SIGINT/SIGTERM. */
 export async function serverCommand(args: readonly string[], env: Env, io: CommandIO): Promise<number> {
@@ -65,6 +57,10 @@ export async function serverCommand(args: readonly string[], env: Env, io: Comma
     for (const problem of error.problems) io.stderr(`${problem.setting}: ${problem.message}\n`);
     return 2;
   }
+  // With SVC_TLS_AUTOCERT, HTTPS goes where browsers look for it unless told otherwise.
+  if (settings.SVC_TLS_AUTOCERT === true && (local.env.SVC_SERVER_PORT ?? '') === '') {
+    settings = { ...settings, SVC_SERVER_PORT: ':443' };
+  }
   const logger = createLogger({ level: 'info', pretty: process.stderr.isTTY });
   for (const warning of warnings) logger.warn(`${warning.setting}: ${warning.message}`);
   for (const name of NOT_YET) {
@@ -73,21 +69,6 @@ export async function serverCommand(args: readonly string[], env: Env, io: Comma
     }
   }
   if (local.filled.length > 0) logger.info(`local trial: filled ${local.filled.join(', ')}`);
-  let certificate: { files: CertificateFiles; loaded: LoadedCertificate } | undefined;
-  if (settings.SVC_TLS_CERT !== null && settings.SVC_TLS_KEY !== null) {
-    const files = {
-      cert: resolve(io.cwd, settings.SVC_TLS_CERT),
-      key: resolve(io.cwd, settings.SVC_TLS_KEY),
-    };
-    try {
-      certificate = { files, loaded: loadCertificate(files) };
-    } catch (error) {
-      if (!(error instanceof CertificateError)) throw error;
-      io.stderr(`${error.message}\n`);
-      return 2;
-    }
-  }
-
   const languages = pipelineLanguages(settings);
   if ('error' in languages) {
     io.stderr(`${languages.error}\n`);
@@ -108,10 +89,19 @@ export async function serverCommand(args: readonly string[], env: Env, io: Comma
         `SVC_USER_CREATE: account ${user.login} ready (admin: ${user.admin}, machine: ${user.machine})`,
       );
     }
-    await serveUntilStopped(settings, store, chosen.provider, logger, local.env, {
-      certificate,
-      languages: languages.languages,
-    });
+    const tls = await startTls(settings, local.env, io.cwd, logger);
+    if (tls !== undefined && 'error' in tls) {
+      io.stderr(`${tls.error}\n`);
+      return tls.exitCode;
+    }
+    try {
+      await serveUntilStopped(settings, store, chosen.provider, logger, local.env, {
+        tls,
+        languages: languages.languages,
+      });
+    } finally {
+      await tls?.stop();
+    }
     return 0;
   } finally {
     await store.close();
@@ -185,18 +175,10 @@ async function serveUntilStopped(
   provider: ScmProvider | undefined,
   logger: Logger,
   env: Env,
-  {
-    certificate,
-    languages,
-  }: {
-    certificate: { files: CertificateFiles; loaded: LoadedCertificate } | undefined;
-    languages: PipelineLanguages;
-  },
+  { tls, languages }: { tls: ServerTls | undefined; languages: PipelineLanguages },
 ): Promise<void> {
-  const tls =
-    certificate === undefined ? undefined : { cert: certificate.loaded.cert, key: certificate.loaded.key };
   const version = readVersion();
-  const app = wireServer({ settings, store, provider, logger, version, tls, languages });
+  const app = wireServer({ settings, store, provider, logger, version, tls: tls?.initial, languages });
   const { host, port } = parseListenAddress(settings.SVC_SERVER_PORT);
   await app.listen({ host, port });
   const address = app.server.address();
@@ -206,7 +188,7 @@ async function serveUntilStopped(
       `users reach it at ${settings.SVC_SERVER_PROTO}://${settings.SVC_SERVER_HOST}`,
   );
   logger.info(loginHelp(settings));
-  const stopWatching = certificate === undefined ? undefined : watchRenewals(app.server, certificate, logger);
+  tls?.serve(app.server);
   const localRunner = settings.SVC_RUNNER_LOCAL
     ? await startLocalRunner(settings, boundPort, env, logger)
     : undefined;
@@ -220,32 +202,5 @@ async function serveUntilStopped(
   });
   // The local runner reports its stages' ends to this server: it stops first.
   await localRunner?.stop();
-  stopWatching?.();
   await app.close();
-}
-
-/**
- * Logs the certificate served, and serves renewals of its files from then on (SVC_TLS_CERT and
- * SVC_TLS_KEY re-read when they change); a renewal that does not load keeps the previous one.
- */
-function watchRenewals(
-  server: unknown,
-  certificate: { files: CertificateFiles; loaded: LoadedCertificate },
-  logger: Logger,
-): () => void {
-  const describe = (c: LoadedCertificate): string =>
-    `${c.subject}, valid until ${c.notAfter.toISOString()}, SHA-256 ${c.fingerprint}`;
-  logger.info(`SVC_TLS_CERT: serving ${describe(certificate.loaded)}`);
-  const days = (certificate.loaded.notAfter.getTime() - Date.now()) / 86_400_000;
-  if (days < 14) logger.warn(`SVC_TLS_CERT: the certificate expires in ${Math.floor(days)} days; renew it`);
-  const https = server as Pick<TlsServer, 'setSecureContext'>;
-  return watchCertificate(
-    certificate.files,
-    certificate.loaded,
-    (renewed) => https.setSecureContext({ cert: renewed.cert, key: renewed.key }),
-    {
-      reloaded: (renewed) => logger.info(`SVC_TLS_CERT: renewed; now serving ${describe(renewed)}`),
-      refused: (reason) => logger.error(`${reason}; still serving the previous certificate`),
-    },
-  );
 }

@@ -86,7 +86,18 @@ export const serverDelivery = group(
     setting('SVC_TLS_AUTOCERT', SERVER, boolean, {
       default: false,
       description:
-        'Serves HTTPS with a certificate obtained automatically from an ACME certificate authority. Do not combine with SVC_TLS_CERT and SVC_TLS_KEY.',
+        "Serves HTTPS with a certificate for SVC_SERVER_HOST obtained from an ACME certificate authority (Let's Encrypt unless SVC_TLS_ACME_DIRECTORY says otherwise) with the HTTP-01 challenge. The server then also listens on port 80, where it answers the challenges and redirects every other request to HTTPS, and serves HTTPS on 443 unless SVC_SERVER_PORT is set. The account key and certificates are kept in `acme/` of the data folder (the folder of the embedded database file, else `./data`); a stored certificate is reused across restarts and renewed 30 days before it expires without a restart. Without a stored certificate the server waits for the first one at start, and exits naming the CA's reason if it cannot be had. Do not combine with SVC_TLS_CERT and SVC_TLS_KEY.",
+    }),
+    setting('SVC_TLS_ACME_DIRECTORY', SERVER, httpUrl('https://acme.example.com/directory'), {
+      default: 'https://acme-v02.api.letsencrypt.org/directory',
+      addition: true,
+      description:
+        "svc addition: the directory URL of the ACME certificate authority SVC_TLS_AUTOCERT orders from, e.g. Let's Encrypt's staging directory or a company CA (smallstep, pebble). Its TLS certificate must be trusted (NODE_EXTRA_CA_CERTS for a private CA).",
+    }),
+    setting('SVC_TLS_ACME_EMAIL', SERVER, text('an e-mail address'), {
+      addition: true,
+      description:
+        'svc addition: the contact e-mail address of the ACME account of SVC_TLS_AUTOCERT, where the CA sends expiry and policy notices. None by default.',
     }),
     setting('SVC_TLS_CERT', SERVER, filePath, {
       description:
