@@ -3,7 +3,8 @@
 # reachable from svc's machines, so nothing is pulled: every image is made from local files.
 #   local/busybox         Debian's static busybox plus a symlink per applet (steps of engine tests)
 #   svc/git-base:bookworm a minimal Debian bookworm root file system with git (debootstrap, ~40 s)
-#   svc/git               svc/git-base plus svc's clone script (images/git/svc-clone) as entrypoint
+#   svc/git               svc/git-base plus svc's clone script (images/git/svc-clone) as entrypoint,
+#                         and a tmate bundle at /opt/svc/tmate (images/git/tmate-bundle.sh)
 #   svc/placeholder       images/placeholder/placeholder.c, built static, as /bin/sh: what a Kubernetes
 #                         stage's containers run until their step starts (svc runner kubernetes)
 #   svc/svc               svc itself (tagged latest and with package.json's version): svc/git-base, the
@@ -162,8 +163,9 @@ build_git_base() {
 }
 
 build_git() {
-  local inputs
-  inputs=$(hash_of "$ROOT"/images/git/svc-clone <(image_id $GIT_BASE))
+  local inputs bundle
+  command -v tmate >/dev/null || apt_install tmate
+  inputs=$(hash_of "$ROOT"/images/git/svc-clone "$ROOT"/images/git/tmate-bundle.sh "$(command -v tmate)" <(image_id $GIT_BASE))
   if [ $FORCE -eq 0 ] && [ "$(image_label $GIT io.svc.inputs)" = "$inputs" ]; then
     log "$GIT: present, skipping"
     return
@@ -176,6 +178,10 @@ build_git() {
   cid=$(docker create $GIT_BASE /bin/true)
   CONTAINERS+=("$cid")
   tar --owner=0 --group=0 --mode=0755 -C "$ROOT/images/git" -c svc-clone | docker cp - "$cid:/usr/local/bin/"
+  # tmate for debug builds (SVC_SHELLSHARE_ENABLED): a bundle that runs in any step image.
+  bundle=$(work_dir)
+  sh "$ROOT/images/git/tmate-bundle.sh" "$bundle/opt/svc/tmate"
+  tar --numeric-owner --owner=0 --group=0 -C "$bundle" -c opt | docker cp - "$cid:/"
   docker commit --change 'ENTRYPOINT ["/usr/local/bin/svc-clone"]' --change 'CMD []' \
     --change 'WORKDIR /' --change "LABEL io.svc.inputs=$inputs" "$cid" $GIT >/dev/null
   drop_replaced "$old" $GIT

@@ -40,15 +40,6 @@ With --stage, the docker runner runs the one stage given, which a runner of anot
 SIGINT/SIGTERM cancel it.
 `;
 
-/** The tmate settings (SHELLSHARE), which the docker runner accepts but does not act on yet. */
-const SHELLSHARE = [
-  'SVC_SHELLSHARE_ENABLED',
-  'SVC_SHELLSHARE_HOST',
-  'SVC_SHELLSHARE_PORT',
-  'SVC_SHELLSHARE_FINGERPRINT_RSA',
-  'SVC_SHELLSHARE_FINGERPRINT_ED25519',
-] as const satisfies readonly (keyof DockerRunnerSettings)[];
-
 /** How long running stages may take to finish after SIGINT/SIGTERM, then to report their end once cancelled. */
 const STOP_GRACE_MS = 15 * 60_000;
 const STOP_REPORT_MS = 60_000;
@@ -104,12 +95,6 @@ export async function runnerCommand(args: readonly string[], env: Env, io: Comma
       return created.code;
     }
     return serve(loaded.kind, created, settings, io, logger);
-  }
-  // tmate sessions for debug builds are not built yet: say so rather than ignore the settings.
-  for (const name of SHELLSHARE) {
-    const value = loaded.settings[name];
-    if (value !== null && value !== false)
-      logger.warn(`${name}: not supported by svc runner docker yet; debug builds get no tmate session`);
   }
   const created = await createDockerRunner(loaded.settings, env, logger, { stage });
   if ('failure' in created) {

@@ -2,7 +2,11 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { DockerRunnerSettings } from '../../config/index.js';
 import { dockerClient } from '../../engines/docker/client.js';
+import type { DockerClient } from '../../engines/docker/api/client.js';
 import { DockerEngine } from '../../engines/docker/engine.js';
+import { tmateVolume } from '../../engines/docker/tmate-volume.js';
+import { DEFAULT_CLONE_IMAGE } from '../../pipeline/compile/clone.js';
+import type { ShellShare } from '../../pipeline/compile/debug-shell.js';
 import { DEFAULT_RUNNER_SETTINGS, type RunnerSettings } from '../../pipeline/index.js';
 import type { WireFilter } from '../../runner/client/index.js';
 import { StageExecutor } from '../../runner/index.js';
@@ -81,6 +85,16 @@ export async function createDockerRunner(
       code: 1,
     };
   }
+  if (settings.SVC_SHELLSHARE_ENABLED === true) {
+    try {
+      runner = { ...runner, shellShare: await shellShareOf(settings, docker) };
+    } catch (error) {
+      return { failure: `SVC_SHELLSHARE_ENABLED: ${(error as Error).message}`, code: 1 };
+    }
+    logger.info(
+      `SVC_SHELLSHARE_ENABLED: a failing step of a debug build starts a tmate session (relay: ${settings.SVC_SHELLSHARE_HOST ?? "tmate's default"})`,
+    );
+  }
   const { client, endpoint } = rpcClientOf(settings, logger);
   const limits = runnerLimits(settings);
   let plugins;
@@ -129,6 +143,18 @@ export async function createDockerRunner(
   const capacity = settings.SVC_RUNNER_CAPACITY;
   const poller = pollerOf({ client, filter, capacity, stages, logger });
   return { poller, stages, name, endpoint, platform, labels, capacity, dashboard };
+}
+
+/** tmate for debug builds: the relay of SVC_SHELLSHARE_* and the volume with svc's tmate bundle. */
+async function shellShareOf(settings: DockerRunnerSettings, docker: DockerClient): Promise<ShellShare> {
+  return {
+    host: settings.SVC_SHELLSHARE_HOST ?? '',
+    port: settings.SVC_SHELLSHARE_PORT,
+    fingerprintRsa: settings.SVC_SHELLSHARE_FINGERPRINT_RSA ?? '',
+    fingerprintEd25519: settings.SVC_SHELLSHARE_FINGERPRINT_ED25519 ?? '',
+    // The bundle comes from svc's clone image, also when SVC_RUNNER_CLONE_IMAGE names another one.
+    volume: await tmateVolume(docker, DEFAULT_CLONE_IMAGE),
+  };
 }
 
 /** The runner's settings that shape every step (SVC_RUNNER_*, limits), as the compiler takes them. */

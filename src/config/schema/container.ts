@@ -63,7 +63,8 @@ export const containerExecution = group(
     }),
     setting('SVC_SHELLSHARE_ENABLED', C, boolean, {
       default: false,
-      description: 'Lets users open a remote shell into a pipeline container through SHELLSHARE (tmate).',
+      description:
+        "Lets users open a remote shell into a failed step's container through SHELLSHARE (tmate): in a debug build (`svc build create --debug`, or a restart with debug=true) a step whose command fails keeps its container and starts `tmate -F` against the configured relay (tmate's public servers without SVC_SHELLSHARE_HOST); the ssh and web connect strings appear in the step's log, and the stage waits until the session ends or the stage times out. tmate comes from svc's clone image (a bundle of Debian's tmate with its libraries), mounted read-only into steps at /usr/drone/tmate from a Docker volume the runner fills at start; it runs in any Linux image with /bin/sh on the runner's architecture.",
     }),
     setting('SVC_SHELLSHARE_HOST', C, host(false), {
       defaultDoc: 'none: the public tmate servers',

@@ -11,6 +11,7 @@ import { EnvironmentLayers } from './layers.js';
 import { parseDockerConfig, type RegistryAuth } from './registry.js';
 import { compileClone, compileStep, type RunContext } from './step.js';
 import { runnerVolumes, specVolumes } from './volumes.js';
+import { DEBUG_SHELL_MOUNT, debugShellVolume } from './debug-shell.js';
 import { resolveWorkspace, type Workspace } from './workspace.js';
 
 /**
@@ -78,7 +79,12 @@ export async function compilePipeline(input: CompileInput): Promise<CompileResul
     },
     workspace: { base: workspace.base, path: workspace.full },
     steps,
-    volumes: specVolumes(pipeline, runnerVolumeList),
+    volumes: [
+      ...specVolumes(pipeline, runnerVolumeList),
+      ...(steps.some((step) => step.mounts.includes(DEBUG_SHELL_MOUNT)) && input.runner.shellShare
+        ? [debugShellVolume(input.runner.shellShare)]
+        : []),
+    ],
     labels: { ...input.labels },
   };
   return { ok: true, spec, warnings };

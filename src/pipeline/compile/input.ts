@@ -1,3 +1,4 @@
+import type { ShellShare } from './debug-shell.js';
 import type { Build } from '../../core/build.js';
 import type { ExecSpec } from '../../core/engine.js';
 import type { Repo } from '../../core/repo.js';
@@ -110,6 +111,8 @@ export interface RunnerSettings {
   readonly devices: readonly string[];
   /** Default workspace base when the file sets none; empty means `/drone/src` (what Drone uses). */
   readonly workspaceBase: string;
+  /** tmate sessions in failed steps of debug builds (the Docker runner's SVC_SHELLSHARE_*); off when absent. */
+  readonly shellShare?: ShellShare | undefined;
 }
 
 /** A runner that adds nothing: no variables, volumes, networks, limits or privileged images. */

@@ -87,7 +87,18 @@ describe('scriptInvocation', () => {
     expect(scriptInvocation(['make'], '', 'linux')).toEqual({
       entrypoint: ['/bin/sh', '-c'],
       command: [posixScript(['make'])],
+      debugShell: false,
     });
+  });
+
+  it('wraps the script for a debug shell on Linux only', () => {
+    const wrap = (commands: readonly string[]): string => `debug ${commands.join(';')}`;
+    expect(scriptInvocation(['make'], '', 'linux', wrap)).toEqual({
+      entrypoint: ['/bin/sh', '-c'],
+      command: ['debug make'],
+      debugShell: true,
+    });
+    expect(scriptInvocation(['make'], '', 'windows', wrap).debugShell).toBe(false);
   });
 
   it('uses the step shell when given', () => {

@@ -57,13 +57,19 @@ export function scriptInvocation(
   commands: readonly string[],
   shell: string,
   os: string,
-): { entrypoint: string[]; command: string[] } {
+  debugScript?: (commands: readonly string[]) => string,
+): { entrypoint: string[]; command: string[]; debugShell: boolean } {
   const chosen = shell !== '' ? shell : os === 'windows' ? 'powershell' : '/bin/sh';
   if (isPowershell(chosen)) {
     return {
       entrypoint: [chosen, '-NoProfile', '-NonInteractive', '-Command'],
       command: [powershellScript(commands)],
+      debugShell: false,
     };
   }
-  return { entrypoint: [chosen, '-c'], command: [posixScript(commands)] };
+  // The tmate bundle is a Linux one: other systems keep the plain script.
+  if (debugScript !== undefined && os !== 'windows' && os !== 'darwin') {
+    return { entrypoint: [chosen, '-c'], command: [debugScript(commands)], debugShell: true };
+  }
+  return { entrypoint: [chosen, '-c'], command: [posixScript(commands)], debugShell: false };
 }

@@ -9,6 +9,7 @@ import type { CompileInput } from './input.js';
 import type { EnvironmentLayers } from './layers.js';
 import type { RegistryAuth } from './registry.js';
 import { stepLimits } from './resources.js';
+import { DEBUG_SHELL_MOUNT, debugShellScript, type ShellShare } from './debug-shell.js';
 import { scriptInvocation } from './script.js';
 import { pluginEnviron } from './settings.js';
 import { stepDevices, stepMounts, type RunnerVolume } from './volumes.js';
@@ -40,8 +41,14 @@ export function compileStep(step: Step, service: boolean, number: number, run: R
   }
   layers.plain(stepEnviron(step.name, number));
   const hasCommands = step.commands.length > 0;
+  const debugShell = hasCommands && !service ? debugShellOf(run) : undefined;
   const script = hasCommands
-    ? scriptInvocation(step.commands, step.shell, input.pipeline.platform.os)
+    ? scriptInvocation(
+        step.commands,
+        step.shell,
+        input.pipeline.platform.os,
+        debugShell === undefined ? undefined : (commands) => debugShellScript(commands, debugShell),
+      )
     : undefined;
   const detach = service || step.detach;
   return {
@@ -60,7 +67,10 @@ export function compileStep(step: Step, service: boolean, number: number, run: R
     // A service without commands keeps its image's own working directory, as in Drone.
     workingDir:
       detach && !hasCommands && step.workingDir === '' ? '' : workingDirectory(step.workingDir, workspace),
-    mounts: stepMounts(step, run.runnerVolumes),
+    mounts: [
+      ...stepMounts(step, run.runnerVolumes),
+      ...(script?.debugShell === true ? [DEBUG_SHELL_MOUNT] : []),
+    ],
     networkMode: step.networkMode,
     dns: [...step.dns],
     dnsSearch: [...step.dnsSearch],
@@ -69,6 +79,11 @@ export function compileStep(step: Step, service: boolean, number: number, run: R
     ...stepLimits(step.resources, input.runner.limits),
     auth: authFor(step.image, run.auths),
   };
+}
+
+/** tmate for a failing step, when the runner offers it and the build is a debug build. */
+export function debugShellOf(run: RunContext): ShellShare | undefined {
+  return run.input.build.debug ? run.input.runner.shellShare : undefined;
 }
 
 /** The step that clones the repository into the workspace; always first. */
