@@ -62,6 +62,17 @@ describe('custom builds: POST /api/repos/{owner}/{name}/builds', () => {
     expect(stored?.params).toEqual({ TARGET: 'production', DEBUG: '1' });
   });
 
+  it('creates a debug build with debug=true, which is not a parameter', async () => {
+    const answer = await create('?debug=true&TARGET=staging');
+    expect(answer.status).toBe(200);
+    expect(answer.json).toMatchObject({ params: { TARGET: 'staging' } });
+    const stored = await h.store.builds.findNumber(
+      (await h.store.repos.findSlug('octocat', 'app'))?.id ?? 0,
+      (answer.json as { number: number }).number,
+    );
+    expect(stored?.debug).toBe(true);
+  });
+
   it('builds another branch’s head, or a given commit', async () => {
     expect((await create('?branch=dev')).json).toMatchObject({
       after: dev,

@@ -100,6 +100,17 @@ for (const dialect of testDialects()) {
       ]);
     });
 
+    it('restarts as a debug build with debug=true (not a build parameter); a plain restart is none', async () => {
+      const failed = await failedPush();
+      const debug = await post(`/${failed.number}?debug=true`);
+      expect(debug.status).toBe(200);
+      const number = (debug.json as WireBuild).number;
+      expect((await stored(number)).debug).toBe(true);
+      expect((debug.json as WireBuild).params).toEqual({});
+      const plain = (await post(`/${failed.number}`)).json as WireBuild;
+      expect((await stored(plain.number)).debug).toBe(false);
+    });
+
     it('with failed=true reruns only the stages that did not succeed, keeping the others’ results and logs', async () => {
       const failed = await failedPush();
       const answer = await post(`/${failed.number}?failed=true`);

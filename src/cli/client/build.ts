@@ -12,6 +12,11 @@ const PARAM: OptionSpec = {
   help: 'KEY=VALUE build parameter (repeatable)',
 };
 
+const DEBUG: OptionSpec = {
+  type: 'boolean',
+  help: 'a debug build: a failing step on a docker runner with SVC_SHELLSHARE_ENABLED opens a tmate session',
+};
+
 const buildsPath = (context: VerbContext) => `${repoArg(context.positionals[0]).path}/builds`;
 const numberPath = (context: VerbContext) =>
   `${buildsPath(context)}/${numberArg(context.positionals[1], 'the build number')}`;
@@ -154,6 +159,7 @@ export const buildGroup: Group = {
       {
         branch: { type: 'string', help: 'the branch (default: the default branch)' },
         commit: { type: 'string', help: 'a full commit sha' },
+        debug: DEBUG,
         param: PARAM,
       },
       (c) =>
@@ -161,16 +167,22 @@ export const buildGroup: Group = {
           ...paramsArg(c.values),
           branch: stringOption(c.values, 'branch'),
           commit: stringOption(c.values, 'commit'),
+          ...(c.values.debug === true ? { debug: 'true' } : {}),
         }),
     ),
     restart: buildAction(
       '<owner/name> <number>',
       'Restarts a build (--failed: only the stages that did not succeed)',
-      { failed: { type: 'boolean', help: 'rerun only the stages that did not succeed' }, param: PARAM },
+      {
+        failed: { type: 'boolean', help: 'rerun only the stages that did not succeed' },
+        debug: DEBUG,
+        param: PARAM,
+      },
       (c) =>
         c.api.post(numberPath(c), undefined, {
           ...paramsArg(c.values),
           ...(c.values.failed === true ? { failed: 'true' } : {}),
+          ...(c.values.debug === true ? { debug: 'true' } : {}),
         }),
     ),
     cancel: buildAction(

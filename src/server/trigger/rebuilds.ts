@@ -15,6 +15,8 @@ export interface RebuildsDeps {
 export interface RebuildBy {
   login: string;
   params: Record<string, string>;
+  /** Restart as a debug build (`debug=true`); otherwise the new build is not one. */
+  debug?: boolean;
 }
 
 /**
@@ -109,6 +111,7 @@ function requestOf(repo: Repo, build: Build, by: RebuildBy): BuildRequest {
     sender: build.sender,
     trigger: by.login,
     params: { ...build.params, ...by.params },
+    debug: by.debug ?? false,
     cron: build.cron,
     deployTo: build.deployTo,
     parent: build.number,

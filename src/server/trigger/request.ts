@@ -14,6 +14,8 @@ export interface RequestFor {
   /** Who the build is shown as sent by: the caller's login; default the commit's author (cron jobs, as in Drone). */
   sender?: string;
   params?: Record<string, string>;
+  /** A debug build (DRONE_BUILD_DEBUG): failed steps of docker runners with SHELLSHARE open tmate. */
+  debug?: boolean;
   /** The cron job's name. */
   cron?: string;
   /** The deployment target (DRONE_DEPLOY_TO): a cron job's `target`. */
@@ -46,6 +48,7 @@ export function buildRequestOf(repo: Repo, commit: ScmCommit, what: RequestFor):
     sender: what.sender ?? commit.authorLogin,
     trigger: what.trigger,
     params: what.params ?? {},
+    debug: what.debug ?? false,
     cron: what.cron ?? '',
     deployTo: what.deployTo ?? '',
   };

@@ -57,6 +57,8 @@ export interface BuildRequest extends ScmHookBuild {
   trigger: string;
   /** Custom parameters: step variables (`KEY=VALUE` of a custom build or a promotion). */
   params?: Record<string, string>;
+  /** A debug build (`svc build create --debug`, a restart with debug=true). */
+  debug?: boolean;
   /** The cron job's name (DRONE_CRON); empty otherwise. */
   cron?: string;
   /** A promotion's target environment (DRONE_DEPLOY_TO); empty otherwise. */
@@ -163,6 +165,7 @@ export class Trigger {
         ...newBuildOf(repo.id, request),
         trigger: request.trigger,
         params: request.params ?? {},
+        debug: request.debug ?? false,
         cron: request.cron ?? '',
         deployTo: request.deployTo ?? '',
         parent: request.parent ?? 0,

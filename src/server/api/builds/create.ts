@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CommitBuilds } from '../../trigger/index.js';
 import { buildParamsOf, createdBuildJson, noProvider, ParamsCatchall } from './build-params.js';
-import { RepoParams } from '../params.js';
+import { flagQuery, RepoParams } from '../params.js';
 import { REPO_WRITE, route, type ApiRoute } from '../route.js';
 import { buildSchema } from '../schemas.js';
 
@@ -18,6 +18,9 @@ const CreateQuery = z
       .regex(/^[0-9a-f]{40}$|^[0-9a-f]{64}$/i, 'a full commit sha')
       .optional()
       .describe('default: the head of the branch'),
+    debug: flagQuery.describe(
+      'a debug build: a failing step on a docker runner with SVC_SHELLSHARE_ENABLED opens a tmate session',
+    ),
   })
   .catchall(ParamsCatchall);
 
@@ -39,12 +42,12 @@ export function createBuildRoute(deps: CreateBuildDeps): ApiRoute {
     async handler({ repo, principal, query, request }) {
       if (deps.builds === undefined) throw noProvider();
       const branch = query.branch || repo.defaultBranch;
-      const params = buildParamsOf(query, ['branch', 'commit']);
+      const params = buildParamsOf(query, ['branch', 'commit', 'debug']);
       const login = principal.user.login;
       const result = await deps.builds.build(
         repo,
         query.commit === undefined ? { branch } : { sha: query.commit },
-        { event: 'custom', branch, trigger: login, sender: login, params },
+        { event: 'custom', branch, trigger: login, sender: login, params, debug: query.debug },
       );
       const json = createdBuildJson(result);
       request.log.info({ repo: repo.slug, build: json.number, user: login }, 'custom build created');

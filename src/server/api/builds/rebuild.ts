@@ -18,6 +18,9 @@ const RestartQuery = z
     failed: flagQuery.describe(
       'svc: rerun only the stages that did not succeed, reusing the others’ results',
     ),
+    debug: flagQuery.describe(
+      'restart as a debug build: a failing step on a docker runner with SVC_SHELLSHARE_ENABLED opens a tmate session',
+    ),
   })
   .catchall(ParamsCatchall);
 
@@ -43,7 +46,11 @@ export function rebuildRoutes(deps: RebuildRoutesDeps): ApiRoute[] {
     async handler({ repo, principal, params, query, request }) {
       if (deps.rebuilds === undefined) throw noProvider();
       const build = await findBuild(deps.builds, repo.id, params.number);
-      const by = { login: principal.user.login, params: buildParamsOf(query, ['failed']) };
+      const by = {
+        login: principal.user.login,
+        params: buildParamsOf(query, ['failed', 'debug']),
+        debug: query.debug,
+      };
       const json = createdBuildJson(await deps.rebuilds.restart(repo, build, by, query.failed));
       request.log.info({ repo: repo.slug, build: build.number, restart: json.number }, 'build restarted');
       return json;
