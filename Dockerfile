@@ -9,6 +9,10 @@ COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY web ./web
 COPY scripts ./scripts
+# The Starlark interpreter (WebAssembly, scripts/build-starlark.sh), loaded from here at run time.
+COPY vendor ./vendor
+# cmake builds the Jsonnet library (@hanazuki/node-jsonnet, optional: without it, Jsonnet is off).
+RUN apt-get update && apt-get install -y --no-install-recommends cmake && rm -rf /var/lib/apt/lists/*
 # npm ci installs everything (the build needs the dev dependencies) and builds dist/ (prepare);
 # then only the production dependencies stay.
 RUN npm ci --no-audit --no-fund \

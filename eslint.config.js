@@ -12,7 +12,7 @@ const boundary = (group, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'web/dist/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'web/dist/**', 'vendor/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -228,7 +228,7 @@ build_svc() {
   inputs=$( (
     image_id $GIT_BASE
     sha256sum "$ROOT/package.json" "$ROOT/package-lock.json" "$node" | cut -c1-64
-    cd "$ROOT" && find dist -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
+    cd "$ROOT" && find dist vendor -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
   ) | sha256sum | cut -c1-16)
   if [ $FORCE -eq 0 ] && [ "$(image_label $SVC:latest io.svc.inputs)" = "$inputs" ] && image_exists "$SVC:$version"; then
     log "$SVC: present, skipping"
@@ -240,7 +240,7 @@ build_svc() {
   dir=$(work_dir)
   app=$dir/opt/svc
   mkdir -p "$app" "$dir/usr/local/bin"
-  cp -a "$ROOT/package.json" "$ROOT/package-lock.json" "$ROOT/dist" "$app/"
+  cp -a "$ROOT/package.json" "$ROOT/package-lock.json" "$ROOT/dist" "$ROOT/vendor" "$app/"
   cp -al "$ROOT/node_modules" "$app/node_modules" 2>/dev/null || cp -a "$ROOT/node_modules" "$app/node_modules"
   (cd "$app" && npm prune --omit=dev --offline --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null) ||
     fail "npm prune --omit=dev failed in $app"

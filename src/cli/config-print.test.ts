@@ -81,7 +81,6 @@ describe('svc config print <kind>', () => {
     expect(result.code).toBe(0);
     expect(result.stderr.trimEnd().split('\n')).toEqual([
       'warning: SVC_CPU_SHARES: is not a setting of the ssh runner and is ignored; it is accepted by the docker runner and the nomad runner',
-      expect.stringMatching(/^warning: SVC_RUNNER_LABELS: has no effect on the ssh runner/),
     ]);
     expect(JSON.parse(result.stdout)).toMatchObject({ SVC_RUNNER_LABELS: { os: 'linux' } });
   });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { dockerClient } from '../engines/docker/client.js';
@@ -20,6 +20,7 @@ import {
 import { StageExecutor } from '../runner/index.js';
 import { EXEC_USAGE, parseExecArgs, type ExecArgs } from './exec/args.js';
 import { localFacts } from './exec/local-facts.js';
+import { readLocalPipeline } from './program/local-program.js';
 import { TerminalReporter } from './exec/terminal-reporter.js';
 import type { CommandIO } from './io.js';
 import { readVersion } from './version.js';
@@ -48,7 +49,7 @@ export async function execCommand(args: readonly string[], env: Env, io: Command
     return 2;
   }
   const now = Date.now();
-  const pipeline = readPipeline(resolve(io.cwd, file), file, parsed, io, now);
+  const pipeline = await readPipeline(resolve(io.cwd, file), file, parsed, io, now);
   if (pipeline === undefined) return 1;
   return runPipeline(pipeline, parsed, env, io, now);
 }
@@ -57,20 +58,21 @@ export async function execCommand(args: readonly string[], env: Env, io: Command
  * Reads the file as a build on the server does — `${…}` substituted with the local run's build
  * variables, then linted — and picks the pipeline; reports problems and returns undefined on failure.
  */
-function readPipeline(
+async function readPipeline(
   path: string,
-  shown: string,
+  given: string,
   args: ExecArgs,
   io: CommandIO,
   now: number,
-): Pipeline | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    io.stderr(`svc exec: cannot read ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
+): Promise<Pipeline | undefined> {
+  const read = await readLocalPipeline(path, io.cwd, args);
+  if (!read.ok) {
+    io.stderr(`svc exec: ${given}: ${read.message}\n`);
     return undefined;
   }
+  const { text } = read;
+  // Problems in what a Jsonnet or Starlark file produced: positions in the YAML of svc convert.
+  const shown = read.converted ? `${given} (as converted)` : given;
   const { repo, build } = localFacts(io.cwd, args, '', now);
   const variables = buildEnviron({ repo, build, system: LOCAL_SYSTEM, now });
   const linted = lintSubstituted(text, substitutionLookup(variables), { trusted: args.trusted });

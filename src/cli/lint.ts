@@ -7,13 +7,18 @@ import {
   type LintResult,
   type ManifestDocument,
 } from '../pipeline/index.js';
+import { languageOf } from '../pipeline/languages/index.js';
 import type { CommandIO } from './io.js';
+import { readLocalPipeline } from './program/local-program.js';
 
 const USAGE = `Usage: svc lint [--trusted] [--json] FILE...
 
 Checks pipeline files (the .drone.yml format; see docs/pipelines.md) and prints every problem as
   FILE:LINE:COLUMN: error: FIELD: what is wrong and what is expected
 (warnings likewise), then a summary. Relative paths start at the working directory.
+A Jsonnet (.jsonnet) or Starlark (.star) file runs first, as for a push of the working copy; the
+problems of the YAML it produces are reported as "FILE (as converted):LINE:COLUMN" (see that YAML
+with svc convert FILE), and a program that fails as "FILE: error: FILE:LINE:COLUMN: what failed".
 
 Options:
   --trusted   lint as a trusted repository: privileged steps, host volumes, devices,
@@ -83,6 +88,7 @@ interface FileReport {
 }
 
 async function lintFile(file: string, cwd: string, trusted: boolean): Promise<FileReport> {
+  if (languageOf(file) !== undefined) return lintProgram(file, cwd, trusted);
   let text: string;
   try {
     text = await readFile(resolve(cwd, file), 'utf8');
@@ -96,6 +102,17 @@ async function lintFile(file: string, cwd: string, trusted: boolean): Promise<Fi
   }
   const result = lintText(text, { trusted });
   return { file, valid: result.valid, result, unreadable: undefined };
+}
+
+/**
+ * A Jsonnet or Starlark file: run as for a push of the working copy, then the YAML it produced is
+ * linted; positions of those problems are in that YAML (`svc convert FILE` prints it).
+ */
+async function lintProgram(file: string, cwd: string, trusted: boolean): Promise<FileReport> {
+  const read = await readLocalPipeline(resolve(cwd, file), cwd, { event: 'push', branch: undefined });
+  if (!read.ok) return { file, valid: false, result: undefined, unreadable: read.message };
+  const result = lintText(read.text, { trusted });
+  return { file: `${file} (as converted)`, valid: result.valid, result, unreadable: undefined };
 }
 
 function readProblem(error: unknown): string {

@@ -9,9 +9,11 @@ Usage: svc <command> [options]
 
 Commands:
   server [--local]            run the server (--local fills the required settings for a local trial)
-  runner docker               run a runner that executes stages in Docker containers
+  runner docker|nomad|vm|kubernetes|ssh
+                              run a runner of that kind (stages in containers, jobs, VMs, pods, hosts)
   lint [--trusted] [--json] FILE...
-                              check pipeline files (.drone.yml format)
+                              check pipeline files (.drone.yml format; .jsonnet and .star run first)
+  convert FILE                print the YAML a .jsonnet or .star pipeline file produces
   exec [FILE] [options]       run a pipeline here (docker: local engine; ssh: its host), the current directory as workspace
   config print <kind>         print the effective settings of a kind as JSON
                               (kinds: server, docker, nomad, vm, kubernetes, ssh)
@@ -56,6 +58,8 @@ async function main(args: readonly string[], io: CommandIO): Promise<number> {
       return (await import('./lint.js')).lintCommand(rest, io);
     case 'exec':
       return (await import('./exec.js')).execCommand(rest, process.env, io);
+    case 'convert':
+      return (await import('./convert.js')).convertCommand(rest, io);
     case 'config':
       if (rest[0] === 'print') {
         return (await import('./config-print.js')).configPrintCommand(rest.slice(1), process.env, io);

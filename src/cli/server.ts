@@ -30,12 +30,6 @@ Runs the svc server with the settings of the SVC_* environment variables (docs/s
 
 type Env = Record<string, string | undefined>;
 
-/**
- * Server settings of the spec that svc does not honour yet; each one set is reported at start, so
- * that nobody relies on it unknowingly.
- */
-const NOT_YET: readonly (keyof ServerSettings)[] = ['SVC_TMPLSCRIPT_ENABLED'];
-
 /** Composition root of `svc server`: settings → logger → store → HTTP server, until SIGINT/SIGTERM. */
 export async function serverCommand(args: readonly string[], env: Env, io: CommandIO): Promise<number> {
   const unknown = args.filter((arg) => arg !== '--local' && arg !== '--help' && arg !== '-h');
@@ -63,11 +57,6 @@ export async function serverCommand(args: readonly string[], env: Env, io: Comma
   }
   const logger = createLogger({ level: 'info', pretty: process.stderr.isTTY });
   for (const warning of warnings) logger.warn(`${warning.setting}: ${warning.message}`);
-  for (const name of NOT_YET) {
-    if (settings[name] !== null && settings[name] !== false) {
-      logger.warn(`${name}: not supported by svc server yet; it has no effect`);
-    }
-  }
   if (local.filled.length > 0) logger.info(`local trial: filled ${local.filled.join(', ')}`);
   const languages = pipelineLanguages(settings);
   if ('error' in languages) {
@@ -80,31 +69,31 @@ export async function serverCommand(args: readonly string[], env: Env, io: Comma
     return 2;
   }
   for (const note of chosen.notes) logger.warn(note);
-  const store = await openStoreOrReport(settings, logger, io);
-  if (!store) return 1;
+  const tls = await startTls(settings, local.env, io.cwd, logger);
+  if (tls !== undefined && 'error' in tls) {
+    io.stderr(`${tls.error}\n`);
+    return tls.exitCode;
+  }
   try {
-    if (settings.SVC_USER_CREATE) {
-      const user = await seedUser(store.users, settings.SVC_USER_CREATE);
-      logger.info(
-        `SVC_USER_CREATE: account ${user.login} ready (admin: ${user.admin}, machine: ${user.machine})`,
-      );
-    }
-    const tls = await startTls(settings, local.env, io.cwd, logger);
-    if (tls !== undefined && 'error' in tls) {
-      io.stderr(`${tls.error}\n`);
-      return tls.exitCode;
-    }
+    const store = await openStoreOrReport(settings, logger, io);
+    if (!store) return 1;
     try {
+      if (settings.SVC_USER_CREATE) {
+        const user = await seedUser(store.users, settings.SVC_USER_CREATE);
+        logger.info(
+          `SVC_USER_CREATE: account ${user.login} ready (admin: ${user.admin}, machine: ${user.machine})`,
+        );
+      }
       await serveUntilStopped(settings, store, chosen.provider, logger, local.env, {
         tls,
         languages: languages.languages,
       });
+      return 0;
     } finally {
-      await tls?.stop();
+      await store.close();
     }
-    return 0;
   } finally {
-    await store.close();
+    await tls?.stop();
   }
 }
 

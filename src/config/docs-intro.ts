@@ -14,7 +14,7 @@ export function renderIntro(): string {
     .join('\n');
   return `# svc settings
 
-<!-- Generated from src/config/schema by scripts/gen-settings-doc.ts (npx tsx scripts/gen-settings-doc.ts). Do not edit by hand. -->
+<!-- Generated from src/config/schema and the test files by scripts/gen-settings-doc.ts (npm run docs:settings). Do not edit by hand. -->
 
 svc is configured through \`SVC_*\` environment variables: the server (\`svc server\`) and the five runner kinds
 (\`svc runner docker|nomad|vm|kubernetes|ssh\`) each accept the settings listed for them below.
@@ -74,5 +74,17 @@ only that part is redacted. Unset secrets show as \`null\`.
 
 Settings marked **svc addition** are not in the specification svc implements; svc adds them because a running
 service needs them.
+
+## Where settings are tested
+
+Each setting's **Tested** line is computed when this file is generated, by looking for the setting's exact name, as a
+whole word, in the test files (\`*.test.ts\` and \`*.case.ts\` under \`src/\` and \`test/\`). It lists first the files
+that exercise what the setting does (**behaviour**), then the settings suite, which only parses and validates
+settings: \`src/config\` and \`svc config print\`. Every setting of the specification is parsed there, unset, with a
+valid value and with an invalid one where it has a form, through \`test/fixtures/spec-settings.ts\`, even where no
+test names it.
+"behaviour: not tested by name" means that no behaviour test names the setting: it may still be exercised through
+its default or another setting, but nothing checks it by name. A test that starts or stops naming a setting makes
+this file stale (its check in \`src/config/docs.test.ts\` fails) until \`npm run docs:settings\` runs again.
 `;
 }

@@ -1,21 +1,25 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { SPEC_SETTINGS } from '../../test/fixtures/spec-settings.js';
 import { DEFAULT_EMBEDDED_DATASOURCE } from './datasource.js';
-import { markdownText, renderSettingsDoc } from './docs.js';
+import { markdownText, renderSettingsDoc, testedLine } from './docs.js';
+import { scanTests } from './docs-tests.js';
 import { SCHEMA } from './schema/index.js';
 
 const DOC = new URL('../../docs/settings.md', import.meta.url);
 
 describe('docs/settings.md', () => {
-  it('is up to date with the schema', () => {
+  // The same scan as scripts/gen-settings-doc.ts: a test that starts naming a setting makes the doc stale too.
+  const doc = renderSettingsDoc(scanTests(SPEC_SETTINGS.map((spec) => spec.name)));
+
+  it('is up to date with the schema and the tests', () => {
     const written = readFileSync(DOC, 'utf8');
     expect(
-      written === renderSettingsDoc(),
-      'docs/settings.md is stale: run `npx tsx scripts/gen-settings-doc.ts` and commit the result',
+      written === doc,
+      'docs/settings.md is stale (a setting or a test naming one changed): run `npm run docs:settings` and commit the result',
     ).toBe(true);
   });
 
-  const doc = renderSettingsDoc();
   const section = (name: string): string => {
     const start = doc.indexOf(`### \`${name}\``);
     const end = doc.indexOf('\n### ', start + 1);
@@ -52,6 +56,22 @@ describe('docs/settings.md', () => {
     expect(doc).toContain(`\`${DEFAULT_EMBEDDED_DATASOURCE}\``);
     expect(doc).toContain('64 hexadecimal characters');
     expect(doc).toContain('SCMC (GitHub');
+  });
+
+  it('says where every setting is tested', () => {
+    for (const def of SCHEMA) {
+      expect(section(def.name)).toMatch(/\n- Tested: behaviour[ :][^\n]*; parsing and validation/);
+    }
+    expect(section('SVC_RUNNER_NAME')).not.toContain('docs.test.ts');
+  });
+
+  it('links the files it found and admits what it did not find', () => {
+    expect(testedLine({ behaviour: ['test/e2e/a.test.ts'], parsing: ['src/config/schema.test.ts'] })).toBe(
+      '- Tested: behaviour in [test/e2e/a.test.ts](../test/e2e/a.test.ts); parsing and validation in the settings suite ([src/config/schema.test.ts](../src/config/schema.test.ts))',
+    );
+    expect(testedLine({ behaviour: [], parsing: [] })).toBe(
+      '- Tested: behaviour: not tested by name; parsing and validation: not tested by name',
+    );
   });
 
   it('escapes what Markdown would misread, outside code spans only', () => {

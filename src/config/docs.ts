@@ -1,23 +1,24 @@
 import { renderIntro } from './docs-intro.js';
+import type { SettingTests, TestIndex } from './docs-tests.js';
 import type { SettingsKind } from './kinds.js';
 import type { SettingDef, SettingGroup } from './schema/define.js';
 import { GROUPS } from './schema/index.js';
 import type { JsonValue } from './values/codec.js';
 
-/** The whole of docs/settings.md, generated from the schema. */
-export function renderSettingsDoc(): string {
-  return [renderIntro(), ...GROUPS.map(renderGroup)].join('\n');
+/** The whole of docs/settings.md, generated from the schema and from where the tests name each setting. */
+export function renderSettingsDoc(tests: TestIndex): string {
+  return [renderIntro(), ...GROUPS.map((group) => renderGroup(group, tests))].join('\n');
 }
 
-function renderGroup(group: SettingGroup): string {
+function renderGroup(group: SettingGroup, tests: TestIndex): string {
   const byName = new Map<string, SettingDef[]>();
   for (const def of group.settings) byName.set(def.name, [...(byName.get(def.name) ?? []), def]);
-  const entries = [...byName.values()].map(renderSetting);
+  const entries = [...byName.values()].map((defs) => renderSetting(defs, tests));
   return `## ${group.title}\n\n${markdownText(group.intro)}\n\n${entries.join('\n')}`;
 }
 
 /** One setting; several definitions of one name differ only in their kinds and defaults. */
-function renderSetting(defs: readonly SettingDef[]): string {
+function renderSetting(defs: readonly SettingDef[], tests: TestIndex): string {
   const [def] = defs;
   if (def === undefined) return '';
   const kinds = defs.flatMap((each) => each.kinds);
@@ -34,11 +35,28 @@ function renderSetting(defs: readonly SettingDef[]): string {
     `- Accepted by: ${kindList(kinds)}`,
     ...(def.secret ? ['- **secret**'] : []),
     ...(def.addition ? ['- **svc addition**: not in the specification'] : []),
+    testedLine(tests.get(def.name)),
     '',
     markdownText(def.description),
     '',
   ];
   return lines.join('\n');
+}
+
+/** Says only what the scan found: a setting no test names is "not tested by name", never guessed at. */
+export function testedLine(tests: SettingTests | undefined): string {
+  const behaviour = tests?.behaviour.length
+    ? `behaviour in ${links(tests.behaviour)}`
+    : 'behaviour: not tested by name';
+  const parsing = tests?.parsing.length
+    ? `parsing and validation in the settings suite (${links(tests.parsing)})`
+    : 'parsing and validation: not tested by name';
+  return `- Tested: ${behaviour}; ${parsing}`;
+}
+
+/** Links relative to docs/, where the doc lives. */
+function links(paths: readonly string[]): string {
+  return paths.map((path) => `[${path}](../${path})`).join(', ');
 }
 
 function defaultText(def: SettingDef): string {

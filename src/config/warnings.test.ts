@@ -57,13 +57,8 @@ describe('settingWarnings', () => {
     expect(settingWarnings('docker', { SVC_UI_USERNAME: 'admin', SVC_UI_PASSWORD: 'pw' })).toEqual([]);
   });
 
-  it('warns that SVC_RUNNER_LABELS has no effect on ssh, and only there', () => {
-    expect(settingWarnings('ssh', { SVC_RUNNER_LABELS: 'a:b' })).toEqual([
-      {
-        setting: 'SVC_RUNNER_LABELS',
-        message: expect.stringMatching(/^has no effect on the ssh runner/) as unknown,
-      },
-    ]);
+  it('has no warning for SVC_RUNNER_LABELS on any runner kind: the ssh runner honours it too', () => {
+    expect(settingWarnings('ssh', { SVC_RUNNER_LABELS: 'a:b' })).toEqual([]);
     expect(settingWarnings('docker', { SVC_RUNNER_LABELS: 'a:b' })).toEqual([]);
   });
 
@@ -73,7 +68,7 @@ describe('settingWarnings', () => {
       { ...REQUIRED_ENV.ssh, SVC_RUNNER_LABELS: 'a:b', SVC_FOO: '1' },
       { cwd: '/' },
     );
-    expect(warnings.map((warning) => warning.setting)).toEqual(['SVC_FOO', 'SVC_RUNNER_LABELS']);
+    expect(warnings.map((warning) => warning.setting)).toEqual(['SVC_FOO']);
   });
 });
 

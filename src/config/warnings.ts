@@ -43,12 +43,5 @@ export function settingWarnings(kind: SettingsKind, env: Env): SettingWarning[] 
       message: 'is set without SVC_UI_PASSWORD, so the dashboard stays disabled',
     });
   }
-  if (kind === 'ssh' && isSet('SVC_RUNNER_LABELS')) {
-    warnings.push({
-      setting: 'SVC_RUNNER_LABELS',
-      message:
-        'has no effect on the ssh runner (the spec lists it as coming soon there); pipelines are not routed by these labels',
-    });
-  }
   return warnings;
 }

@@ -1,3 +1,4 @@
+// Settings: SVC_TLS_AUTOCERT, SVC_TLS_ACME_DIRECTORY, SVC_TLS_ACME_EMAIL, SVC_SERVER_HOST, SVC_SERVER_PORT.
 import type { X509Certificate } from 'node:crypto';
 import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';

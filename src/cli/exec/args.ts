@@ -16,7 +16,9 @@ export const EXEC_USAGE = `Usage: svc exec [FILE] [options]
 Runs a pipeline of FILE (default: .svc.yml, else .drone.yml) with the current directory as the
 workspace (nothing is cloned): a docker pipeline on the local Docker engine (DOCKER_HOST), an ssh
 pipeline on the host of its server: block, where the directory is copied (host keys checked against
-SVC_SSH_KNOWN_HOSTS, default ~/.ssh/known_hosts, else trusted on first use). Exit code 0 when the
+SVC_SSH_KNOWN_HOSTS, default ~/.ssh/known_hosts, else trusted on first use). A Jsonnet (.jsonnet)
+or Starlark (.star) FILE runs first, as on the server (svc convert FILE prints what it produces),
+and \${…} build variables are substituted as on the server. Exit code 0 when the
 pipeline succeeds, 1 when it fails, 2 on usage errors. Ctrl-C cancels it and removes what it created.
 
 Options:

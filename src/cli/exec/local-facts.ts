@@ -39,7 +39,12 @@ function gitFacts(cwd: string): GitFacts {
 }
 
 /** The repository, build and stage a local run pretends to be, from the folder and its git state. */
-export function localFacts(cwd: string, args: ExecArgs, pipelineName: string, now: number) {
+export function localFacts(
+  cwd: string,
+  args: Pick<ExecArgs, 'event' | 'branch'>,
+  pipelineName: string,
+  now: number,
+) {
   const facts = gitFacts(cwd);
   const branch = args.branch ?? (facts.branch !== '' && facts.branch !== 'HEAD' ? facts.branch : 'main');
   const name = basename(cwd);

@@ -128,6 +128,8 @@ export function anyPlatformFilter(runner: {
   capacity: number;
   maxProcs: number;
   limits: RunnerLimits | undefined;
+  /** SVC_RUNNER_LABELS: only pipelines whose node labels match come here. */
+  labels?: Readonly<Record<string, string>>;
 }): WireFilter {
   return {
     kind: 'pipeline',
@@ -136,7 +138,7 @@ export function anyPlatformFilter(runner: {
     arch: '',
     variant: '',
     kernel: '',
-    labels: {},
+    labels: { ...runner.labels },
     limits: runner.limits,
     runner: {
       name: runner.name,

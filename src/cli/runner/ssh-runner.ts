@@ -19,13 +19,11 @@ import { runnerPlugins } from './plugins.js';
  * The runner of `svc runner ssh` (runner kind R): `type: ssh` pipelines, each stage on the host its
  * `server:` block names, through the SSH engine. Every stage shares one executor, so that
  * SVC_RUNNER_MAX_PROCS limits the steps of all pipelines together (the spec's R semantics); without
- * SVC_RUNNER_CAPACITY the runner takes every stage it is offered. SVC_RUNNER_LABELS has no effect on
- * R in the spec: the runner says so at start and asks without labels.
+ * SVC_RUNNER_CAPACITY the runner takes every stage it is offered. SVC_RUNNER_LABELS routes pipelines
+ * by their node labels as on the other kinds (the spec lists it as coming soon for R; svc has it).
  */
 export async function createSshRunner(settings: SshRunnerSettings, logger: Logger): Promise<CreatedRunner> {
   const name = settings.SVC_RUNNER_NAME ?? hostname();
-  if (settings.SVC_RUNNER_LABELS !== null)
-    logger.warn('SVC_RUNNER_LABELS: has no effect on the ssh runner (the spec lists it as coming soon)');
   const engine = new SshEngine({ target: targetOf, hostKeys: runnerHostKeys(settings.SVC_SSH_KNOWN_HOSTS) });
   const { client, endpoint } = rpcClientOf(settings, logger);
   const prepare: PrepareSettings = {
@@ -42,6 +40,7 @@ export async function createSshRunner(settings: SshRunnerSettings, logger: Logge
   const executor = new StageExecutor({ engine, maxProcs: settings.SVC_RUNNER_MAX_PROCS ?? 0 });
   const stages = stageRunnerOf({ client, prepare, executor: () => executor, dashboard, logger });
   const capacity = settings.SVC_RUNNER_CAPACITY ?? 0;
+  const labels = settings.SVC_RUNNER_LABELS ?? {};
   // The hosts are whatever the pipelines name: any platform.
   const filter = anyPlatformFilter({
     type: 'ssh',
@@ -50,7 +49,8 @@ export async function createSshRunner(settings: SshRunnerSettings, logger: Logge
     capacity,
     maxProcs: settings.SVC_RUNNER_MAX_PROCS ?? 0,
     limits: undefined,
+    labels,
   });
   const poller = pollerOf({ client, filter, capacity, stages, logger });
-  return { poller, name, endpoint, platform: { os: 'any', arch: 'any' }, labels: {}, capacity, dashboard };
+  return { poller, name, endpoint, platform: { os: 'any', arch: 'any' }, labels, capacity, dashboard };
 }

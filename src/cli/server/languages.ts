@@ -2,6 +2,7 @@ import type { ServerSettings } from '../../config/index.js';
 import { PipelineLanguages } from '../../pipeline/languages/index.js';
 import { JsonnetEvaluator } from '../../pipeline/languages/jsonnet/evaluator.js';
 import { LANGUAGE_LIMITS } from '../../pipeline/languages/limits.js';
+import { StarlarkEvaluator } from '../../pipeline/languages/starlark/evaluator.js';
 
 /**
  * The configuration languages the settings enable (SVC_TMPLJSON_ENABLED, SVC_TMPLSCRIPT_ENABLED), or
@@ -21,6 +22,10 @@ export function pipelineLanguages(
   return {
     languages: new PipelineLanguages({
       ...(jsonnet ? { jsonnet: new JsonnetEvaluator(LANGUAGE_LIMITS.jsonnet) } : {}),
+      // The worker starts with the first .star file and does not keep the process alive when idle.
+      ...(settings.SVC_TMPLSCRIPT_ENABLED === true
+        ? { starlark: new StarlarkEvaluator(LANGUAGE_LIMITS.starlark) }
+        : {}),
     }),
   };
 }

@@ -29,7 +29,7 @@ export const runnerLimits = group(
     }),
     setting('SVC_RUNNER_LABELS', runners('C', 'R'), stringMap(), {
       description:
-        'Labels that route pipelines to this runner: a pipeline whose node labels match runs here. The ssh runner accepts the setting but, as the spec lists it as coming soon, it has no effect there (svc warns).',
+        'Labels that route pipelines to this runner: a pipeline whose node labels match runs here. The spec lists it as coming soon for the ssh runner; svc honours it there too.',
     }),
     setting('SVC_RUNNER_CAPACITY', runners('C', 'V'), CAPACITY, { default: 2, description: CAPACITY_TEXT }),
     setting('SVC_RUNNER_CAPACITY', runners('K', 'R'), CAPACITY, {

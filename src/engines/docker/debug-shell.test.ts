@@ -1,3 +1,5 @@
+// Settings: SVC_SHELLSHARE_ENABLED, SVC_SHELLSHARE_HOST, SVC_SHELLSHARE_PORT, SVC_SHELLSHARE_FINGERPRINT_RSA and
+// SVC_SHELLSHARE_FINGERPRINT_ED25519, as the Docker runner passes them on (ShellShare).
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileYaml, pipelineOf, testInput } from '../../../test/fixtures/pipelines/compile-input.js';

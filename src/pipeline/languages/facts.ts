@@ -94,7 +94,7 @@ export function languageFacts(build: FactsBuild, repo: FactsRepo): LanguageFacts
       trusted: repo.trusted,
       protected: repo.protected,
       ignore_forks: repo.ignoreForks,
-      ignore_pulls: repo.ignorePullRequests,
+      ignore_pull_requests: repo.ignorePullRequests,
     },
     params: { ...build.params },
   };

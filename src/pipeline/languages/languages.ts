@@ -12,7 +12,7 @@ export interface LanguageEvaluator {
 /** The configuration language of a pipeline file, by its extension (as Drone chooses). */
 export function languageOf(path: string): LanguageName | undefined {
   if (path.endsWith('.jsonnet')) return 'jsonnet';
-  if (path.endsWith('.star') || path.endsWith('.starlark')) return 'starlark';
+  if (path.endsWith('.star') || path.endsWith('.starlark') || path.endsWith('.script')) return 'starlark';
   return undefined;
 }
 

@@ -2,7 +2,7 @@
  * Evaluates one Jsonnet file in a child process of its own: the library is native code that a
  * worker thread cannot interrupt, and a process can be killed when it runs past its time limit.
  *
- * Reads {"file", "extVars", "maxStack"} on stdin; writes {"ok": true, "json"} or {"ok": false,
+ * Reads {"file", "searchPath", "extVars", "maxStack"} on stdin; writes {"ok": true, "json"} or {"ok": false,
  * "message"} on stdout. Kept free of svc imports (and of syntax that Node cannot strip) so that
  * Node runs it directly, from src/ as from dist/.
  */
@@ -10,6 +10,7 @@ import { Jsonnet } from '@hanazuki/node-jsonnet';
 
 interface ChildRequest {
   file: string;
+  searchPath: string;
   extVars: Record<string, string>;
   maxStack: number;
 }
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   const request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChildRequest;
-  const vm = new Jsonnet().setMaxStack(request.maxStack).setMaxTrace(20);
+  const vm = new Jsonnet().setMaxStack(request.maxStack).setMaxTrace(20).addJpath(request.searchPath);
   for (const [name, value] of Object.entries(request.extVars)) vm.extString(name, value);
   try {
     const json = await vm.evaluateFile(request.file);

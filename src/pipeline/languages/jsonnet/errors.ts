@@ -5,11 +5,11 @@ const LOCATION = /^(.+?):\(?(\d+):(\d+)/;
 const SHOWN_FRAMES = 5;
 
 /**
- * libjsonnet's message as svc reports it: paths relative to the repository (the private folder's
- * prefix removed), the position of the innermost frame, and a short trace of the callers.
+ * libjsonnet's message as svc reports it, its paths already made repository paths: the position
+ * of the innermost frame, and a short trace of the callers.
  */
-export function jsonnetErrorOf(message: string, folder: string, entry: string): ConfigLanguageError {
-  const lines = message.split(`${folder}/`).join('').trimEnd().split('\n');
+export function jsonnetErrorOf(message: string, entry: string): ConfigLanguageError {
+  const lines = message.trimEnd().split('\n');
   const frames = lines.filter((line) => line.startsWith('\t')).map((line) => line.trim());
   const head = lines.filter((line) => !line.startsWith('\t')).join('\n');
   const isStatic = head.startsWith('STATIC ERROR: ');

@@ -39,7 +39,7 @@ describe.runIf(JsonnetEvaluator.available())('JsonnetEvaluator', () => {
     const source = `{
       event: std.extVar("build.event"), branch: std.extVar("build.branch"),
       commit: std.extVar("build.commit"), slug: std.extVar("repo.slug"),
-      private: std.extVar("repo.private"), deploy: std.extVar("DEPLOY"),
+      private: std.extVar("repo.private"), deploy: std.extVar("build.param.DEPLOY"),
     }`;
     expect(await evaluator.evaluate(request(source))).toEqual([
       {
@@ -60,13 +60,13 @@ describe.runIf(JsonnetEvaluator.available())('JsonnetEvaluator', () => {
     expect(documents).toEqual([{ kind: 'pipeline', name: 'a' }, { kind: 'secret' }]);
   });
 
-  it('imports repository files relative to the importing file, transitively', async () => {
+  it('imports from the root in the program, relative to the importing file in imported files', async () => {
     const files = {
       'ci/lib/steps.libsonnet': 'local v = import "../version.libsonnet"; { step(n): { name: n, image: v } }',
       'ci/version.libsonnet': 'importstr "version.txt"',
       'ci/version.txt': 'alpine:3.20',
     };
-    const source = 'local s = import "lib/steps.libsonnet"; { steps: [s.step("a")] }';
+    const source = 'local s = import "ci/lib/steps.libsonnet"; { steps: [s.step("a")] }';
     expect(await evaluator.evaluate(request(source, files, 'ci/main.jsonnet'))).toEqual([
       { steps: [{ name: 'a', image: 'alpine:3.20' }] },
     ]);

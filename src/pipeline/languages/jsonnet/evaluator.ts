@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigLanguageError, type LanguageLimits, type LanguageRequest } from '../types.js';
 import { jsonnetErrorOf } from './errors.js';
@@ -46,23 +46,32 @@ export class JsonnetEvaluator {
   async evaluate(request: LanguageRequest): Promise<unknown[]> {
     const files = await gatherFiles(request, this.#limits.imports);
     const folder = await mkdtemp(join(tmpdir(), 'svc-jsonnet-'));
+    // The repository's files under repo/, the search path; the program alone in a folder of its
+    // own, so that its imports fall through to the search path: the root, as Drone resolves them.
+    const entry = join(folder, ENTRY_FOLDER, posix.basename(request.path));
     try {
-      for (const [path, text] of files) {
-        await mkdir(dirname(join(folder, path)), { recursive: true });
-        await writeFile(join(folder, path), text, { mode: 0o600 });
+      for (const [path, text] of files) await writeInto(join(folder, 'repo', path), text);
+      await writeInto(entry, request.source);
+      const answer = await this.#run(folder, entry, request);
+      if (!answer.ok) {
+        const message = answer.message
+          .split(entry)
+          .join(request.path)
+          .split(`${join(folder, 'repo')}/`)
+          .join('');
+        throw jsonnetErrorOf(message, request.path);
       }
-      const answer = await this.#run(folder, request);
-      if (!answer.ok) throw jsonnetErrorOf(answer.message, folder, request.path);
       const value = JSON.parse(answer.json) as unknown;
-      return Array.isArray(value) ? value : [value];
+      return Array.isArray(value) ? (value as unknown[]) : [value];
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
   }
 
-  #run(folder: string, request: LanguageRequest): Promise<ChildAnswer> {
+  #run(folder: string, entry: string, request: LanguageRequest): Promise<ChildAnswer> {
     const input = JSON.stringify({
-      file: join(folder, request.path),
+      file: entry,
+      searchPath: join(folder, 'repo'),
       extVars: extVarsOf(request.facts),
       maxStack: this.#limits.maxStack,
     });
@@ -98,6 +107,13 @@ export class JsonnetEvaluator {
       child.stdin.end(input);
     });
   }
+}
+
+const ENTRY_FOLDER = '.svc-program';
+
+async function writeInto(file: string, text: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, text, { mode: 0o600 });
 }
 
 type ChildAnswer = { ok: true; json: string } | { ok: false; message: string };

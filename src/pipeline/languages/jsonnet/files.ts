@@ -10,8 +10,9 @@ export interface ImportLimits {
 
 /**
  * The program and every repository file it imports, transitively, keyed by repository path.
- * Imports resolve relative to the importing file, as Jsonnet resolves them; an absolute path or
- * one that leaves the repository is refused before anything runs.
+ * As in Drone, the program's own imports resolve from the repository's root, wherever the program
+ * is, and an imported file's imports from that file's folder; an absolute path or one that leaves
+ * the repository is refused before anything runs.
  */
 export async function gatherFiles(
   request: LanguageRequest,
@@ -24,7 +25,7 @@ export async function gatherFiles(
   for (let from = pending.pop(); from !== undefined; from = pending.pop()) {
     for (const found of importsOf(from, files.get(from) ?? '')) {
       const where = { line: found.line, column: found.column };
-      const target = resolveImport(from, found.path, where);
+      const target = resolveImport(from, from === entry ? '' : posix.dirname(from), found.path, where);
       if (files.has(target)) continue;
       if (files.size >= limits.files) {
         throw new ConfigLanguageError(from, `more than ${limits.files} files imported`, where);
@@ -57,8 +58,13 @@ function importsOf(file: string, source: string): ReturnType<typeof scanImports>
   }
 }
 
-function resolveImport(from: string, path: string, where: { line: number; column: number }): string {
-  const target = posix.normalize(posix.join(posix.dirname(from), path));
+function resolveImport(
+  from: string,
+  folder: string,
+  path: string,
+  where: { line: number; column: number },
+): string {
+  const target = posix.normalize(posix.join(folder, path));
   if (
     path === '' ||
     path.includes('\0') ||

@@ -7,6 +7,7 @@ declare module '@hanazuki/node-jsonnet' {
     setMaxStack(depth: number): this;
     setMaxTrace(lines: number): this;
     extString(name: string, value: string): this;
+    addJpath(path: string): this;
     evaluateFile(file: string): Promise<string>;
   }
 }
