@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cron } from '../../core/cron.js';
 import type { Repo } from '../../core/repo.js';
 import type { Store } from '../../core/store.js';
-import { createGitHubProvider } from '../../scm/github/index.js';
 import { newCron, newRepo, newUser } from '../../store/cases/fixtures.case.js';
 import { openStore } from '../../store/index.js';
 import { startGitHubDouble, type GitHubDouble } from '../../../test/doubles/github/index.js';
 import { testDialects, type TestDatabase } from '../../../test/support/databases.js';
 import { CommitBuilds, Trigger } from '../trigger/index.js';
 import { CronScheduler } from './scheduler.js';
+import { githubProvider } from '../trigger/testing.case.js';
 
 const FILE = `kind: pipeline
 name: nightly
@@ -35,17 +35,7 @@ for (const dialect of testDialects()) {
     const logger = pino({ level: 'silent' });
 
     function scheduler(store: Store, interval = 60_000): CronScheduler {
-      const provider = createGitHubProvider({
-        clientId: github.clientId,
-        clientSecret: github.clientSecret,
-        scopes: [],
-        server: github.url,
-        apiUrl: github.apiUrl,
-        skipVerify: false,
-        gitAlwaysAuth: false,
-        gitUsername: null,
-        gitPassword: null,
-      });
+      const provider = githubProvider(github);
       const trigger = new Trigger({
         store,
         provider,

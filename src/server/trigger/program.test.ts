@@ -3,82 +3,29 @@
  * the trigger reads the program and the files it imports from the provider (the GitHub double) at
  * the pushed commit, builds the YAML it produces, and records program errors on an error build.
  */
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Repo } from '../../core/repo.js';
-import type { ScmHookBuild } from '../../core/scm.js';
-import type { Store } from '../../core/store.js';
 import { PipelineLanguages } from '../../pipeline/languages/index.js';
 import { JsonnetEvaluator } from '../../pipeline/languages/jsonnet/evaluator.js';
 import { LANGUAGE_LIMITS } from '../../pipeline/languages/limits.js';
 import { StarlarkEvaluator } from '../../pipeline/languages/starlark/evaluator.js';
-import { createGitHubProvider } from '../../scm/github/index.js';
-import { newRepo, newUser } from '../../store/cases/fixtures.case.js';
-import { openStore } from '../../store/index.js';
-import { startGitHubDouble, type GitHubDouble } from '../../../test/doubles/github/index.js';
-import { testDialects, type TestDatabase } from '../../../test/support/databases.js';
+import { pushHook, triggerFixture, type TriggerFixture } from './testing.case.js';
 import { Trigger, type TriggerDeps } from './trigger.js';
 
-const hookFor = (sha: string): ScmHookBuild => ({
-  event: 'push',
-  action: '',
-  ref: 'refs/heads/main',
-  before: '0'.repeat(40),
-  after: sha,
-  source: 'main',
-  target: 'main',
-  sourceRepo: 'octocat/app',
-  fork: false,
-  title: '',
-  message: 'change',
-  link: '',
-  authorLogin: 'octocat',
-  authorName: 'The Octocat',
-  authorEmail: 'octocat@example.com',
-  authorAvatar: '',
-  sender: 'octocat',
-});
+const hookFor = pushHook;
 
 describe('Trigger with SVC_TMPLSCRIPT_ENABLED and SVC_TMPLJSON_ENABLED', () => {
-  let github: GitHubDouble;
-  let database: TestDatabase;
-  let store: Store;
+  let fixture: TriggerFixture;
+  let github: TriggerFixture['github'];
   let repo: Repo;
   let deps: TriggerDeps;
   const starlark = new StarlarkEvaluator(LANGUAGE_LIMITS.starlark);
 
   beforeAll(async () => {
-    github = await startGitHubDouble();
-    const { token } = github.addUser({ login: 'octocat' });
-    const { id } = github.addRepo({ owner: 'octocat', name: 'app', admins: ['octocat'] });
-    const [sqlite] = testDialects();
-    if (sqlite === undefined) throw new Error('no SQLite');
-    database = await sqlite.create();
-    store = await openStore({ datasource: database.datasource });
-    const owner = await store.users.create(
-      newUser({ login: 'octocat', scmToken: token, scmRefresh: '', scmExpiry: 0 }),
-    );
-    repo = await store.repos.create(
-      newRepo({ namespace: 'octocat', name: 'app', uid: String(id), userId: owner.id }),
-    );
-    const provider = createGitHubProvider({
-      clientId: github.clientId,
-      clientSecret: github.clientSecret,
-      scopes: [],
-      server: github.url,
-      apiUrl: github.apiUrl,
-      skipVerify: false,
-      gitAlwaysAuth: false,
-      gitUsername: null,
-      gitPassword: null,
-    });
+    fixture = await triggerFixture();
+    ({ github, repo } = fixture);
     deps = {
-      store,
-      provider,
-      queue: { wake: () => undefined },
-      listener: { buildUpdated: () => Promise.resolve() },
-      system: { proto: 'https', host: 'ci.example.com', version: 'test' },
-      logger: pino({ level: 'silent' }),
+      ...fixture.deps,
       languages: new PipelineLanguages({
         starlark,
         ...(JsonnetEvaluator.available() ? { jsonnet: new JsonnetEvaluator(LANGUAGE_LIMITS.jsonnet) } : {}),
@@ -87,9 +34,7 @@ describe('Trigger with SVC_TMPLSCRIPT_ENABLED and SVC_TMPLJSON_ENABLED', () => {
   });
   afterAll(async () => {
     await starlark.close();
-    await store.close();
-    await database.drop();
-    await github.close();
+    await fixture.close();
   });
 
   it('builds what a .drone.star file produces, with load() of a file at the same commit', async () => {

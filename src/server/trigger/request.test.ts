@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Repo } from '../../core/repo.js';
 import type { ScmProvider, ScmToken } from '../../core/scm.js';
 import type { Store } from '../../core/store.js';
-import { createGitHubProvider } from '../../scm/github/index.js';
 import { newRepo, newUser } from '../../store/cases/fixtures.case.js';
 import { openStore } from '../../store/index.js';
 import { startGitHubDouble, type GitHubDouble } from '../../../test/doubles/github/index.js';
 import { testDialects, type TestDatabase } from '../../../test/support/databases.js';
 import { buildRequestOf, CRON_TRIGGER, type RequestFor } from './request.js';
 import { Trigger } from './trigger.js';
+import { githubProvider } from './testing.case.js';
 
 const FILES = `kind: pipeline
 name: nightly
@@ -65,17 +65,7 @@ describe('Trigger.create from a commit', () => {
     repo = await store.repos.create(
       newRepo({ namespace: 'octocat', name: 'app', uid: String(id), userId: owner.id, active: true }),
     );
-    provider = createGitHubProvider({
-      clientId: github.clientId,
-      clientSecret: github.clientSecret,
-      scopes: [],
-      server: github.url,
-      apiUrl: github.apiUrl,
-      skipVerify: false,
-      gitAlwaysAuth: false,
-      gitUsername: null,
-      gitPassword: null,
-    });
+    provider = githubProvider(github);
     trigger = new Trigger({
       store,
       provider,

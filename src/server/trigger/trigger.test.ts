@@ -1,18 +1,14 @@
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Build, BuildStore } from '../../core/build.js';
 import type { Repo } from '../../core/repo.js';
-import type { ScmHookBuild } from '../../core/scm.js';
 import type { Store } from '../../core/store.js';
 import type { User } from '../../core/user.js';
-import { createGitHubProvider } from '../../scm/github/index.js';
-import { newBuild, newRepo, newUser } from '../../store/cases/fixtures.case.js';
-import { openStore } from '../../store/index.js';
-import { startGitHubDouble, type GitHubDouble } from '../../../test/doubles/github/index.js';
-import { testDialects, type TestDatabase } from '../../../test/support/databases.js';
+import { newBuild } from '../../store/cases/fixtures.case.js';
+import { type GitHubDouble } from '../../../test/doubles/github/index.js';
 import { RemoteConvertPlugin, RemoteValidatePlugin } from '../../plugins/config-plugins.js';
 import { PluginClient } from '../../plugins/plugin-client.js';
 import { startTestPlugin, type TestPlugin } from '../../plugins/plugin-server.case.js';
+import { pushHook, triggerFixture, type TriggerFixture } from './testing.case.js';
 import { Trigger, type TriggerDeps } from './trigger.js';
 
 const FILE = `kind: pipeline
@@ -24,77 +20,24 @@ steps:
   - echo build \${DRONE_BUILD_NUMBER}
 `;
 
-function hookFor(sha: string, overrides: Partial<ScmHookBuild> = {}): ScmHookBuild {
-  return {
-    event: 'push',
-    action: '',
-    ref: 'refs/heads/main',
-    before: '0'.repeat(40),
-    after: sha,
-    source: 'main',
-    target: 'main',
-    sourceRepo: 'octocat/app',
-    fork: false,
-    title: '',
-    message: 'change',
-    link: '',
-    authorLogin: 'octocat',
-    authorName: 'The Octocat',
-    authorEmail: 'octocat@example.com',
-    authorAvatar: '',
-    sender: 'octocat',
-    ...overrides,
-  };
-}
+const hookFor = pushHook;
 
 describe('Trigger', () => {
   let github: GitHubDouble;
-  let database: TestDatabase;
   let store: Store;
   let owner: User;
   let repo: Repo;
   let deps: TriggerDeps;
+  let fixture: TriggerFixture;
   const announced: Build[] = [];
 
   beforeAll(async () => {
-    github = await startGitHubDouble();
-    const { token } = github.addUser({ login: 'octocat' });
-    const { id } = github.addRepo({ owner: 'octocat', name: 'app', admins: ['octocat'] });
-    const [sqlite] = testDialects();
-    if (sqlite === undefined) throw new Error('no SQLite');
-    database = await sqlite.create();
-    store = await openStore({ datasource: database.datasource });
-    owner = await store.users.create(
-      newUser({ login: 'octocat', scmToken: token, scmRefresh: '', scmExpiry: 0 }),
-    );
-    repo = await store.repos.create(
-      newRepo({ namespace: 'octocat', name: 'app', uid: String(id), userId: owner.id }),
-    );
-    const provider = createGitHubProvider({
-      clientId: github.clientId,
-      clientSecret: github.clientSecret,
-      scopes: [],
-      server: github.url,
-      apiUrl: github.apiUrl,
-      skipVerify: false,
-      gitAlwaysAuth: false,
-      gitUsername: null,
-      gitPassword: null,
+    fixture = await triggerFixture({
+      buildUpdated: ({ build }) => Promise.resolve(void announced.push(build)),
     });
-    deps = {
-      store,
-      provider,
-      queue: { wake: () => undefined },
-      listener: { buildUpdated: ({ build }) => Promise.resolve(void announced.push(build)) },
-      system: { proto: 'https', host: 'ci.example.com', version: 'test' },
-      logger: pino({ level: 'silent' }),
-    };
+    ({ github, store, owner, repo, deps } = fixture);
   });
-  afterAll(async () => {
-    await store.close();
-    await database.drop();
-    await github.close();
-  });
+  afterAll(() => fixture.close());
 
   it('substitutes again when another server took the build number in between', async () => {
     const sha = github.commit('octocat/app', 'main', { '.drone.yml': FILE });
