@@ -125,8 +125,13 @@ export function startSvcRunner(
   return track(child);
 }
 
-/** Starts `svc runner docker` against the server on `port`, joined to `networks`. */
-export function startRunner(port: number, name: string, networks: string[]): SvcProcess {
+/** Starts `svc runner docker` against the server on `port`, joined to `networks`, with `env` besides. */
+export function startRunner(
+  port: number,
+  name: string,
+  networks: string[],
+  env: Record<string, string> = {},
+): SvcProcess {
   const child = startSvc(['runner', 'docker'], {
     cwd: mkdtempSync(join(tmpdir(), 'svc-e2e-runner-')),
     env: {
@@ -137,6 +142,7 @@ export function startRunner(port: number, name: string, networks: string[]): Svc
       SVC_RUNNER_NAME: name,
       SVC_RUNNER_NETWORKS: networks.join(','),
       SVC_HTTP_BIND: '127.0.0.1:0',
+      ...env,
     },
   });
   return track(child);

@@ -7,9 +7,9 @@ export interface HeartbeatWatchdogOptions {
   store: { queue: Pick<QueueStore, 'listStale'> };
   scheduler: Pick<StageScheduler, 'fail'>;
   logger: Logger;
-  /** A taken stage without a heartbeat for this long has lost its runner (default 90 s). */
+  /** A taken stage without a heartbeat for this long has lost its runner (default 40 s: four beats). */
   timeout?: number;
-  /** How often stages are checked (default 30 s: a dead runner is noticed within timeout + interval). */
+  /** How often stages are checked (default 10 s: a dead runner is noticed within timeout + interval, 50 s). */
   interval?: number;
   now?: () => number;
 }
@@ -31,8 +31,8 @@ export class HeartbeatWatchdog {
 
   constructor(options: HeartbeatWatchdogOptions) {
     this.#options = options;
-    this.#timeout = options.timeout ?? 90_000;
-    this.#interval = options.interval ?? 30_000;
+    this.#timeout = options.timeout ?? 40_000;
+    this.#interval = options.interval ?? 10_000;
     this.#now = options.now ?? Date.now;
   }
 

@@ -20,9 +20,9 @@ export interface RpcSystem {
 export interface RpcTimeouts {
   /** How long `POST /rpc/v2/build/{id}/watch` waits before answering 204 (default 30 s). */
   watch?: number;
-  /** A taken stage without heartbeat for this long is failed (default 90 s). */
+  /** A taken stage without heartbeat for this long is failed (default 40 s: four missed beats). */
   heartbeat?: number;
-  /** How often the watchdog looks for such stages (default 30 s). */
+  /** How often the watchdog looks for such stages (default 10 s: a lost runner is noticed within 50 s). */
   watchdogInterval?: number;
 }
 
