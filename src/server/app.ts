@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { handleError, handleNotFound } from './http-errors.js';
 import { healthRoute, type HealthDeps } from './routes/health.js';
 import { versionRoute } from './routes/version.js';
+import { registerRateLimits } from './rate-limits.js';
 
 /** Everything the HTTP server needs, grouped; built by the `svc server` composition root. */
 export interface AppDeps {
@@ -29,7 +30,24 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const app = Fastify(options) as unknown as FastifyInstance;
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
+  securityHeaders(app, deps.tls !== undefined);
+  registerRateLimits(app);
   healthRoute(app, deps.health);
   versionRoute(app, { version: deps.version, schemaVersion: deps.schemaVersion });
   return app;
+}
+
+/**
+ * Headers every answer carries, pages, API and errors alike: no MIME sniffing, no framing by other
+ * sites (clickjacking), no full URLs to other origins, and over HTTPS, HTTPS only from then on.
+ * The UI's page adds its Content-Security-Policy (web/spa.ts).
+ */
+function securityHeaders(app: FastifyInstance, https: boolean): void {
+  app.addHook('onRequest', (_request, reply, done) => {
+    void reply.header('x-content-type-options', 'nosniff');
+    void reply.header('x-frame-options', 'DENY');
+    void reply.header('referrer-policy', 'same-origin');
+    if (https) void reply.header('strict-transport-security', 'max-age=31536000');
+    done();
+  });
 }

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, loginAs } from './client.js';
+import { startHarness, type Harness } from './harness.js';
+
+/** Issue 15's security checks over HTTP: headers on every answer, rate limits where guessing pays. */
+describe('security headers and rate limits', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+    h.github.addUser({ login: 'octocat' });
+  });
+  afterAll(() => h.close());
+
+  it('sends the security headers on pages, API answers, errors and unknown paths', async () => {
+    for (const path of ['/', '/healthz', '/api/user', '/api/nope', '/nope']) {
+      const response = await fetch(`${h.url}${path}`);
+      expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(response.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(response.headers.get('referrer-policy'), path).toBe('same-origin');
+    }
+  });
+
+  it('answers 429 RATE_LIMITED past 30 token requests a minute from one address, and says when to retry', async () => {
+    const session = await loginAs(h, 'octocat');
+    const statuses: number[] = [];
+    let last: Awaited<ReturnType<typeof call>> | undefined;
+    for (let i = 0; i < 31; i++) {
+      last = await call(h, '/api/user/token', { method: 'POST', session, csrf: session.csrf });
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 30).every((status) => status === 200)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    expect(last?.json).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: expect.stringMatching(
+        /^too many token requests from this address \(30 a minute\); try again in \d+ s$/,
+      ) as unknown,
+    });
+    // Other routes are not limited.
+    for (let i = 0; i < 40; i++) expect((await fetch(`${h.url}/healthz`)).status).toBe(200);
+  });
+
+  it('limits login attempts to 60 a minute from one address', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 62; i++)
+      statuses.push((await fetch(`${h.url}/login`, { redirect: 'manual' })).status);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(1);
+    expect(statuses.slice(0, 50).includes(429)).toBe(false);
+  });
+});
