@@ -17,6 +17,7 @@ import { gitProvider } from './server/provider.js';
 import { startLocalRunner } from './server/local-runner.js';
 import { pipelineLanguages } from './server/languages.js';
 import type { PipelineLanguages } from '../pipeline/languages/index.js';
+import { claimSqliteFile } from './server/sqlite-claim.js';
 import { startTls, type ServerTls } from './server/tls.js';
 import { wireServer } from './server/wire.js';
 import { readVersion } from './version.js';
@@ -69,8 +70,18 @@ export async function serverCommand(args: readonly string[], env: Env, io: Comma
     return 2;
   }
   for (const note of chosen.notes) logger.warn(note);
+  const datasource = settings.SVC_DATABASE_DATASOURCE;
+  const claim =
+    datasource.driver === 'embedded_sql' && datasource.path !== ':memory:'
+      ? claimSqliteFile(datasource.path, io.cwd)
+      : undefined;
+  if (claim !== undefined && 'error' in claim) {
+    io.stderr(`${claim.error}\n`);
+    return 1;
+  }
   const tls = await startTls(settings, local.env, io.cwd, logger);
   if (tls !== undefined && 'error' in tls) {
+    claim?.release();
     io.stderr(`${tls.error}\n`);
     return tls.exitCode;
   }
@@ -94,6 +105,7 @@ export async function serverCommand(args: readonly string[], env: Env, io: Comma
     }
   } finally {
     await tls?.stop();
+    claim?.release();
   }
 }
 

@@ -169,6 +169,27 @@ describe.each(testDialects())('svc server on $name', (dialect) => {
   });
 });
 
+describe('svc server on SQLite: one server per database file', () => {
+  it('refuses a second server on the same file, saying what to do, and starts again once the first stopped', async () => {
+    const cwd = tempDir();
+    const env = { SVC_DATABASE_DATASOURCE: join(cwd, 'data', 'svc.sqlite') };
+    const first = await startServer(cwd, env, ['server', '--local']);
+    const second = await runSvc(['server', '--local'], {
+      cwd,
+      env: { ...env, SVC_SERVER_PORT: '127.0.0.1:0' },
+    });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(
+      /^SVC_DATABASE_DATASOURCE: another svc server already uses the SQLite database .*svc\.sqlite .*use PostgreSQL or MySQL/m,
+    );
+    expect((await first.stop()).code).toBe(0);
+    // The claim ends with the process, however it ends: a new server starts.
+    const again = await startServer(cwd, env, ['server', '--local']);
+    expect((await fetch(`${again.url}/healthz`)).status).toBe(200);
+    await again.stop();
+  });
+});
+
 describe('svc server with SVC_TLS_CERT and SVC_TLS_KEY', () => {
   /** A server on HTTPS with cert.pem and key.pem of `cwd`. */
   const tlsSettings = (cwd: string): Record<string, string> => ({
