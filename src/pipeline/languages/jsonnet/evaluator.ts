@@ -22,8 +22,9 @@ const CHILD = fileURLToPath(
 
 /**
  * Jsonnet pipeline files, evaluated by the reference C++ library (@hanazuki/node-jsonnet) in a
- * child process per evaluation (~60 ms), which is killed at the time limit. The child sees a private
- * folder holding only the program and the repository files it imports (see files.ts).
+ * child process per evaluation (~0.3 s, most of it starting Node and loading Jsonnet's standard
+ * library), which is killed at the time limit. The child sees a private folder holding only the
+ * program and the repository files it imports (see files.ts).
  */
 export class JsonnetEvaluator {
   readonly #limits: JsonnetLimits;
