@@ -35,6 +35,8 @@ install_missing() {
   command -v go >/dev/null || missing+=(golang-go)
   [ -d /usr/share/gocode/src/go.starlark.net ] || missing+=(golang-starlark-dev)
   command -v jsonnet >/dev/null || missing+=(jsonnet)
+  # The load balancer in front of two servers in the several-servers test (docs/ha.md).
+  command -v haproxy >/dev/null || missing+=(haproxy)
   if [ ${#missing[@]} -gt 0 ]; then
     log "installing ${missing[*]}"
     apt-get update -q >/dev/null

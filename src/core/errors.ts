@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'DATABASE_TOO_NEW'
   | 'DATABASE_UNAVAILABLE'
+  | 'DATABASE_FULL'
   | 'SECRET_KEY_MISSING'
   | 'SECRET_KEY_WRONG'
   | 'INTERNAL';
@@ -89,5 +90,10 @@ export class ForbiddenError extends SvcError {
   }
 }
 
-/** Start-up refusals of the store: the database cannot be used as it is. */
+/**
+ * The database cannot be used: at start, a refusal (unreachable, too new, wrong secret key); while
+ * svc runs, a database that cannot serve now — DATABASE_UNAVAILABLE (server gone or restarting,
+ * SQLite file locked by another process) or DATABASE_FULL (no disk space left) — which clients
+ * may try again after.
+ */
 export class DatabaseError extends SvcError {}

@@ -8,6 +8,8 @@ import type { LogLine } from './log.js';
  *   already has a batch of that number (a runner retrying a batch whose acknowledgement it missed).
  *   NotFoundError when the step does not exist.
  * - `list` returns the lines of every batch of the step, in batch order, then line order.
+ * - `after` returns the step's batches numbered above `batch`, in order, each with its lines (a
+ *   viewer on one server following the lines a runner sends to another, docs/ha.md).
  * - `json` returns the batches as stored — each a JSON array of `{pos, out, time}` — without
  *   reading them into lines: batches 0 … `count` − 1 in order (undefined unless every one of them
  *   is stored) and, apart, those numbered `count` or more.
@@ -16,6 +18,7 @@ import type { LogLine } from './log.js';
 export interface LogBatchStore {
   append(stepId: number, batch: number, lines: readonly LogLine[]): Promise<boolean>;
   list(stepId: number): Promise<LogLine[]>;
+  after(stepId: number, batch: number): Promise<{ batch: number; lines: LogLine[] }[]>;
   json(stepId: number, count: number): Promise<{ batches: Buffer[]; later: Buffer[] } | undefined>;
   delete(stepId: number): Promise<void>;
 }

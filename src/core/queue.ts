@@ -29,9 +29,17 @@ export interface QueuedStage {
  *   `heartbeat` = `at`, version + 1. Returns the stage as taken; undefined when it is not queued,
  *   is gone, or has a limit (its pipeline's taken stages must be counted first: the caller then
  *   reads the stage and updates it, optimistic-locked). Of concurrent takes of a stage, one wins.
+ * - `takeLimited(stageId, machine, at)` takes a queued stage WITH a concurrency limit for runner
+ *   `machine` if its pipeline (repository and name) has fewer taken, unfinished stages than the
+ *   limit: the count and the write are one transaction that holds the repository's row, so that
+ *   servers sharing the database cannot both pass the count (svc's use of `FOR UPDATE`; the stage
+ *   itself is read `SKIP LOCKED`, so a take under way elsewhere is not waited for). Returns the
+ *   stage as taken, `{ active }` when the limit is reached, undefined when the stage is not queued.
  * - `beat` records a sign of life of the runner of a taken stage (pending with a machine, or
  *   running) WITHOUT changing the stage's version, so that heartbeats never make the runner's own
  *   optimistic-locked updates stale. Returns false when the stage is not taken (or gone).
+ * - `beatRunner(machine, at)` records a sign of life of runner `machine` for every stage it holds,
+ *   in one write (heartbeats coalesced per runner); returns how many stages it holds.
  * - `listStale(before)` returns the taken stages whose last heartbeat is older than `before`.
  * - `listIncomplete` returns the stages that are `pending` (queued or taken) or `running`, oldest
  *   first, with the same facts as `listQueued` (GET /api/queue).
@@ -43,7 +51,13 @@ export interface QueuedStage {
 export interface QueueStore {
   listQueued(): Promise<QueuedStage[]>;
   take(stageId: number, machine: string, at: number): Promise<Stage | undefined>;
+  takeLimited(
+    stageId: number,
+    machine: string,
+    at: number,
+  ): Promise<{ stage: Stage } | { active: number } | undefined>;
   beat(stageId: number, at: number): Promise<boolean>;
+  beatRunner(machine: string, at: number): Promise<number>;
   listStale(before: number): Promise<Stage[]>;
   listIncomplete(): Promise<QueuedStage[]>;
   takenBy(): Promise<Map<string, number>>;

@@ -1,4 +1,5 @@
 import type { BuildStore } from './build.js';
+import type { ClusterChannel, LeaseStore } from './cluster.js';
 import type { CronStore } from './cron.js';
 import type { LogStore } from './log.js';
 import type { LogBatchStore } from './log-batch.js';
@@ -8,12 +9,14 @@ import type { RepoStore } from './repo.js';
 import type { RunnerStore } from './runner.js';
 import type { SecretStore } from './secret.js';
 import type { StageStore } from './stage.js';
+import type { StatusOutboxStore } from './status-outbox.js';
 import type { StepStore } from './step.js';
 import type { UserStore } from './user.js';
 
 /**
  * Every persistent resource of the server, opened on one database.
- * Opening a Store applies pending migrations and checks the secret key; `close` releases connections.
+ * Opening a Store applies pending migrations and checks the secret key; `close` releases connections
+ * and stops the cluster signals.
  */
 export interface Store {
   readonly users: UserStore;
@@ -28,6 +31,12 @@ export interface Store {
   readonly runners: RunnerStore;
   readonly logBatches: LogBatchStore;
   readonly queue: QueueStore;
+  /** Commit statuses the provider did not take yet, posted again later. */
+  readonly statusOutbox: StatusOutboxStore;
+  /** Leases of the jobs one server of several runs at a time (docs/ha.md). */
+  readonly leases: LeaseStore;
+  /** Signals to and from the other servers of the database (docs/ha.md). */
+  readonly signals: ClusterChannel;
   /** The schema version the database is at after opening. */
   readonly schemaVersion: number;
   /** Resolves when the database answers a trivial query; rejects when it is unreachable. */

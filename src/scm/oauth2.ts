@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { SvcError } from '../core/errors.js';
 import type { ScmOAuth2Login, ScmToken } from '../core/scm.js';
 import { providerFailure } from './errors.js';
-import { reasonOf } from './rest-client.js';
+import { reasonOf, tries } from './rest-client.js';
+import { DEFAULT_RETRY, sendWithRetries, type RetryPolicy } from './retry.js';
 import type { Transport, TransportResponse } from './transport.js';
 
 /** An OAuth 2 client of a provider's authorization server (RFC 6749). */
@@ -21,6 +22,8 @@ export interface OAuth2Client {
    * provider's error; codes, tokens and the client secret are never written.
    */
   readonly trace?: (line: string) => void;
+  /** How a token request the provider failed is retried (DEFAULT_RETRY when absent). */
+  readonly retry?: RetryPolicy;
 }
 
 /** The authorize page's URL (RFC 6749 §4.1.1), with the provider's scope list when it has one. */
@@ -71,7 +74,10 @@ export async function refreshToken(
 }
 
 /**
- * One token request. A refusal of the grant (400/401 with an `error`: a used, expired or unknown code
+ * One token request, retried when the provider fails on its side or does not answer: a code or
+ * refresh token can be used once, so a second request after one the provider did act on is refused
+ * (UNAUTHORIZED) — the same outcome as not retrying, while a request that never arrived gets its
+ * token. A refusal of the grant (400/401 with an `error`: a used, expired or unknown code
  * or refresh token, wrong client credentials) means the user must log in again: UNAUTHORIZED. A
  * provider that cannot be reached or fails on its side is INTERNAL.
  */
@@ -95,18 +101,17 @@ async function tokenRequest(
     form.set('client_secret', client.clientSecret);
   }
   let response: TransportResponse;
+  let attempts: number;
   try {
-    response = await client.transport({
-      method: 'POST',
-      url: client.tokenUrl,
-      headers,
-      body: form.toString(),
-    });
+    ({ response, attempts } = await sendWithRetries(
+      { policy: client.retry ?? DEFAULT_RETRY, safety: 'idempotent' },
+      () => client.transport({ method: 'POST', url: client.tokenUrl, headers, body: form.toString() }),
+    ));
   } catch (error) {
     client.trace?.(
-      `${client.provider} ${what} grant_type=${grant.grant_type ?? ''}: no answer: ${reasonOf(error)}`,
+      `${client.provider} ${what} grant_type=${grant.grant_type ?? ''}: no answer: ${reasonOf(error)}${tries(error)}`,
     );
-    throw providerFailure(client.provider, what, reasonOf(error), error);
+    throw providerFailure(client.provider, what, `${reasonOf(error)}${tries(error)}`, error);
   }
   const answer = readAnswer(response);
   client.trace?.(
@@ -133,7 +138,7 @@ async function tokenRequest(
   throw providerFailure(
     client.provider,
     what,
-    `HTTP ${response.status}${answer === undefined ? '' : ' without a token'}`,
+    `HTTP ${response.status}${answer === undefined || response.status >= 300 ? '' : ' without a token'}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}`,
   );
 }
 

@@ -11,6 +11,7 @@ import type {
   ScmStatus,
   ScmToken,
 } from '../core/scm.js';
+import type { FaultRule } from '../../test/doubles/forge/faults.js';
 import type { GitAuthOptions } from './netrc.js';
 
 /**
@@ -54,6 +55,10 @@ export interface ScmTestDouble {
   cloneHost: string;
   /** The netrc login and password the provider derives from a token. */
   netrcLogin(token: ScmToken): { login: string; password: string };
+  /** Makes matching requests fail (5xx, 429, a closed connection) instead of being answered. */
+  fail(rule: FaultRule): void;
+  /** How many requests got an injected failure so far. */
+  faultHits(): number;
   /** Makes every API call fail as rate limited until `resetAt` (providers that have rate limits). */
   exhaustRateLimit?(resetAt: Date): void;
   close(): Promise<void>;
@@ -151,6 +156,8 @@ export interface ForgeDoubleLike {
   hooks(fullName: string): { url: string; secret: string }[];
   push(fullName: string, branch: string, url: string, options?: { secret?: string }): Promise<number>;
   unknownCalls(): readonly string[];
+  fail(rule: FaultRule): void;
+  faultHits(): readonly unknown[];
   close(): Promise<void>;
 }
 
@@ -161,8 +168,13 @@ export interface ForgeDoubleLike {
  */
 export function forgeDoubleParts(
   double: ForgeDoubleLike,
-): Pick<ScmTestDouble, 'addUser' | 'addRepo' | 'commit' | 'hooks' | 'sendPush' | 'cloneHost' | 'close'> {
+): Pick<
+  ScmTestDouble,
+  'addUser' | 'addRepo' | 'commit' | 'hooks' | 'sendPush' | 'cloneHost' | 'fail' | 'faultHits' | 'close'
+> {
   return {
+    fail: (rule) => double.fail(rule),
+    faultHits: () => double.faultHits().length,
     addUser: (login, email, orgs, orgAdmin) => token(double.addUser({ login, email, orgs, orgAdmin }).token),
     addRepo: (repo) => void double.addRepo(repo),
     commit: (fullName, branch, files, message) => double.commit(fullName, branch, files, message),

@@ -370,6 +370,25 @@ export function providerContract(driver: ScmDoubleDriver): void {
         },
       );
 
+      it('retries a read and a status post the provider failed on its side (the shared RestClient)', async () => {
+        const hits = double.faultHits();
+        double.fail({ method: 'GET', answer: 503, times: 1 });
+        expect((await scm.findRepo(alice, demo)).name).toBe('demo');
+        expect(double.faultHits()).toBe(hits + 1);
+        if (!scm.reportsStatus) return;
+        const posted = double.statuses('alice/demo', headSha).length;
+        double.fail({ method: 'POST', answer: 502, times: 1 });
+        await scm.setStatus(alice, demo, headSha, {
+          state: 'success',
+          context: 'continuous-integration/retried',
+          description: 'posted through a 502',
+          targetUrl: 'https://ci.example.com/alice/demo/2',
+          ref: 'refs/heads/main',
+        });
+        expect(double.faultHits()).toBe(hits + 2);
+        expect(double.statuses('alice/demo', headSha)).toHaveLength(posted + 1);
+      });
+
       it('reports an unreachable provider as INTERNAL, naming the call', async () => {
         const error = await expectCode(double.unreachableProvider().currentUser(alice), 'INTERNAL');
         // The provider's name and the call (`GitHub GET /user: …`, `Bitbucket Server GET /plugins/…`).

@@ -90,6 +90,10 @@ export class TokenRefresher {
   #renew(token: ScmToken): Promise<ScmToken> {
     const refresh = this.#refresh;
     if (refresh === undefined || token.refresh === '') return Promise.resolve(token);
+    // A call that read the token before another call's refresh of it ended takes that refresh's
+    // result: its refresh token is used up, a second refresh with it would log the user out.
+    const replaced = this.#replaced.get(token.token);
+    if (replaced !== undefined) return Promise.resolve(replaced);
     let running = this.#pending.get(token.token);
     if (running === undefined) {
       running = (async () => {

@@ -1,6 +1,14 @@
 import type { z } from 'zod';
-import type { SvcError } from '../core/errors.js';
-import { providerFailure } from './errors.js';
+import { SvcError } from '../core/errors.js';
+import { providerFailure, ScmRateLimitError } from './errors.js';
+import {
+  DEFAULT_RETRY,
+  retryAfterMs,
+  safetyOf,
+  sendWithRetries,
+  type CallSafety,
+  type RetryPolicy,
+} from './retry.js';
 import type { Transport, TransportResponse } from './transport.js';
 
 /** Ends a pagination loop that a broken next-page link would never end: 1,000 pages. */
@@ -20,11 +28,25 @@ export interface RestApi {
   headers(credential: string, call: { method: string; url: string }): Record<string, string>;
   /** A refusal (a status outside 2xx) as svc's error for the call. */
   refusal(call: string, response: TransportResponse): SvcError;
+  /** How failed calls are retried (DEFAULT_RETRY when absent; tests shorten it). */
+  readonly retry?: RetryPolicy;
+}
+
+/** How one call may be retried; by default by its method (GET and HEAD are, others only when unprocessed). */
+export interface CallOptions {
+  readonly safety?: CallSafety;
 }
 
 /**
+ * Posting a commit status is retried like a read: a second post of the same state for the same
+ * context changes nothing a user sees (every provider shows the newest status per context).
+ */
+export const STATUS_CALL: CallOptions = { safety: 'idempotent' };
+
+/**
  * The part of every provider's REST client that is the same: JSON in and out, the caller's
- * credential on every call, refusals and unreadable answers turned into SvcErrors naming the call.
+ * credential on every call, failures retried as the call's safety allows (retry.ts), refusals and
+ * unreadable answers turned into SvcErrors naming the call.
  */
 export class RestClient {
   readonly api: RestApi;
@@ -40,41 +62,68 @@ export class RestClient {
     path: string,
     schema: S,
     body?: unknown,
+    options: CallOptions = {},
   ): Promise<z.infer<S>> {
-    const response = await this.request(credential, method, `${this.api.root}${path}`, body);
+    const response = await this.request(credential, method, `${this.api.root}${path}`, body, {}, options);
     const what = callName(method, path);
     return this.check(what, this.readJson(what, response), schema);
   }
 
   /** Calls `method path` for its effect; the answer's body is not read. */
-  async send(credential: string, method: string, path: string, body?: unknown): Promise<void> {
-    await this.request(credential, method, `${this.api.root}${path}`, body);
+  async send(
+    credential: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    options: CallOptions = {},
+  ): Promise<void> {
+    await this.request(credential, method, `${this.api.root}${path}`, body, {}, options);
   }
 
-  /** One call to a full URL; answers only with a 2xx response, anything else is an SvcError. */
+  /**
+   * One call to a full URL, retried as `options.safety` allows; answers only with a 2xx response,
+   * anything else is an SvcError (saying how many attempts were made when more than one).
+   */
   async request(
     credential: string,
     method: string,
     url: string,
     body?: unknown,
     extraHeaders: Record<string, string> = {},
+    options: CallOptions = {},
   ): Promise<TransportResponse> {
     const what = callName(method, new URL(url).pathname);
-    const headers = { ...this.api.headers(credential, { method, url }), ...extraHeaders };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    let response: TransportResponse;
+    const payload = body === undefined ? {} : { body: JSON.stringify(body) };
+    // Headers are made for each attempt: OAuth 1.0a signs every request with a fresh nonce.
+    const send = () => {
+      const headers = { ...this.api.headers(credential, { method, url }), ...extraHeaders };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      return this.api.transport({ method, url, headers, ...payload });
+    };
+    let outcome: { response: TransportResponse; attempts: number };
     try {
-      response = await this.api.transport({
-        method,
-        url,
-        headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
+      outcome = await sendWithRetries(
+        {
+          policy: this.api.retry ?? DEFAULT_RETRY,
+          safety: options.safety ?? safetyOf(method),
+          waitAsked: (response) => this.#waitAsked(what, response),
+        },
+        send,
+      );
     } catch (error) {
-      throw providerFailure(this.api.provider, what, reasonOf(error), error);
+      throw providerFailure(this.api.provider, what, `${reasonOf(error)}${tries(error)}`, error);
     }
+    const { response, attempts } = outcome;
     if (response.status >= 200 && response.status < 300) return response;
-    throw this.api.refusal(what, response);
+    throw afterAttempts(this.api.refusal(what, response), attempts);
+  }
+
+  /** The pause the provider asks for: its rate-limit reset (by its own rules), else Retry-After. */
+  #waitAsked(what: string, response: TransportResponse): number | undefined {
+    if (response.status < 400) return undefined;
+    const refusal = this.api.refusal(what, response);
+    if (refusal instanceof ScmRateLimitError) return Math.max(0, refusal.resetAt.getTime() - Date.now());
+    return retryAfterMs(response);
   }
 
   /**
@@ -129,6 +178,20 @@ export class RestClient {
 /** How error messages name a call: the method and the path without its query. */
 export function callName(method: string, path: string): string {
   return `${method} ${path.split('?')[0] ?? path}`;
+}
+
+/** The refusal, its message saying how many attempts were made when there were several. */
+function afterAttempts(error: SvcError, attempts: number): SvcError {
+  // A rate-limit refusal keeps its class: callers read its reset time.
+  if (attempts === 1 || error instanceof ScmRateLimitError) return error;
+  return new SvcError(error.code, `${error.message} (after ${attempts} attempts)`, { cause: error });
+}
+
+/** ` (after N attempts)` for a transport error that sendWithRetries made several attempts for. */
+export function tries(error: unknown): string {
+  const attempts =
+    typeof error === 'object' && error !== null ? (error as { attempts?: unknown }).attempts : 1;
+  return typeof attempts === 'number' && attempts > 1 ? ` (after ${attempts} attempts)` : '';
 }
 
 /** Fetch hides the reason (refused, TLS, DNS) in its error's cause. */

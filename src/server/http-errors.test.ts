@@ -31,7 +31,21 @@ describe('HTTP error translation', () => {
       'stage 3 was changed by someone else (expected version 2)',
     ],
     [new UnauthorizedError(), 401, 'UNAUTHORIZED', 'authentication required'],
-    [new SvcError('DATABASE_UNAVAILABLE', 'db down'), 503, 'DATABASE_UNAVAILABLE', 'db down'],
+    [
+      new SvcError(
+        'DATABASE_UNAVAILABLE',
+        'the PostgreSQL database db:5432/svc is unavailable: ECONNREFUSED',
+      ),
+      503,
+      'DATABASE_UNAVAILABLE',
+      'the database is unavailable; try again in a few seconds',
+    ],
+    [
+      new SvcError('DATABASE_FULL', 'the SQLite database /srv/svc.sqlite is out of disk space'),
+      507,
+      'DATABASE_FULL',
+      'the database is out of disk space; try again once space is freed',
+    ],
   ])('%s → %i', async (error, status, code, message) => {
     const response = await appThrowing(error).inject({ method: 'GET', url: '/boom' });
     expect(response.statusCode).toBe(status);

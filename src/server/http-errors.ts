@@ -20,6 +20,9 @@ export function httpStatusOf(code: ErrorCode): number {
       return 429;
     case 'DATABASE_UNAVAILABLE':
       return 503;
+    case 'DATABASE_FULL':
+      // Insufficient Storage: the request may work once an administrator frees disk space.
+      return 507;
     case 'DATABASE_TOO_NEW':
     case 'SECRET_KEY_MISSING':
     case 'SECRET_KEY_WRONG':
@@ -39,6 +42,19 @@ export interface ErrorBody {
  * (bad JSON, body too large) keep their status; anything else is logged and answered as a bare 500.
  */
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const unavailable = databaseAnswer(error);
+  if (unavailable !== undefined) {
+    // Every request fails alike while the database is gone: one line each, no stack, in the log.
+    request.log.warn(
+      { code: unavailable.code, reason: (error as Error).message, method: request.method, url: request.url },
+      unavailable.code === 'DATABASE_FULL' ? 'database out of disk space' : 'database unavailable',
+    );
+    void reply
+      .status(httpStatusOf(unavailable.code))
+      .header('retry-after', RETRY_AFTER_SECONDS)
+      .send(unavailable);
+    return;
+  }
   if (error instanceof SvcError) {
     const status = httpStatusOf(error.code);
     if (status >= 500) request.log.error({ err: error }, 'request failed');
@@ -55,6 +71,27 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   }
   request.log.error({ err: error }, 'request failed');
   void reply.status(500).send({ code: 'INTERNAL', message: 'internal server error' } satisfies ErrorBody);
+}
+
+/** What clients are told to wait before trying again while the database is unavailable. */
+const RETRY_AFTER_SECONDS = '5';
+
+/**
+ * The answer to a request that failed because the database cannot serve now (DATABASE_UNAVAILABLE
+ * or DATABASE_FULL, see src/store/dialects/guard.ts). The message says what is wrong without the
+ * database's address or file, which the server's log has.
+ */
+function databaseAnswer(
+  error: unknown,
+): (ErrorBody & { code: 'DATABASE_UNAVAILABLE' | 'DATABASE_FULL' }) | undefined {
+  if (!(error instanceof SvcError)) return undefined;
+  if (error.code === 'DATABASE_UNAVAILABLE') {
+    return { code: error.code, message: 'the database is unavailable; try again in a few seconds' };
+  }
+  if (error.code === 'DATABASE_FULL') {
+    return { code: error.code, message: 'the database is out of disk space; try again once space is freed' };
+  }
+  return undefined;
 }
 
 /** Answers unknown routes in the same shape as every other error. */

@@ -7,6 +7,9 @@ import { connect } from './dialects/connect.js';
 import type { SecretCipher } from './encryption/cipher.js';
 import { prepareSecretCipher } from './encryption/prepare.js';
 import { migrate } from './migrations/migrator.js';
+import { openChannel } from './cluster/index.js';
+import type { ClusterChannel } from '../core/cluster.js';
+import { SqlLeaseStore } from './queries/leases.js';
 import { SqlBuildStore } from './queries/builds.js';
 import { SqlCronStore } from './queries/crons.js';
 import { SqlLogBatchStore } from './queries/log-batches.js';
@@ -17,6 +20,7 @@ import { SqlRepoStore } from './queries/repos.js';
 import { SqlRunnerStore } from './queries/runners.js';
 import { SqlSecretStore } from './queries/secrets.js';
 import { SqlStageStore } from './queries/stages.js';
+import { SqlStatusOutboxStore } from './queries/status-outbox.js';
 import { SqlStepStore } from './queries/steps.js';
 import { SqlUserStore } from './queries/users.js';
 
@@ -52,7 +56,8 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
         return { schemaVersion: version, cipher: await prepareSecretCipher(db, options.secretKey, log) };
       },
     );
-    return new SqlStore(connection, schemaVersion, cipher, options.logs);
+    const signals = await openChannel(options.datasource, connection, log);
+    return new SqlStore(connection, schemaVersion, cipher, options.logs, signals);
   } catch (error) {
     await connection.db.destroy().catch(() => undefined);
     throw error;
@@ -73,6 +78,9 @@ class SqlStore implements Store {
   readonly runners;
   readonly logBatches;
   readonly queue;
+  readonly statusOutbox;
+  readonly leases;
+  readonly signals: ClusterChannel;
   readonly schemaVersion: number;
   readonly #connection: Connection;
 
@@ -81,6 +89,7 @@ class SqlStore implements Store {
     schemaVersion: number,
     cipher: SecretCipher,
     logs: ((database: LogStore) => LogStore) | undefined,
+    signals: ClusterChannel,
   ) {
     this.#connection = connection;
     this.schemaVersion = schemaVersion;
@@ -97,13 +106,17 @@ class SqlStore implements Store {
     this.runners = new SqlRunnerStore(connection);
     this.logBatches = new SqlLogBatchStore(connection);
     this.queue = new SqlQueueStore(connection);
+    this.statusOutbox = new SqlStatusOutboxStore(connection);
+    this.leases = new SqlLeaseStore(connection);
+    this.signals = signals;
   }
 
   async ping(): Promise<void> {
     await sql`select 1`.execute(this.#connection.db);
   }
 
-  close(): Promise<void> {
-    return this.#connection.db.destroy();
+  async close(): Promise<void> {
+    await this.signals.close();
+    await this.#connection.db.destroy();
   }
 }

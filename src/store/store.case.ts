@@ -3,6 +3,7 @@
  * once and run on every database (store.test.ts). Each resource gets its own fresh database.
  */
 import { buildsContract } from './cases/builds.case.js';
+import { clusterContract } from './cases/cluster.case.js';
 import { cronsContract } from './cases/crons.case.js';
 import type { OpenFreshStore } from './cases/fixtures.case.js';
 import { logBatchesContract } from './cases/log-batches.case.js';
@@ -13,6 +14,7 @@ import { reposContract } from './cases/repos.case.js';
 import { runnersContract } from './cases/runners.case.js';
 import { secretsContract } from './cases/secrets.case.js';
 import { stagesStepsContract } from './cases/stages-steps.case.js';
+import { statusOutboxContract } from './cases/status-outbox.case.js';
 import { usersContract } from './cases/users.case.js';
 
 export type { OpenFreshStore } from './cases/fixtures.case.js';
@@ -30,4 +32,6 @@ export function storeContract(open: OpenFreshStore): void {
   runnersContract(open);
   logBatchesContract(open);
   queueContract(open);
+  statusOutboxContract(open);
+  clusterContract(open);
 }

@@ -10,6 +10,10 @@ for (const dialect of testDialects()) {
       const store = await openStore({ datasource: database.datasource });
       return {
         store,
+        // SQLite is one server's database (svc claims the file): no second server to open.
+        ...(database.datasource.driver === 'embedded_sql'
+          ? {}
+          : { another: () => openStore({ datasource: database.datasource }) }),
         dispose: async () => {
           await store.close();
           await database.drop();

@@ -250,6 +250,38 @@ export interface LatestRow {
   updated: number;
 }
 
+/** leases: which server runs a once-per-cluster job until when (since schema version 8). */
+export interface LeaseRow {
+  name: string;
+  holder: string;
+  expires: number;
+}
+
+/** cluster_signals: signals between servers on MySQL, polled by id (since schema version 8). */
+export interface ClusterSignalRow {
+  id: Generated<number>;
+  origin: string;
+  body: string;
+  created: number;
+}
+
+/** status_outbox: commit statuses waiting to be posted again (since schema version 9). */
+export interface StatusOutboxRow {
+  id: Generated<number>;
+  repo_id: number;
+  build_id: number;
+  commit_sha: string;
+  context: string;
+  state: string;
+  description: string;
+  target_url: string;
+  ref: string;
+  attempts: number;
+  next_attempt: number;
+  last_error: string;
+  created: number;
+}
+
 /** The whole schema, for `Kysely<Tables>`. */
 export interface Tables {
   users: UserRow;
@@ -266,4 +298,7 @@ export interface Tables {
   latest: LatestRow;
   migrations: MigrationRow;
   meta: MetaRow;
+  leases: LeaseRow;
+  cluster_signals: ClusterSignalRow;
+  status_outbox: StatusOutboxRow;
 }

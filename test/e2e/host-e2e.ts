@@ -26,6 +26,11 @@ export interface HostE2EOptions {
   repository?: E2ERepository;
   /** Settings of the server on `port` besides the frame's (e.g. SVC_SERVER_PORT on every interface). */
   server?: (port: number) => Record<string, string>;
+  /**
+   * The server's database (default: a SQLite file in a new temporary folder): `driver` and
+   * `datasource` as SVC_DATABASE_DRIVER and SVC_DATABASE_DATASOURCE take them.
+   */
+  database?: { driver: 'embedded_sql' | 'sql_a' | 'sql_b'; datasource: string };
 }
 
 /** A build as the API answers it, as far as these tests read it. */
@@ -72,6 +77,12 @@ export class HostE2E {
     const port = await freePort();
     const server = await startServer({
       ...serverEnv(port, mkdtempSync(join(tmpdir(), 'svc-e2e-data-')), github),
+      ...(options.database === undefined
+        ? {}
+        : {
+            SVC_DATABASE_DRIVER: options.database.driver,
+            SVC_DATABASE_DATASOURCE: options.database.datasource,
+          }),
       ...options.server?.(port),
     });
     const url = { url: `http://127.0.0.1:${port}` };

@@ -12,7 +12,15 @@ const RUNS = 300;
 describe('fuzzing with fixed seeds', () => {
   for (const target of TARGETS) {
     it(`${target.name}: ${target.promise}`, async () => {
-      await fc.assert(target.property(), { seed: SEED, numRuns: RUNS, interruptAfterTimeLimit: 20_000 });
+      try {
+        await fc.assert(await target.property(), {
+          seed: SEED,
+          numRuns: RUNS,
+          interruptAfterTimeLimit: 20_000,
+        });
+      } finally {
+        await target.close?.();
+      }
     }, 60_000);
   }
 });

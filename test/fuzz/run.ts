@@ -26,7 +26,8 @@ const results = [];
 let failed = false;
 for (const target of chosen) {
   const started = performance.now();
-  const details = await fc.check(target.property(), { seed, numRuns: runs });
+  const details = await fc.check(await target.property(), { seed, numRuns: runs });
+  await target.close?.();
   const seconds = (performance.now() - started) / 1000;
   results.push({
     target: target.name,

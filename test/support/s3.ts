@@ -7,6 +7,8 @@ import S3rver from 's3rver';
 export interface TestS3 {
   /** `http://127.0.0.1:<port>`. */
   readonly endpoint: string;
+  /** Where s3rver keeps the objects as files (tests read what was really stored). */
+  readonly directory: string;
   close(): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ export async function startS3(buckets: string[]): Promise<TestS3> {
   const address = await server.run();
   return {
     endpoint: `http://127.0.0.1:${address.port}`,
+    directory,
     close: async () => {
       await server.close();
       rmSync(directory, { recursive: true, force: true });

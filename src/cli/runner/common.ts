@@ -34,6 +34,7 @@ type DashboardKeys = 'SVC_UI_DISABLED' | 'SVC_UI_USERNAME' | 'SVC_UI_PASSWORD' |
 export function rpcClientOf(
   settings: Pick<DockerRunnerSettings, ConnectionKeys>,
   logger: Logger,
+  runner: string,
 ): { client: RpcClient; endpoint: string } {
   const endpoint = `${settings.SVC_RPC_PROTO}://${settings.SVC_RPC_HOST}`;
   if (settings.SVC_RPC_SKIP_VERIFY === true)
@@ -41,6 +42,7 @@ export function rpcClientOf(
   const client = new RpcClient({
     endpoint,
     secret: settings.SVC_RPC_SECRET,
+    runner,
     skipVerify: settings.SVC_RPC_SKIP_VERIFY === true,
     dump:
       settings.SVC_RPC_DUMP_HTTP === true || settings.SVC_RPC_DUMP_HTTP_BODY === true

@@ -95,7 +95,7 @@ export async function createDockerRunner(
       `SVC_SHELLSHARE_ENABLED: a failing step of a debug build starts a tmate session (relay: ${settings.SVC_SHELLSHARE_HOST ?? "tmate's default"})`,
     );
   }
-  const { client, endpoint } = rpcClientOf(settings, logger);
+  const { client, endpoint } = rpcClientOf(settings, logger, name);
   const limits = runnerLimits(settings);
   let plugins;
   try {

@@ -90,7 +90,7 @@ export async function createKubernetesRunner(
       code: 1,
     };
   }
-  const { client, endpoint } = rpcClientOf(settings, logger);
+  const { client, endpoint } = rpcClientOf(settings, logger, name);
   const limits = runnerLimits(settings);
   const prepare: PrepareSettings = {
     machine: name,

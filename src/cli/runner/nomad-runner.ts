@@ -63,7 +63,7 @@ export async function createNomadRunner(
       code: 1,
     };
   }
-  const { client, endpoint } = rpcClientOf(settings, logger);
+  const { client, endpoint } = rpcClientOf(settings, logger, name);
   const dispatcher = new NomadDispatcher({
     client,
     nomad,

@@ -25,7 +25,7 @@ import { runnerPlugins } from './plugins.js';
 export async function createSshRunner(settings: SshRunnerSettings, logger: Logger): Promise<CreatedRunner> {
   const name = settings.SVC_RUNNER_NAME ?? hostname();
   const engine = new SshEngine({ target: targetOf, hostKeys: runnerHostKeys(settings.SVC_SSH_KNOWN_HOSTS) });
-  const { client, endpoint } = rpcClientOf(settings, logger);
+  const { client, endpoint } = rpcClientOf(settings, logger, name);
   const prepare: PrepareSettings = {
     machine: name,
     types: ['ssh'],

@@ -10,15 +10,16 @@ import { buildApp } from '../../server/app.js';
 import { Authenticator, registerAuthRoutes, scmTokenOf, SessionCookies } from '../../server/auth/index.js';
 import { BuildEventHub } from '../../server/events/build-events.js';
 import { hookRoute } from '../../server/hook/index.js';
-import { InMemoryLiveLogs } from '../../server/logs/index.js';
 import { BuildActions, BuildWatches, StageQueue } from '../../server/queue/index.js';
 import { registerRpcRoutes } from '../../server/rpc/index.js';
-import { CommitStatusReporter } from '../../server/status/index.js';
+import { CommitStatusReporter, statusOutbox, type StatusPoster } from '../../server/status/index.js';
 import { CronScheduler } from '../../server/cron/index.js';
 import { CommitBuilds, Trigger } from '../../server/trigger/index.js';
 import { metricsRoute } from '../../server/routes/metrics.js';
 import { loadWebApp, registerWebRoutes } from '../../server/web/index.js';
+import type { Leadership } from '../../server/cluster/lease-keeper.js';
 import { TokenRefresher } from '../../scm/refreshing.js';
+import { clusterParts } from './cluster.js';
 import { pipelinePlugins, webhookEvents } from './plugins.js';
 
 /** What the server's parts are made of: settings, the opened store, the git provider (if any). */
@@ -66,12 +67,33 @@ export function wireServer({
     secure: settings.SVC_SERVER_PROTO === 'https',
   });
   const auth = new Authenticator({ users: store.users, sessions });
-  const liveLogs = new InMemoryLiveLogs();
-  const queue = new StageQueue({ store });
+  // Several servers may share the database (PostgreSQL, MySQL): they tell each other what changed.
+  const cluster = clusterParts(store, logger);
+  const liveLogs = cluster.liveLogs;
+  const queue = new StageQueue({
+    store,
+    ...(cluster.announceQueue === undefined ? {} : { announce: cluster.announceQueue }),
+  });
   const watches = new BuildWatches({ builds: store.builds });
   const webhooks = webhookEvents(settings, store, system, logger);
   const buildEvents = new BuildEventHub();
-  const listener = buildListener(settings, store, provider, address, logger, webhooks, buildEvents);
+  const announcer = cluster.attach(app, { queue, watches, events: buildEvents });
+  // Statuses the provider does not take are kept in the database and posted later, after a restart too.
+  const poster =
+    provider?.reportsStatus === true && !settings.SVC_STATUS_DISABLED
+      ? statusOutbox(app, { provider, store, logger })
+      : undefined;
+  const listener = buildListener(
+    settings,
+    store,
+    provider,
+    address,
+    logger,
+    webhooks,
+    buildEvents,
+    announcer,
+    poster,
+  );
   const buildActions = new BuildActions({ store, listener, queue, watches, liveLogs, logger });
 
   registerWebRoutes(app, { version, settings, auth, web: loadWebApp() });
@@ -120,7 +142,9 @@ export function wireServer({
   });
   if (provider !== undefined && trigger !== undefined) {
     hookRoute(app, { repos: store.repos, provider, trigger });
-    if (settings.SVC_CRON_DISABLED !== true) cronScheduler(app, settings, store, provider, trigger, logger);
+    if (settings.SVC_CRON_DISABLED !== true) {
+      cronScheduler(app, settings, store, provider, trigger, logger, cluster.leader);
+    }
   }
   registerRpcRoutes(app, {
     store,
@@ -131,6 +155,7 @@ export function wireServer({
     logger,
     queue,
     watches,
+    leader: cluster.leader,
     reaper:
       settings.SVC_CLEANUP_DISABLED === true
         ? undefined
@@ -156,8 +181,10 @@ function cronScheduler(
   provider: ScmProvider,
   trigger: Trigger,
   logger: Logger,
+  leader: Leadership | undefined,
 ): void {
   const scheduler = new CronScheduler({
+    ...(leader === undefined ? {} : { leader }),
     interval: settings.SVC_CRON_INTERVAL,
     crons: store.crons,
     repos: store.repos,
@@ -185,11 +212,14 @@ function buildListener(
   logger: Logger,
   webhooks: BuildListener | undefined,
   streams: BuildListener,
+  cluster: BuildListener | undefined,
+  poster?: StatusPoster,
 ): BuildListener {
   // The streams first: they only hand the change to open connections, while the others call out.
   const listeners: { name: string; listener: BuildListener }[] = [
     { name: 'sending it to event streams', listener: streams },
   ];
+  if (cluster !== undefined) listeners.push({ name: 'telling the other servers', listener: cluster });
   if (provider !== undefined && !provider.reportsStatus && !settings.SVC_STATUS_DISABLED) {
     // Said once, at start: every build would otherwise be a failed report.
     logger.info(
@@ -200,6 +230,7 @@ function buildListener(
     const statuses = new CommitStatusReporter({
       provider,
       users: store.users,
+      ...(poster === undefined ? {} : { poster }),
       status: { disabled: settings.SVC_STATUS_DISABLED, name: settings.SVC_STATUS_NAME },
       address,
       logger,

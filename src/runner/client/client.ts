@@ -22,6 +22,11 @@ export interface RpcClientOptions {
   endpoint: string;
   /** SVC_RPC_SECRET, sent in X-SVC-Token. */
   secret: string;
+  /**
+   * The runner's name (the `machine` it accepts stages as), sent in X-SVC-Runner with every request:
+   * the server then refuses this runner the details and reports of stages another runner holds.
+   */
+  runner?: string;
   /** SVC_RPC_SKIP_VERIFY: talk HTTPS without verifying the server's certificate. */
   skipVerify?: boolean;
   /** SVC_RPC_DUMP_HTTP(_BODY): every exchange goes to `sink`, bodies when `bodies`. */
@@ -47,6 +52,7 @@ const batchAck = z.object({ batch: z.number(), duplicate: z.boolean() });
 export class RpcClient {
   readonly #endpoint: string;
   readonly #secret: string;
+  readonly #runner: string | undefined;
   readonly #transport: HttpTransport;
   readonly #timeout: number;
   readonly #longPoll: number;
@@ -54,6 +60,7 @@ export class RpcClient {
   constructor(options: RpcClientOptions) {
     this.#endpoint = options.endpoint.replace(/\/+$/, '');
     this.#secret = options.secret;
+    this.#runner = options.runner;
     const base = options.transport ?? httpTransport({ verify: options.skipVerify !== true });
     this.#transport = options.dump ? dumpingTransport(base, options.dump.sink, options.dump.bodies) : base;
     this.#timeout = options.timeouts?.request ?? 60_000;
@@ -152,6 +159,7 @@ export class RpcClient {
     timeout = this.#timeout,
   ): Promise<{ status: number; body: string }> {
     const headers: Record<string, string> = { 'X-SVC-Token': this.#secret, Accept: 'application/json' };
+    if (this.#runner !== undefined) headers['X-SVC-Runner'] = this.#runner;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let response;
     try {

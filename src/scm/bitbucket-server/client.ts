@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import type { z } from 'zod';
 import { oauth1Authorization } from '../oauth1.js';
 import { providerFailure } from '../errors.js';
-import { RestClient } from '../rest-client.js';
+import { RestClient, type CallOptions } from '../rest-client.js';
 import type { Transport, TransportResponse } from '../transport.js';
 import { BITBUCKET_SERVER, bitbucketServerError } from './errors.js';
 import { pageSchema } from './schemas.js';
@@ -55,8 +55,8 @@ export class BitbucketServerClient {
     return this.#rest.json(token, method, path, schema, body);
   }
 
-  send(token: string, method: string, path: string, body?: unknown): Promise<void> {
-    return this.#rest.send(token, method, path, body);
+  send(token: string, method: string, path: string, body?: unknown, options?: CallOptions): Promise<void> {
+    return this.#rest.send(token, method, path, body, options);
   }
 
   raw(token: string, path: string): Promise<TransportResponse> {

@@ -26,6 +26,7 @@ import { API, bitbucketServerEndpoints, type BitbucketServerOptions } from './op
 import { parseHook } from './parse.js';
 import { defaultBranch, listRepos, readPermission } from './repos.js';
 import { branchSchema, commitSchema, projectSchema, repoSchema, userSchema } from './schemas.js';
+import { STATUS_CALL } from '../rest-client.js';
 
 /**
  * Bitbucket Server and Data Center behind svc's ScmProvider (settings SVC_SCMF_*), from the REST
@@ -199,6 +200,8 @@ export class BitbucketServerProvider implements ScmProvider {
         url: status.targetUrl,
         description: status.description,
       },
+
+      STATUS_CALL,
     );
   }
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { onOrigin, RestClient } from '../rest-client.js';
+import { onOrigin, RestClient, type CallOptions } from '../rest-client.js';
 import type { Transport, TransportResponse } from '../transport.js';
 import { BITBUCKET, bitbucketError } from './errors.js';
 import { pageSchema } from './schemas.js';
@@ -31,8 +31,8 @@ export class BitbucketClient {
     return this.#rest.json(token, method, path, schema, body);
   }
 
-  send(token: string, method: string, path: string, body?: unknown): Promise<void> {
-    return this.#rest.send(token, method, path, body);
+  send(token: string, method: string, path: string, body?: unknown, options?: CallOptions): Promise<void> {
+    return this.#rest.send(token, method, path, body, options);
   }
 
   raw(token: string, path: string): Promise<TransportResponse> {

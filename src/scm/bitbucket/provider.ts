@@ -33,6 +33,7 @@ import {
   workspaceAccessSchema,
   workspacePermissionSchema,
 } from './schemas.js';
+import { STATUS_CALL } from '../rest-client.js';
 
 /**
  * Bitbucket Cloud behind svc's ScmProvider (settings SVC_SCMA_*), from its REST API 2.0 as it stands
@@ -214,6 +215,8 @@ export class BitbucketProvider implements ScmProvider {
         description: status.description,
         ...(branch === undefined ? {} : { refname: branch }),
       },
+
+      STATUS_CALL,
     );
   }
 

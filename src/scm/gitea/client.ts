@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { nextLink } from '../pagination.js';
-import { onOrigin, RestClient } from '../rest-client.js';
+import { onOrigin, RestClient, type CallOptions } from '../rest-client.js';
 import type { Transport, TransportResponse } from '../transport.js';
 import { GITEA, giteaError } from './errors.js';
 
@@ -34,8 +34,8 @@ export class GiteaClient {
     return this.#rest.json(token, method, path, schema, body);
   }
 
-  send(token: string, method: string, path: string, body?: unknown): Promise<void> {
-    return this.#rest.send(token, method, path, body);
+  send(token: string, method: string, path: string, body?: unknown, options?: CallOptions): Promise<void> {
+    return this.#rest.send(token, method, path, body, options);
   }
 
   /** The raw answer of a GET (file contents, membership checks answered by status). */

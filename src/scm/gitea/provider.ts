@@ -32,6 +32,7 @@ import {
   repoSchema,
   userSchema,
 } from './schemas.js';
+import { STATUS_CALL } from '../rest-client.js';
 
 /** Full commit shas only: Gitea's `ref=` resolves branches and tags first, then only full shas. */
 const COMMIT_QUERY = 'stat=false&verification=false&files=false';
@@ -166,12 +167,18 @@ export class GiteaProvider implements ScmProvider {
 
   /** `POST /repos/{o}/{r}/statuses/{sha}` (write access); Gitea keeps descriptions of any length. */
   async setStatus(token: ScmToken, repo: ScmRepoRef, commit: string, status: ScmStatus): Promise<void> {
-    await this.#client.send(token.token, 'POST', `${repoPath(repo)}/statuses/${encodeURIComponent(commit)}`, {
-      state: toGiteaState(status.state),
-      target_url: status.targetUrl,
-      description: status.description,
-      context: status.context,
-    });
+    await this.#client.send(
+      token.token,
+      'POST',
+      `${repoPath(repo)}/statuses/${encodeURIComponent(commit)}`,
+      {
+        state: toGiteaState(status.state),
+        target_url: status.targetUrl,
+        description: status.description,
+        context: status.context,
+      },
+      STATUS_CALL,
+    );
   }
 
   /** Gitea's git over HTTP takes a token as the username with any password. */

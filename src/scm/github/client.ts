@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { nextLink } from '../pagination.js';
-import { onOrigin, RestClient } from '../rest-client.js';
+import { onOrigin, RestClient, type CallOptions } from '../rest-client.js';
 import type { Transport } from '../transport.js';
 import { GITHUB, githubError } from './errors.js';
 
@@ -43,8 +43,8 @@ export class GitHubClient {
   }
 
   /** Calls `method path` for its effect; the answer's body is not read. */
-  send(token: string, method: string, path: string, body?: unknown): Promise<void> {
-    return this.#rest.send(token, method, path, body);
+  send(token: string, method: string, path: string, body?: unknown, options?: CallOptions): Promise<void> {
+    return this.#rest.send(token, method, path, body, options);
   }
 
   /** The raw bytes of a file as text (`application/vnd.github.raw`), for files too large for JSON. */

@@ -200,10 +200,12 @@ describe('GitHub provider', () => {
     }
   });
 
-  it('reports a 5xx answer as INTERNAL naming GitHub and the call', async () => {
-    const broken = createServer((_req, res) =>
-      res.writeHead(502, { 'content-type': 'text/plain' }).end('bad gateway'),
-    );
+  it('reports a 5xx answer as INTERNAL naming GitHub and the call, after retrying it', async () => {
+    let calls = 0;
+    const broken = createServer((_req, res) => {
+      calls += 1;
+      res.writeHead(502, { 'content-type': 'text/plain' }).end('bad gateway');
+    });
     await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = broken.address() as AddressInfo;
@@ -216,7 +218,10 @@ describe('GitHub provider', () => {
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SvcError);
       expect((error as SvcError).code).toBe('INTERNAL');
-      expect((error as SvcError).message).toBe('GitHub GET /api/v3/repos/alice/demo: HTTP 502 bad gateway');
+      expect((error as SvcError).message).toBe(
+        'GitHub GET /api/v3/repos/alice/demo: HTTP 502 bad gateway (after 3 attempts)',
+      );
+      expect(calls).toBe(3);
     } finally {
       await new Promise<void>((resolve) => broken.close(() => resolve()));
     }

@@ -1,6 +1,8 @@
 import { SvcError } from '../../core/errors.js';
 import type { ScmToken } from '../../core/scm.js';
 import { providerFailure } from '../errors.js';
+import { reasonOf, tries } from '../rest-client.js';
+import { DEFAULT_RETRY, sendWithRetries } from '../retry.js';
 import type { Transport, TransportResponse } from '../transport.js';
 import { GITHUB, githubError } from './errors.js';
 import type { GitHubEndpoints } from './options.js';
@@ -41,25 +43,25 @@ export async function exchangeCode(
   now = Date.now(),
 ): Promise<ScmToken> {
   const what = 'POST /login/oauth/access_token';
+  const body = new URLSearchParams({
+    client_id: app.clientId,
+    client_secret: app.clientSecret,
+    code,
+    redirect_uri: redirectUri,
+  }).toString();
+  const headers = {
+    accept: 'application/json',
+    'content-type': 'application/x-www-form-urlencoded',
+    'user-agent': 'svc',
+  };
   let response: TransportResponse;
   try {
-    response = await transport({
-      method: 'POST',
-      url: endpoints.accessToken,
-      headers: {
-        accept: 'application/json',
-        'content-type': 'application/x-www-form-urlencoded',
-        'user-agent': 'svc',
-      },
-      body: new URLSearchParams({
-        client_id: app.clientId,
-        client_secret: app.clientSecret,
-        code,
-        redirect_uri: redirectUri,
-      }).toString(),
-    });
+    // Retried like every token request (oauth2.ts): a code GitHub did use is refused the second time.
+    ({ response } = await sendWithRetries({ policy: DEFAULT_RETRY, safety: 'idempotent' }, () =>
+      transport({ method: 'POST', url: endpoints.accessToken, headers, body }),
+    ));
   } catch (error) {
-    throw providerFailure(GITHUB, what, error instanceof Error ? error.message : String(error), error);
+    throw providerFailure(GITHUB, what, `${reasonOf(error)}${tries(error)}`, error);
   }
   if (response.status < 200 || response.status >= 300) throw githubError(what, response);
   let json: unknown;

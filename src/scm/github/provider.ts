@@ -33,6 +33,7 @@ import {
   repoSchema,
   userSchema,
 } from './schemas.js';
+import { STATUS_CALL } from '../rest-client.js';
 
 /** GitHub and GitHub Enterprise Server behind svc's ScmProvider (settings SVC_SCMC_*). */
 export class GitHubProvider implements ScmProvider {
@@ -197,12 +198,18 @@ export class GitHubProvider implements ScmProvider {
   }
 
   async setStatus(token: ScmToken, repo: ScmRepoRef, commit: string, status: ScmStatus): Promise<void> {
-    await this.#client.send(token.token, 'POST', `${repoPath(repo)}/statuses/${encodeURIComponent(commit)}`, {
-      state: toGitHubState(status.state),
-      ...(status.targetUrl === '' ? {} : { target_url: status.targetUrl }),
-      description: statusDescription(status.description),
-      context: status.context,
-    });
+    await this.#client.send(
+      token.token,
+      'POST',
+      `${repoPath(repo)}/statuses/${encodeURIComponent(commit)}`,
+      {
+        state: toGitHubState(status.state),
+        ...(status.targetUrl === '' ? {} : { target_url: status.targetUrl }),
+        description: statusDescription(status.description),
+        context: status.context,
+      },
+      STATUS_CALL,
+    );
   }
 
   /** GitHub takes the OAuth token as the login with any password; `x-oauth-basic` is the documented one. */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { RestClient } from '../rest-client.js';
+import { RestClient, type CallOptions } from '../rest-client.js';
 import type { Transport, TransportResponse } from '../transport.js';
 import { GITLAB, gitlabError } from './errors.js';
 
@@ -34,8 +34,8 @@ export class GitLabClient {
     return this.#rest.json(token, method, path, schema, body);
   }
 
-  send(token: string, method: string, path: string, body?: unknown): Promise<void> {
-    return this.#rest.send(token, method, path, body);
+  send(token: string, method: string, path: string, body?: unknown, options?: CallOptions): Promise<void> {
+    return this.#rest.send(token, method, path, body, options);
   }
 
   raw(token: string, path: string): Promise<TransportResponse> {

@@ -34,6 +34,7 @@ import {
   userSchema,
   type GitLabProject,
 } from './schemas.js';
+import { STATUS_CALL } from '../rest-client.js';
 
 /**
  * GitLab (gitlab.com and self-managed) behind svc's ScmProvider (settings SVC_SCMD_*), from its REST
@@ -241,6 +242,8 @@ export class GitLabProvider implements ScmProvider {
           description: status.description,
           ref: statusRef(status.ref),
         },
+
+        STATUS_CALL,
       );
     } catch (error) {
       if (

@@ -5,16 +5,22 @@ import type { Page } from '../../core/build.js';
 /** `/repos/{owner}/{name}` path parameters. */
 export const RepoParams = z.object({ owner: z.string().min(1), name: z.string().min(1) });
 
+/**
+ * A build, stage or step number, or a repository's build counter: a positive whole number that
+ * fits the store's 32-bit columns (PostgreSQL and MySQL refuse a larger one as a server error).
+ */
+export const ordinal = z.coerce.number().int().positive().max(2_147_483_647);
+
 /** `/repos/{owner}/{name}/builds/{number}` path parameters. */
-export const BuildParams = RepoParams.extend({ number: z.coerce.number().int().positive() });
+export const BuildParams = RepoParams.extend({ number: ordinal });
 
 /** `/repos/{owner}/{name}/cron/{cron}` path parameters: the job's name. */
 export const CronParams = RepoParams.extend({ cron: z.string().min(1) });
 
 /** `/…/builds/{number}/logs/{stage}/{step}` path parameters: stage and step numbers. */
 export const StepParams = BuildParams.extend({
-  stage: z.coerce.number().int().positive(),
-  step: z.coerce.number().int().positive(),
+  stage: ordinal,
+  step: ordinal,
 });
 
 /** Drone's paging: `?page=` (1-based, default 1) and `?per_page=` (default 25, at most 100). */
@@ -29,8 +35,14 @@ export const flagQuery = z
   .optional()
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
-/** Parses request input with a schema; a mismatch is INVALID_INPUT naming the offending fields. */
+/**
+ * Parses request input with a schema; a mismatch is INVALID_INPUT naming the offending fields. Text
+ * with a NUL character is refused first, wherever it is: PostgreSQL cannot store it in a text
+ * column (the write would fail as a server error), and no name, value or setting of svc needs it.
+ */
 export function parseInput<T>(schema: z.ZodType<T>, value: unknown): T {
+  const nul = nulPath(value);
+  if (nul !== undefined) throw new InvalidInputError(`${nul || 'input'}: must not contain a NUL character`);
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`);
@@ -40,4 +52,17 @@ export function parseInput<T>(schema: z.ZodType<T>, value: unknown): T {
 /** The store's page of a parsed PageQuery. */
 export function pageOf(query: z.output<typeof PageQuery>): Page {
   return { page: query.page, perPage: query.per_page };
+}
+
+/** The path (`a.b.0`) of the first string — value or key — with a NUL character in `value`; undefined when none. */
+function nulPath(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const at = path === '' ? key : `${path}.${key}`;
+    if (key.includes('\u0000')) return at;
+    const found = nulPath(item, at);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Cron, CronStore } from '../../core/cron.js';
 import { NotFoundError, StaleVersionError } from '../../core/errors.js';
 import type { RepoStore } from '../../core/repo.js';
+import type { Leadership } from '../cluster/lease-keeper.js';
 import type { CommitBuilds } from '../trigger/index.js';
 import { nextRun } from './expr.js';
 import { cronBuildOf } from './job.js';
@@ -14,6 +15,8 @@ export interface CronSchedulerOptions {
   repos: Pick<RepoStore, 'find'>;
   builds: Pick<CommitBuilds, 'build'>;
   logger: Logger;
+  /** Looks only while this server holds the jobs' lease (several servers on one database). */
+  leader?: Leadership;
   now?: () => number;
 }
 
@@ -23,7 +26,8 @@ export interface CronSchedulerOptions {
  * then creates the build. Scheduling is deliberately inexact (a job runs at the first look after its
  * time), and a job missed while no server looked runs once, not once per missed run, because `next`
  * is computed from now. Moving `next` is an optimistic-locked write made BEFORE the build: of several
- * servers on one database, only the one whose write wins builds, so a run is never built twice. A
+ * servers on one database, only the one whose write wins builds, so a run is never built twice (and
+ * only the holder of the jobs' lease looks at all, `leader`). A
  * build that then fails (provider down) is logged and not retried: the job runs again at its next time.
  */
 export class CronScheduler {
@@ -41,6 +45,7 @@ export class CronScheduler {
   start(): void {
     if (this.#timer !== undefined) return;
     this.#timer = setInterval(() => {
+      if (this.#options.leader?.held === false) return;
       this.#running = this.#running
         .then(() => this.runDue())
         .catch((error: unknown) =>

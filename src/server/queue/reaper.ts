@@ -3,6 +3,7 @@ import { formatDuration } from '../../config/values/duration.js';
 import type { BuildStore } from '../../core/build.js';
 import type { StageStore } from '../../core/stage.js';
 import { isDone } from '../../core/status.js';
+import type { Leadership } from '../cluster/lease-keeper.js';
 import type { StageScheduler } from './scheduler.js';
 
 /** When the reaper gives up on builds (SVC_CLEANUP_*). */
@@ -19,6 +20,8 @@ export interface ReaperOptions extends ReaperSettings {
   store: { builds: Pick<BuildStore, 'listIncomplete'>; stages: Pick<StageStore, 'list'> };
   scheduler: Pick<StageScheduler, 'fail'>;
   logger: Logger;
+  /** Looks only while this server holds the jobs' lease (several servers on one database). */
+  leader?: Leadership;
   now?: () => number;
 }
 
@@ -26,8 +29,8 @@ export interface ReaperOptions extends ReaperSettings {
  * Ends zombie builds: pending for longer than the pending deadline (no runner ever took them) or
  * running for longer than the running deadline (counted from their start). Each stage not done is
  * failed as `error` with a message that names the setting, so the build ends `error` and its
- * runners, watching it, stop. Every server replica may run one: ending a stage is an
- * optimistic-locked write.
+ * runners, watching it, stop. With several servers on one database only the holder of the jobs'
+ * lease looks (`leader`); ending a stage is an optimistic-locked write anyway.
  */
 export class Reaper {
   readonly #options: ReaperOptions;
@@ -44,6 +47,7 @@ export class Reaper {
   start(): void {
     if (this.#timer !== undefined) return;
     this.#timer = setInterval(() => {
+      if (this.#options.leader?.held === false) return;
       this.#sweeping = this.#sweeping
         .then(() => this.sweep())
         .catch((error: unknown) =>

@@ -20,7 +20,7 @@ import {
 import { CoalescingLock } from './coalescing-lock.js';
 import { RecentRepos } from './recent-repos.js';
 import { settleBuild, type SettleDeps } from './settle.js';
-import { pagedQueue, type StageQueue } from './stage-queue.js';
+import type { StageQueue } from './stage-queue.js';
 
 /** How a step still running ends with its stage: killed with a killed stage, else error. */
 function endOfRunning(stage: Stage): Status {
@@ -43,8 +43,8 @@ export interface SchedulerDeps {
  * build. Every write is optimistic-locked: a runner's report carries the version it last saw, and
  * a stale one is refused (StaleVersionError, 409) — except an exact repeat of the update that made
  * the stored version, which a runner sends when it retries a request whose answer it lost: that is
- * answered with what is stored. Every stage status change settles the build (settle.ts), which
- * tells the listener.
+ * answered with what is stored, and the build settled and its listener told again. Every stage
+ * status change settles the build (settle.ts), which tells the listener.
  */
 export class StageScheduler {
   readonly #deps: SchedulerDeps;
@@ -64,8 +64,8 @@ export class StageScheduler {
   }
 
   /**
-   * A runner takes a queued stage: the first one wins (a conditional write, or the optimistic lock
-   * for a stage with a concurrency limit), the others get a ConflictError. Accepting again by the
+   * A runner takes a queued stage: the first one wins (a conditional write, or for a stage with a
+   * concurrency limit a transaction that counts and takes), the others get a ConflictError. Accepting again by the
    * same runner is answered with the stage.
    */
   async accept(stageId: number, machine: string): Promise<StageWithSteps> {
@@ -88,10 +88,23 @@ export class StageScheduler {
           : `stage ${stageId} was taken by runner "${stage.machine}"`,
       );
     }
-    if (stage.limit > 0) await this.#checkLimit(stage);
-    const taken = await this.#deps.store.stages.update({ ...stage, machine, heartbeat: this.#now() });
+    if (stage.limit === 0) {
+      // Queued without a limit, yet not taken above: it changed in between; the optimistic lock decides.
+      const taken = await this.#deps.store.stages.update({ ...stage, machine, heartbeat: this.#now() });
+      this.#deps.queue.taken(stageId);
+      return { ...taken, steps: [] };
+    }
+    // The pipeline's concurrency limit, counted and taken in one transaction that holds the
+    // repository's row: servers sharing the database cannot both pass the count.
+    const result = await this.#deps.store.queue.takeLimited(stageId, machine, this.#now());
+    if (result === undefined) throw new ConflictError(`stage ${stageId} was taken by another runner`);
+    if ('active' in result) {
+      throw new ConflictError(
+        `pipeline "${stage.name}" already runs ${result.active} time(s), its concurrency limit is ${stage.limit}`,
+      );
+    }
     this.#deps.queue.taken(stageId);
-    return { ...taken, steps: [] };
+    return { ...result.stage, steps: [] };
   }
 
   /**
@@ -112,7 +125,11 @@ export class StageScheduler {
     if (isStageReplay(stored, report)) {
       // Finish what the first request may not have (the server stopped half-way): all idempotent.
       if (isDone(stored.status)) await closeSteps(this.#finish(), stored.id, endOfRunning(stored), ENDED);
-      await settleBuild(this.#settle, stored.buildId, { stageChanged: false });
+      // The listener is told again: the first request may have died after the build's status was
+      // written and before the listener heard of it (a server killed while posting the commit
+      // status), and nothing else would ever tell it — the build is already in its new state. The
+      // listeners take a repeat: commit statuses post only a changed state.
+      await settleBuild(this.#settle, stored.buildId, { stageChanged: true });
       return this.#withSteps(stored);
     }
     if (stored.version !== report.version) throw new StaleVersionError(`stage ${stored.id}`, report.version);
@@ -237,21 +254,6 @@ export class StageScheduler {
     await settleBuild(this.#settle, stage.buildId, { stageChanged: true });
     if (steps === undefined) return this.#withSteps(stage);
     return { ...stage, steps: steps.sort((a, b) => a.number - b.number) };
-  }
-
-  /**
-   * The pipeline's concurrency limit, checked again at accept (the queue checks it when offering):
-   * within a server it holds; across replicas two accepts at the same instant can still both pass.
-   */
-  async #checkLimit(stage: Stage): Promise<void> {
-    // The page that starts at this stage (a store that does not page answers the whole queue).
-    const page = await pagedQueue(this.#deps.store.queue)({ after: stage.id - 1, limit: 1 });
-    const queued = page.find((q) => q.stage.id === stage.id);
-    if (queued !== undefined && queued.active >= stage.limit) {
-      throw new ConflictError(
-        `pipeline "${stage.name}" already runs ${queued.active} time(s), its concurrency limit is ${stage.limit}`,
-      );
-    }
   }
 
   #finish(): FinishDeps {

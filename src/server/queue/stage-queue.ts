@@ -26,6 +26,8 @@ export interface StageQueueOptions {
    * further page twice as many as the one before, up to this.
    */
   page?: number;
+  /** Tells the other servers of the database that stages were queued or released (docs/ha.md). */
+  announce?: () => void;
   now?: () => number;
 }
 
@@ -91,6 +93,7 @@ export class StageQueue implements QueueSignal, QueueSwitch {
   readonly #offerTtl: number;
   readonly #page: number;
   readonly #now: () => number;
+  readonly #announce: () => void;
   readonly #offers = new Offers();
   /** Stages taken since the scan under way began: its reads may still show them queued. */
   readonly #taken = new Set<number>();
@@ -109,10 +112,20 @@ export class StageQueue implements QueueSignal, QueueSwitch {
     this.#offerTtl = options.offerTtl ?? 10_000;
     this.#page = Math.max(1, options.page ?? PAGE);
     this.#now = options.now ?? Date.now;
+    this.#announce = options.announce ?? (() => undefined);
   }
 
-  /** New stages are queued (or a stage was released): the waiting requests look again now. */
+  /**
+   * New stages are queued (or a stage was released): the waiting requests look again now, and so
+   * do those of the other servers of the database.
+   */
   wake(): void {
+    this.#announce();
+    this.heard();
+  }
+
+  /** Another server queued or released stages: the requests waiting here look again now. */
+  heard(): void {
     if (this.#waiters.length > 0) this.#scan();
   }
 

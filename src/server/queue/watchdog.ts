@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { QueueStore } from '../../core/queue.js';
+import type { Leadership } from '../cluster/lease-keeper.js';
 import type { StageScheduler } from './scheduler.js';
 
 /** What the watchdog needs and how strict it is. */
@@ -11,6 +12,8 @@ export interface HeartbeatWatchdogOptions {
   timeout?: number;
   /** How often stages are checked (default 10 s: a dead runner is noticed within timeout + interval, 50 s). */
   interval?: number;
+  /** Checks only while this server holds the jobs' lease (several servers on one database). */
+  leader?: Leadership;
   now?: () => number;
 }
 
@@ -18,7 +21,8 @@ export interface HeartbeatWatchdogOptions {
  * Fails the stages whose runner stopped sending heartbeats — killed, crashed, cut off — as `error`,
  * with a message naming the runner, instead of leaving them running until a reaper gives up on the
  * build. Their build is then settled like after any other stage end (dependents, status, listener).
- * Every server replica may run one: failing a stage is an optimistic-locked write, so one wins.
+ * With several servers on one database only the holder of the jobs' lease checks (`leader`); failing
+ * a stage is an optimistic-locked write anyway, so two checks at once would still fail it once.
  */
 export class HeartbeatWatchdog {
   readonly #options: HeartbeatWatchdogOptions;
@@ -41,6 +45,7 @@ export class HeartbeatWatchdog {
     if (this.#timer !== undefined) return;
     this.#startedAt = this.#now();
     this.#timer = setInterval(() => {
+      if (this.#options.leader?.held === false) return;
       this.#sweeping = this.#sweeping
         .then(() => this.sweep())
         .catch((error: unknown) => {
@@ -59,20 +64,32 @@ export class HeartbeatWatchdog {
 
   /**
    * Fails every stage whose runner is silent for longer than the timeout; returns how many. Silence
-   * is only counted while this watchdog runs: after a server restart, runners that kept trying get
-   * a whole timeout to get through before their stages are judged.
+   * is only counted while this watchdog runs and the database answers: after a server restart, or
+   * a database outage (the stale stages cannot be read), runners that kept trying get a whole
+   * timeout to get through before their stages are judged.
    */
   async sweep(): Promise<number> {
     const now = this.#now();
     if (now - this.#startedAt < this.#timeout) return 0;
     let failed = 0;
-    for (const stage of await this.#options.store.queue.listStale(now - this.#timeout)) {
-      const silent = Math.round((now - stage.heartbeat) / 1000);
-      const message = `runner "${stage.machine}" stopped sending heartbeats: no sign of life for ${silent} s`;
-      if (await this.#options.scheduler.fail(stage.id, message)) {
-        failed++;
-        this.#options.logger.warn({ stage: stage.id, build: stage.buildId, runner: stage.machine }, message);
+    try {
+      for (const stage of await this.#options.store.queue.listStale(now - this.#timeout)) {
+        const silent = Math.round((now - stage.heartbeat) / 1000);
+        const message = `runner "${stage.machine}" stopped sending heartbeats: no sign of life for ${silent} s`;
+        if (await this.#options.scheduler.fail(stage.id, message)) {
+          failed++;
+          this.#options.logger.warn(
+            { stage: stage.id, build: stage.buildId, runner: stage.machine },
+            message,
+          );
+        }
       }
+    } catch (error) {
+      // The database is unreachable (or full): runners' heartbeats could not be stored either, so
+      // silence is counted again from now, as after a restart, instead of failing every stage
+      // whose runner kept beating through the outage.
+      this.#startedAt = this.#now();
+      throw error;
     }
     return failed;
   }

@@ -5,6 +5,7 @@ import type { LiveLogs } from '../../core/live-logs.js';
 import type { Repo } from '../../core/repo.js';
 import type { ScmNetrc } from '../../core/scm.js';
 import type { Store } from '../../core/store.js';
+import type { Leadership } from '../cluster/lease-keeper.js';
 import type { BuildWatches } from '../queue/build-watches.js';
 import type { ReaperSettings } from '../queue/reaper.js';
 import type { StageQueue } from '../queue/stage-queue.js';
@@ -46,6 +47,11 @@ export interface RpcDeps {
   readonly timeouts?: RpcTimeouts | undefined;
   /** The reaper of zombie builds (SVC_CLEANUP_*); undefined when disabled. */
   readonly reaper?: ReaperSettings | undefined;
+  /**
+   * With several servers on one database, the lease that lets one of them run the heartbeat watchdog
+   * and the reaper; undefined: this server runs them (one server).
+   */
+  readonly leader?: Leadership | undefined;
   /** Epoch milliseconds; tests pass a fake clock. */
   readonly now?: (() => number) | undefined;
 }

@@ -2,8 +2,15 @@ import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { InvalidInputError } from '../../core/errors.js';
 
-/** The request body read with a protocol schema; InvalidInputError (400) saying what is wrong. */
+/**
+ * The request body read with a protocol schema; InvalidInputError (400) saying what is wrong. Text
+ * with a NUL character is refused, wherever it is: PostgreSQL cannot store it in a text column, so
+ * the write would fail later as a server error (log lines are not read here: they are stored as JSON).
+ */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
+  const nul = nulPath(body);
+  if (nul !== undefined)
+    throw new InvalidInputError(`${what} is malformed: ${nul || 'body'}: contains a NUL character`);
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues
@@ -23,10 +30,25 @@ export function idParam(request: FastifyRequest): number {
   return id;
 }
 
-/** A query parameter, or undefined when absent or empty. */
+/** A query parameter, or undefined when absent or empty; InvalidInputError when it has a NUL character. */
 export function queryParam(request: FastifyRequest, name: string): string | undefined {
   const value = (request.query as Record<string, unknown>)[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
+  if (typeof value !== 'string' || value === '') return undefined;
+  if (value.includes('\u0000')) throw new InvalidInputError(`?${name}= contains a NUL character`);
+  return value;
+}
+
+/** The path (`a.b.0`) of the first string — value or key — with a NUL character in `value`; undefined when none. */
+function nulPath(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const at = path === '' ? key : `${path}.${key}`;
+    if (key.includes('\u0000')) return at;
+    const found = nulPath(item, at);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /**

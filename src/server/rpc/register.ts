@@ -5,6 +5,7 @@ import { RunnerRegistry } from '../queue/runner-registry.js';
 import { HeartbeatWatchdog } from '../queue/watchdog.js';
 import { StageScheduler } from '../queue/scheduler.js';
 import { requireToken } from './auth.js';
+import { HolderChecks } from './holder.js';
 import type { RpcDeps } from './deps.js';
 import { lenientJson } from './parse.js';
 import { acceptRoute } from './routes/accept.js';
@@ -38,12 +39,20 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
     logger: deps.logger,
     timeout: deps.timeouts?.heartbeat,
     interval: deps.timeouts?.watchdogInterval,
+    ...(deps.leader === undefined ? {} : { leader: deps.leader }),
     now,
   });
   const reaper =
     deps.reaper === undefined
       ? undefined
-      : new Reaper({ ...deps.reaper, store: deps.store, scheduler, logger: deps.logger, now });
+      : new Reaper({
+          ...deps.reaper,
+          store: deps.store,
+          scheduler,
+          logger: deps.logger,
+          ...(deps.leader === undefined ? {} : { leader: deps.leader }),
+          now,
+        });
   const closing = new AbortController();
   app.addHook('onReady', (done) => {
     watchdog.start();
@@ -69,6 +78,7 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
       rpc.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, lenientJson);
       rpc.addHook('onRequest', requireToken(deps.secret));
       const { store, liveLogs } = deps;
+      const holders = new HolderChecks(store);
       pingRoute(rpc);
       requestRoute(rpc, {
         queue: deps.queue,
@@ -81,9 +91,9 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
         netrcFor: (repo, build) => deps.netrcFor(repo, build),
         system: deps.system,
       });
-      stageUpdateRoute(rpc, { scheduler });
-      stepUpdateRoute(rpc, { scheduler });
-      heartbeatRoute(rpc, { scheduler });
+      stageUpdateRoute(rpc, { scheduler, holders });
+      stepUpdateRoute(rpc, { scheduler, holders });
+      heartbeatRoute(rpc, { scheduler, holders });
       watchRoute(rpc, {
         store,
         watches: deps.watches,
@@ -92,7 +102,7 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
         now,
       });
       logBatchRoute(rpc, { store, liveLogs, now });
-      logUploadRoute(rpc, { store, liveLogs, now });
+      logUploadRoute(rpc, { store, liveLogs, holders, now });
       registered();
     },
     { prefix: '/rpc/v2' },

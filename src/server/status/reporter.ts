@@ -5,10 +5,10 @@ import type { Repo } from '../../core/repo.js';
 import type { Stage } from '../../core/stage.js';
 import type { ScmProvider, ScmStatus } from '../../core/scm.js';
 import type { UserStore } from '../../core/user.js';
-import { scmTokenOf } from '../auth/scm-token.js';
 import { KeyedLock } from '../trigger/keyed-lock.js';
 import { publicUrl, type ServerAddress } from '../web/address.js';
 import { commitState, describeStatus } from './describe.js';
+import { StatusPoster } from './poster.js';
 
 /** What reporting commit statuses needs. */
 export interface StatusReporterDeps {
@@ -19,6 +19,8 @@ export interface StatusReporterDeps {
   /** Where build pages are (SVC_SERVER_PROTO, SVC_SERVER_HOST): the statuses link to them. */
   readonly address: ServerAddress;
   readonly logger: Logger;
+  /** Posts the statuses, keeping failed ones for later; by default one that only logs failures. */
+  readonly poster?: Pick<StatusPoster, 'post'>;
 }
 
 /** Builds whose last posted state is remembered; beyond this, the oldest are forgotten. */
@@ -29,16 +31,19 @@ const REMEMBERED_BUILDS = 10_000;
  * SVC_STATUS_NAME and linking to the build page, with the token of the user who enabled the
  * repository. A state is posted only when it differs from the last one posted for the build (kept in
  * memory: after a restart the current state is posted once more, which is harmless). Posts for one
- * build go out in the order of the updates. Failures are logged, never thrown: a provider outage
- * must not disturb builds. SVC_STATUS_DISABLED turns all of it off.
+ * build go out in the order of the updates. Failures never reach the build: the provider client
+ * retries briefly, then the poster keeps the status in the outbox, posted later by the outbox loop
+ * (StatusOutboxLoop). SVC_STATUS_DISABLED turns all of it off.
  */
 export class CommitStatusReporter implements BuildListener {
   readonly #deps: StatusReporterDeps;
+  readonly #poster: Pick<StatusPoster, 'post'>;
   readonly #posted = new Map<number, ScmStatus['state']>();
   readonly #perBuild = new KeyedLock();
 
   constructor(deps: StatusReporterDeps) {
     this.#deps = deps;
+    this.#poster = deps.poster ?? new StatusPoster(deps);
   }
 
   async buildUpdated(change: { repo: Repo; build: Build; stages: Stage[] }): Promise<void> {
@@ -50,28 +55,21 @@ export class CommitStatusReporter implements BuildListener {
     const state = commitState(build.status);
     if (this.#posted.get(build.id) === state || build.after === '') return;
     try {
-      const user = await this.#deps.users.find(repo.userId);
-      if (user === undefined || user.scmToken === '') {
-        this.#deps.logger.warn(
-          { repo: repo.slug, build: build.number },
-          'commit status: the repository has no user with provider credentials',
-        );
-        return;
-      }
-      await this.#deps.provider.setStatus(
-        scmTokenOf(user),
-        { namespace: repo.namespace, name: repo.name },
-        build.after,
-        {
+      const outcome = await this.#poster.post({
+        repo,
+        buildId: build.id,
+        commit: build.after,
+        status: {
           state,
           context: this.#deps.status.name,
           ref: build.ref,
           description: describeStatus(build.status),
           targetUrl: publicUrl(this.#deps.address, `/${repo.slug}/${build.number}`),
         },
-      );
-      this.#remember(build.id, state);
+      });
+      if (outcome.kind === 'posted') this.#remember(build.id, state);
     } catch (error) {
+      // The outbox itself could not be written (database down): the status is lost, the build is not.
       this.#deps.logger.warn(
         { err: error, repo: repo.slug, build: build.number, state },
         'commit status not posted',

@@ -86,6 +86,21 @@ describe('Trigger', () => {
     }
   });
 
+  it('records a provider that stays down through the retries as an error build saying so', async () => {
+    const sha = github.commit('octocat/app', 'main', { '.drone.yml': FILE });
+    github.fail({ method: 'GET', path: '/contents/', answer: 503 });
+    try {
+      const result = await new Trigger(deps).trigger(repo, hookFor(sha));
+      if (result.kind !== 'created') throw new Error('no build');
+      expect(result.build.status).toBe('error');
+      expect(result.build.error).toMatch(
+        /^cannot read the pipeline file: the git provider failed \(GitHub GET \S+\/contents\/\.svc\.yml: HTTP 503 .*\(after 3 attempts\)\); restart the build once it answers$/,
+      );
+    } finally {
+      github.recover();
+    }
+  });
+
   it('makes no build for an inactive owner, and says why', async () => {
     const sha = github.commit('octocat/app', 'main', { '.drone.yml': FILE });
     const before = await store.builds.count();

@@ -82,9 +82,10 @@ export type TriggerResult =
 /**
  * Turns a verified webhook into a build, as Drone's triggerer does: skip directives, the repository's
  * pipeline file at the commit, `${…}` substitution, lint, `trigger` matching, then one stage per
- * selected pipeline. A file that is missing, cannot be read with the owner's token, or does not lint
- * makes a build in state `error` that says why (Drone creates none for a missing file; svc does, so
- * that the author sees in svc and in the commit status why nothing ran). The build is stored before
+ * selected pipeline. A file that is missing, cannot be read (the owner's token refused, the provider
+ * down after retries), or does not lint makes a build in state `error` that says why (Drone creates
+ * none for a missing file; svc does, so that the author sees in svc and in the commit status why
+ * nothing ran). The build is stored before
  * this resolves; the listener is told afterwards without waiting for it.
  */
 export class Trigger {
@@ -270,17 +271,23 @@ export class Trigger {
     }
   }
 
-  /** The file, or why it cannot be read when the provider refuses the owner's token. */
+  /**
+   * The file, or why it cannot be read. A refusal lasts until someone acts (new login, access
+   * granted); a provider that stays down or rate-limited after the client's retries (scm/retry.ts)
+   * is recorded the same way, on an error build, rather than failing the hook: providers do not
+   * redeliver a failed webhook on their own, so an answer of 500 would lose the push without a trace,
+   * while the error build shows in svc and in the commit status, and restarting it reads the file again.
+   */
   async #readFile(repo: Repo, owner: User, commit: string): Promise<PipelineFile | string> {
     try {
       return await readPipelineFile(this.#deps.provider, scmTokenOf(owner), repo, commit);
     } catch (error) {
-      // A refusal lasts until someone acts (new login, access granted): record it on a build.
-      // Anything else (provider down) fails the hook with nothing stored, so it can be redelivered.
-      if (error instanceof SvcError && ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND'].includes(error.code)) {
+      if (!(error instanceof SvcError)) throw error;
+      if (['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND'].includes(error.code)) {
         return `cannot read the pipeline file with the credentials of ${owner.login}: ${error.message}`;
       }
-      throw error;
+      this.#deps.logger.warn({ err: error, repo: repo.slug, commit }, 'trigger: the provider failed');
+      return `cannot read the pipeline file: the git provider failed (${error.message}); restart the build once it answers`;
     }
   }
 

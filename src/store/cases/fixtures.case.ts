@@ -9,11 +9,24 @@ import type { NewSecret, SecretScope } from '../../core/secret.js';
 import type { Store } from '../../core/store.js';
 import type { NewUser } from '../../core/user.js';
 
-/** Opens a store on a fresh, empty database; `dispose` closes it and drops the database. */
-export type OpenFreshStore = () => Promise<{ store: Store; dispose(): Promise<void> }>;
+/**
+ * Opens a store on a fresh, empty database; `dispose` closes it and drops the database. `another`, where the dialect allows several servers, opens one
+ * more store on the same database (a second server), which the caller closes.
+ */
+export type OpenFreshStore = () => Promise<{
+  store: Store;
+  dispose(): Promise<void>;
+  another?: () => Promise<Store>;
+}>;
 
 /** One fresh store for the enclosing describe block; the returned function gives it to the tests. */
 export function useStore(open: OpenFreshStore): () => Store {
+  const opened = useOpenedStore(open);
+  return () => opened().store;
+}
+
+/** As useStore, with what `open` answered besides the store (`another`). */
+export function useOpenedStore(open: OpenFreshStore): () => Awaited<ReturnType<OpenFreshStore>> {
   let opened: Awaited<ReturnType<OpenFreshStore>> | undefined;
   beforeAll(async () => {
     opened = await open();
@@ -23,7 +36,7 @@ export function useStore(open: OpenFreshStore): () => Store {
   });
   return () => {
     if (opened === undefined) throw new Error('the store is not open');
-    return opened.store;
+    return opened;
   };
 }
 

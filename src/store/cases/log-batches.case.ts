@@ -54,6 +54,19 @@ export function logBatchesContract(open: OpenFreshStore): void {
       });
     });
 
+    it('gives the batches numbered above a given one, in order, with their lines', async () => {
+      const id = await stepId();
+      await store().logBatches.append(id, 2, lines(5, 1));
+      await store().logBatches.append(id, 0, lines(0, 2));
+      await store().logBatches.append(id, 1, lines(2, 3));
+      expect(await store().logBatches.after(id, 0)).toEqual([
+        { batch: 1, lines: lines(2, 3) },
+        { batch: 2, lines: lines(5, 1) },
+      ]);
+      expect(await store().logBatches.after(id, -1)).toHaveLength(3);
+      expect(await store().logBatches.after(id, 2)).toEqual([]);
+    });
+
     it('deletes a step’s batches, and lists nothing for a step without batches', async () => {
       const id = await stepId();
       await store().logBatches.append(id, 0, lines(0, 1));

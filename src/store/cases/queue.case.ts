@@ -109,6 +109,57 @@ export function queueContract(open: OpenFreshStore): void {
       expect(await stale(10_000)).toEqual([]);
     });
 
+    it('takes a limited stage only below its pipeline’s limit, one winner among concurrent takes', async () => {
+      const repo = await store().repos.create(newRepo());
+      const limited = (number: number) => newStage(number, 0, { name: 'deploy', limit: 1 });
+      const { stages } = await store().builds.create(newBuild(repo.id), [limited(1), limited(2), limited(3)]);
+      const ids = stages.map((s) => s.id);
+      // Three runners try three stages of the same pipeline at once: the limit of 1 lets one through.
+      const results = await Promise.all(
+        ids.map((id, i) => store().queue.takeLimited(id, `runner-${i}`, 9_000)),
+      );
+      const taken = results.filter((r) => r !== undefined && 'stage' in r);
+      expect(taken).toHaveLength(1);
+      expect(results.filter((r) => r !== undefined && 'active' in r)).toEqual([{ active: 1 }, { active: 1 }]);
+      const winner = taken[0] && 'stage' in taken[0] ? taken[0].stage : undefined;
+      expect(winner).toMatchObject({ heartbeat: 9_000, version: (stages[0]?.version ?? 0) + 1 });
+      expect(winner?.machine).toMatch(/^runner-\d$/);
+      // Taken is not queued; gone is not queued; a finished stage frees the pipeline's place.
+      expect(await store().queue.takeLimited(winner?.id ?? 0, 'late', 9_500)).toBeUndefined();
+      expect(await store().queue.takeLimited(999_999, 'late', 9_500)).toBeUndefined();
+      const held = await store().stages.find(winner?.id ?? 0);
+      if (held === undefined) throw new Error('the taken stage is gone');
+      await store().stages.update({ ...held, status: 'success' });
+      const next = ids.find((id) => id !== winner?.id) ?? 0;
+      expect(await store().queue.takeLimited(next, 'runner-next', 10_000)).toMatchObject({
+        stage: { id: next, machine: 'runner-next' },
+      });
+    });
+
+    it('records a heartbeat of every stage a runner holds in one write, and of nothing else', async () => {
+      const repo = await store().repos.create(newRepo());
+      const { stages } = await store().builds.create(newBuild(repo.id), [
+        newStage(1, 0),
+        newStage(2, 0),
+        newStage(3, 0),
+        newStage(4, 0),
+      ]);
+      const [running, accepted, done, other] = stages;
+      if (!running || !accepted || !done || !other) throw new Error('no stages');
+      await store().stages.update({ ...running, status: 'running', machine: 'beating' });
+      await store().stages.update({ ...accepted, machine: 'beating' });
+      await store().stages.update({ ...done, status: 'success', machine: 'beating', heartbeat: 1 });
+      await store().stages.update({ ...other, status: 'running', machine: 'another', heartbeat: 1 });
+
+      expect(await store().queue.beatRunner('beating', 8_000)).toBe(2);
+      const heartbeats = await Promise.all(
+        stages.map(async (s) => (await store().stages.find(s.id))?.heartbeat),
+      );
+      expect(heartbeats).toEqual([8_000, 8_000, 1, 1]);
+      expect(await store().queue.beatRunner('nobody', 8_000)).toBe(0);
+      expect(await store().queue.beatRunner('', 8_000)).toBe(0);
+    });
+
     it('keeps the pause switch: 0 at first, the time of the pause, 0 again on resume', async () => {
       expect(await store().queue.pausedSince()).toBe(0);
       await store().queue.setPaused(1_700_000_000_123);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Datasource } from '../../core/datasource.js';
+import { DatabaseError } from '../../core/errors.js';
 import type { Connection } from './adapter.js';
 import { unavailable } from './errors.js';
 
@@ -13,7 +14,9 @@ export async function connect(datasource: Datasource, log: (msg: string) => void
     await sql`select 1`.execute(connection.db);
   } catch (error) {
     await connection.db.destroy().catch(() => undefined);
-    throw unavailable(failure(datasource, connection.adapter.target), error);
+    // The driver's own reason: at start the message says what could not be opened, in its own words.
+    const reason = error instanceof DatabaseError ? error.cause : error;
+    throw unavailable(failure(datasource, connection.adapter.target), reason);
   }
   return connection;
 }

@@ -5,6 +5,8 @@ import type { Datasource } from '../../core/datasource.js';
 import type { Tables } from '../tables.js';
 import type { Connection, DialectAdapter } from './adapter.js';
 import { errorCode } from './errors.js';
+import { databaseFailure } from './failures.js';
+import { GuardedDialect } from './guard.js';
 import { parseMysqlParams } from './mysql-params.js';
 
 type MysqlDatasource = Extract<Datasource, { driver: 'sql_a' }>;
@@ -77,5 +79,10 @@ export function connectMysql(source: MysqlDatasource): Connection {
       }
     },
   });
-  return { db: new Kysely<Tables>({ dialect }), adapter: mysqlAdapter(source) };
+  const adapter = mysqlAdapter(source);
+  // A lost server fails statements with DATABASE_UNAVAILABLE; the pool opens new connections once it is back.
+  const guarded = new GuardedDialect(dialect, {
+    classify: (error) => databaseFailure(adapter.product, adapter.target, error),
+  });
+  return { db: new Kysely<Tables>({ dialect: guarded }), adapter };
 }

@@ -4,6 +4,8 @@ import type { Datasource } from '../../core/datasource.js';
 import type { Tables } from '../tables.js';
 import type { Connection, DialectAdapter } from './adapter.js';
 import { describeError, errorCode } from './errors.js';
+import { databaseFailure } from './failures.js';
+import { GuardedDialect } from './guard.js';
 import { parsePostgresParams } from './postgres-params.js';
 import { StatementNames } from './postgres-statements.js';
 
@@ -73,8 +75,10 @@ export function connectPostgres(source: PostgresDatasource, log: (msg: string) =
   // Every connection runs svc's queries as named statements: parsed and planned once each.
   const statements = new StatementNames();
   pool.on('connect', (client) => statements.use(client));
-  return {
-    db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) }),
-    adapter: postgresAdapter(target),
-  };
+  const adapter = postgresAdapter(target);
+  // A lost server fails statements with DATABASE_UNAVAILABLE; the pool opens new connections once it is back.
+  const dialect = new GuardedDialect(new PostgresDialect({ pool }), {
+    classify: (error) => databaseFailure(adapter.product, target, error),
+  });
+  return { db: new Kysely<Tables>({ dialect }), adapter };
 }

@@ -13,10 +13,15 @@ import {
 import type { Tables } from '../tables.js';
 import type { Connection, DialectAdapter } from './adapter.js';
 import { errorCode, unavailable } from './errors.js';
+import { databaseFailure } from './failures.js';
+import { GuardedDialect } from './guard.js';
+import { SqliteLockWatch } from './sqlite-lock.js';
 import { CachedStatements } from './sqlite-statements.js';
 
 /** How long a writer waits for another process's write transaction before giving up. */
 const BUSY_TIMEOUT_MS = 10_000;
+/** The wait while another process is known to hold the lock for long (see SqliteLockWatch). */
+const CONTENDED_TIMEOUT_MS = 100;
 
 /**
  * Every transaction starts as a write transaction (BEGIN IMMEDIATE): a deferred one that reads and
@@ -79,7 +84,8 @@ function waitingPragma(database: Database.Database, pragma: string): void {
 
 /**
  * Opens (and creates, with its folder) the SQLite file: WAL journal, foreign keys on, a busy
- * timeout, statements prepared once (CachedStatements).
+ * timeout (shortened while another process holds the lock for long), statements prepared once
+ * (CachedStatements); a locked file or a full disk fails statements with a DatabaseError.
  */
 export function connectSqlite(path: string): Connection {
   const file = path === ':memory:' ? path : resolve(path);
@@ -103,8 +109,14 @@ export function connectSqlite(path: string): Connection {
     database.close();
     throw unavailable(`cannot open the SQLite database ${file}`, error);
   }
-  const db = new Kysely<Tables>({
-    dialect: new ImmediateSqliteDialect({ database: new CachedStatements(database) }),
-  });
-  return { db, adapter: sqliteAdapter(file) };
+  const adapter = sqliteAdapter(file);
+  const lock = new SqliteLockWatch(database, { fullMs: BUSY_TIMEOUT_MS, shortMs: CONTENDED_TIMEOUT_MS });
+  const dialect = new GuardedDialect(
+    new ImmediateSqliteDialect({ database: new CachedStatements(database) }),
+    {
+      classify: (error) => databaseFailure(adapter.product, file, error),
+      observe: (query, error) => lock.observe(query, error),
+    },
+  );
+  return { db: new Kysely<Tables>({ dialect }), adapter };
 }

@@ -5,6 +5,8 @@ import { queueIndex } from './004-queue-index.js';
 import { repoSettings } from './005-repo-settings.js';
 import { queuePause } from './006-queue-pause.js';
 import { latestBuilds } from './007-latest-builds.js';
+import { cluster } from './008-cluster.js';
+import { statusOutbox } from './009-status-outbox.js';
 import type { Migration } from './migration.js';
 
 /** Every migration svc knows, oldest first; append, never edit or reorder. */
@@ -16,6 +18,8 @@ export const MIGRATIONS: readonly Migration[] = [
   repoSettings,
   queuePause,
   latestBuilds,
+  cluster,
+  statusOutbox,
 ];
 
 /** The schema version this svc writes. */

@@ -50,6 +50,20 @@ export class SqlLogBatchStore implements LogBatchStore {
     return rows.flatMap((row) => parseBatch(row.data, stepId, Number(row.batch)));
   }
 
+  async after(stepId: number, batch: number): Promise<{ batch: number; lines: LogLine[] }[]> {
+    const rows = await this.#db
+      .selectFrom('log_batches')
+      .select(['batch', 'data'])
+      .where('step_id', '=', stepId)
+      .where('batch', '>', batch)
+      .orderBy('batch')
+      .execute();
+    return rows.map((row) => {
+      const number = Number(row.batch);
+      return { batch: number, lines: parseBatch(row.data, stepId, number) };
+    });
+  }
+
   /**
    * The stored JSON of the step's batches (each a JSON array of lines), as they are, without
    * reading them into lines: batches 0 … `count` − 1 in order — undefined unless every one of them

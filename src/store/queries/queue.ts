@@ -210,6 +210,62 @@ export class SqlQueueStore implements QueueStore {
     return row && toStage(row);
   }
 
+  async takeLimited(
+    stageId: number,
+    machine: string,
+    at: number,
+  ): Promise<{ stage: Stage } | { active: number } | undefined> {
+    // SQLite has no row locks, and needs none: svc keeps it to one server, whose writes it serializes.
+    const rowLocks = this.#adapter.product !== 'SQLite';
+    // Read committed (MySQL's default is repeatable read): the count after the lock must see the
+    // takes committed while this transaction waited for it, not a snapshot from before.
+    const transaction = rowLocks
+      ? this.#db.transaction().setIsolationLevel('read committed')
+      : this.#db.transaction();
+    return transaction.execute(async (trx) => {
+      const seen = await trx
+        .selectFrom('stages')
+        .select(['repo_id', 'name', 'limit'])
+        .where('id', '=', stageId)
+        .executeTakeFirst();
+      if (seen === undefined) return undefined;
+      // Every limited take of the repository waits here for the one under way: its count then sees it.
+      if (rowLocks) {
+        await trx.selectFrom('repos').select('id').where('id', '=', seen.repo_id).forUpdate().execute();
+      }
+      let read = trx
+        .selectFrom('stages')
+        .selectAll()
+        .where('id', '=', stageId)
+        .where('status', '=', 'pending')
+        .where('machine', '=', '');
+      if (rowLocks) read = read.forUpdate().skipLocked();
+      const row = await read.executeTakeFirst();
+      if (row === undefined) return undefined;
+      const count = await trx
+        .selectFrom('stages')
+        .select((eb) => eb.fn.countAll<number>().as('active'))
+        .where('repo_id', '=', row.repo_id)
+        .where('name', '=', row.name)
+        .where('status', 'in', TAKEN)
+        .where('machine', '<>', '')
+        .executeTakeFirst();
+      const active = Number(count?.active ?? 0);
+      if (active >= Number(row.limit)) return { active };
+      await trx
+        .updateTable('stages')
+        .set((eb) => ({ machine, heartbeat: at, updated: Date.now(), version: eb('version', '+', 1) }))
+        .where('id', '=', stageId)
+        .execute();
+      const taken = await trx
+        .selectFrom('stages')
+        .selectAll()
+        .where('id', '=', stageId)
+        .executeTakeFirstOrThrow();
+      return { stage: toStage(taken) };
+    });
+  }
+
   async beat(stageId: number, at: number): Promise<boolean> {
     const result = await this.#db
       .updateTable('stages')
@@ -219,6 +275,17 @@ export class SqlQueueStore implements QueueStore {
       .where('machine', '<>', '')
       .executeTakeFirst();
     return changed(result) === 1;
+  }
+
+  async beatRunner(machine: string, at: number): Promise<number> {
+    if (machine === '') return 0;
+    const result = await this.#db
+      .updateTable('stages')
+      .set({ heartbeat: at })
+      .where('machine', '=', machine)
+      .where('status', 'in', TAKEN)
+      .executeTakeFirst();
+    return changed(result);
   }
 
   async listStale(before: number): Promise<Stage[]> {

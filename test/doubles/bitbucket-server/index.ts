@@ -20,6 +20,7 @@
  * requests, git over HTTP (a test serves git itself: `NewRepo.cloneUrl`).
  */
 import { generateKeyPairSync } from 'node:crypto';
+import { Faults } from '../forge/faults.js';
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -120,7 +121,8 @@ export async function startBitbucketServerDouble(
   };
   const routes = [whoami, ...repoRoutes(env), ...gitRoutes(env), ...hookRoutes(env), ...buildRoutes(env)];
   const tls = options.https === true ? selfSignedCertificate() : undefined;
-  const server = createServer(env, oauthRoutes(env), routes, tls);
+  const faults = new Faults();
+  const server = createServer(env, oauthRoutes(env), routes, tls, faults);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   env.url = `${tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}`;
@@ -247,6 +249,9 @@ export async function startBitbucketServerDouble(
       offset += ms;
     },
     unknownCalls: () => env.unknown,
+    fail: (rule) => faults.fail(rule),
+    recover: () => faults.recover(),
+    faultHits: () => faults.hits,
     close: () => closeServer(server),
   };
 }

@@ -21,6 +21,7 @@
  * "null for uri" message) and are recorded (`unknownCalls`).
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import type { Faults } from '../forge/faults.js';
 import { createServer as createHttpsServer } from 'node:https';
 import { listener, match, type Context, type Reply } from '../forge/router.js';
 import { errors, type Env, type Route } from './env.js';
@@ -32,6 +33,7 @@ export function createServer(
   oauth: readonly (Route & { signed: boolean })[],
   routes: readonly Route[],
   tls?: { key: string; cert: string },
+  faults?: Faults,
 ): Server {
   const scheme = tls === undefined ? 'http' : 'https';
   const handler = listener((req, body) => {
@@ -45,7 +47,7 @@ export function createServer(
         ...(user === undefined ? {} : { 'x-ausername': user.login, 'x-auserid': String(user.id) }),
       },
     };
-  });
+  }, faults);
   return tls === undefined ? createHttpServer(handler) : createHttpsServer(tls, handler);
 }
 

@@ -20,6 +20,7 @@ import { routes } from './routes.js';
 import { createServer } from './server.js';
 import type { ForgeDouble } from '../forge/double.js';
 import { closeServer } from '../forge/router.js';
+import { Faults } from '../forge/faults.js';
 
 export interface BitbucketDouble extends ForgeDouble {
   readonly key: string;
@@ -55,7 +56,8 @@ export async function startBitbucketDouble(): Promise<BitbucketDouble> {
     limitedUntil: 0,
     unknown: [],
   };
-  const server = createServer(env, oauthRoutes(env), routes(env));
+  const faults = new Faults();
+  const server = createServer(env, oauthRoutes(env), routes(env), faults);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
@@ -129,6 +131,9 @@ export async function startBitbucketDouble(): Promise<BitbucketDouble> {
       offset += ms;
     },
     unknownCalls: () => env.unknown,
+    fail: (rule) => faults.fail(rule),
+    recover: () => faults.recover(),
+    faultHits: () => faults.hits,
     close: () => closeServer(server),
   };
 }

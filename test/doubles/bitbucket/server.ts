@@ -1,4 +1,5 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import type { Faults } from '../forge/faults.js';
 import { listener, match, type Context, type Reply } from '../forge/router.js';
 import { error, type BitbucketRoute, type Env } from './env.js';
 
@@ -11,8 +12,9 @@ export function createServer(
   env: Env,
   web: readonly BitbucketRoute[],
   api: readonly BitbucketRoute[],
+  faults?: Faults,
 ): Server {
-  return createHttpServer(listener((req, body) => handle(env, web, api, req, body)));
+  return createHttpServer(listener((req, body) => handle(env, web, api, req, body), faults));
 }
 
 function handle(

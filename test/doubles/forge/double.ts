@@ -1,3 +1,4 @@
+import type { FaultHit, FaultRule } from './faults.js';
 import type { NewRepo } from './state.js';
 
 /** What every forge double offers a test, whatever the provider it plays. */
@@ -20,5 +21,11 @@ export interface ForgeDouble {
   push(fullName: string, branch: string, url: string, options?: { secret?: string }): Promise<number>;
   /** Requests the double did not know, for tests to expect none. */
   unknownCalls(): readonly string[];
+  /** Answers matching requests with a failure instead (a provider down or rate-limited; forge/faults.ts). */
+  fail(rule: FaultRule): void;
+  /** Ends every injected failure. */
+  recover(): void;
+  /** The requests that got an injected failure, oldest first. */
+  faultHits(): readonly FaultHit[];
   close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 /** Routing for the forge doubles: a request context, replies, and `{name}` path patterns. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Faults } from './faults.js';
 
 /** One request as the route handlers see it. */
 export interface Context {
@@ -99,9 +100,13 @@ export function sendReply(res: ServerResponse, reply: Reply): void {
   res.end(payload);
 }
 
-/** Reads a request's body, then answers it with `handle`'s reply. */
-export function listener(handle: (req: IncomingMessage, body: Buffer) => Reply) {
+/**
+ * Reads a request's body, then answers it with `handle`'s reply — unless one of `faults`' rules
+ * answers it with a failure first (Node discards a body left unread).
+ */
+export function listener(handle: (req: IncomingMessage, body: Buffer) => Reply, faults?: Faults) {
   return (req: IncomingMessage, res: ServerResponse): void => {
+    if (faults?.intercept(req, res) === true) return;
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => sendReply(res, handle(req, Buffer.concat(chunks))));

@@ -37,6 +37,7 @@ import { userRoutes } from './routes-user.js';
 import { createServer } from './server.js';
 import type { ForgeDouble } from '../forge/double.js';
 import { closeServer } from '../forge/router.js';
+import { Faults } from '../forge/faults.js';
 
 /** A running Gitea double. */
 export interface GiteaDouble extends ForgeDouble {
@@ -96,7 +97,8 @@ export async function startGiteaDouble(options: GiteaDoubleOptions = {}): Promis
     unknown: [],
   };
   const api = [...userRoutes(env), ...repoRoutes(env), ...hookRoutes(env)];
-  const server = createServer(env, oauthRoutes(env), api, options.tls);
+  const faults = new Faults();
+  const server = createServer(env, oauthRoutes(env), api, options.tls, faults);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `${options.tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}`;
@@ -161,6 +163,9 @@ export async function startGiteaDouble(options: GiteaDoubleOptions = {}): Promis
     },
     issuedTokens: () => env.access.size,
     unknownCalls: () => env.unknown,
+    fail: (rule) => faults.fail(rule),
+    recover: () => faults.recover(),
+    faultHits: () => faults.hits,
     close: () => closeServer(server),
   };
 }

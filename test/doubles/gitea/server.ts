@@ -1,4 +1,5 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import type { Faults } from '../forge/faults.js';
 import { createServer as createHttpsServer } from 'node:https';
 import { listener, match, type Context, type Reply } from '../forge/router.js';
 import { error, notFound, type Env, type GiteaRoute } from './env.js';
@@ -12,8 +13,9 @@ export function createServer(
   web: readonly GiteaRoute[],
   api: readonly GiteaRoute[],
   tls?: { key: string; cert: string },
+  faults?: Faults,
 ): Server {
-  const handler = listener((req, body) => handle(env, web, api, req, body));
+  const handler = listener((req, body) => handle(env, web, api, req, body), faults);
   return tls === undefined ? createHttpServer(handler) : createHttpsServer(tls, handler);
 }
 

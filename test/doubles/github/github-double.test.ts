@@ -212,4 +212,21 @@ describe('GitHub double', () => {
     expect(answer.get('access_token')).toMatch(/^gho_/);
     expect(answer.get('token_type')).toBe('bearer');
   });
+
+  it('answers injected failures to matching requests, for a number of times or until it recovers', async () => {
+    double.fail({ method: 'GET', path: '/user', answer: 503, retryAfter: 7, times: 1 });
+    double.fail({ method: 'POST', path: '/statuses/', answer: 'close' });
+    const failed = await api('/user');
+    expect(failed.status).toBe(503);
+    expect(failed.headers.get('retry-after')).toBe('7');
+    expect(await failed.json()).toEqual({ message: 'Service Unavailable' });
+    expect((await api('/user')).status).toBe(200);
+    await expect(api('/repos/alice/x/statuses/abc', { method: 'POST', body: '{}' })).rejects.toThrow();
+    double.recover();
+    expect((await api('/repos/alice/x/statuses/abc', { method: 'POST', body: '{}' })).status).toBe(404);
+    expect(double.faultHits().map((hit) => [hit.method, hit.answer])).toEqual([
+      ['GET', 503],
+      ['POST', 'close'],
+    ]);
+  });
 });

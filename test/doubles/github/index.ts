@@ -50,6 +50,10 @@
  *   `X-GitHub-Hook-ID`, `X-Hub-Signature` (sha1) and `X-Hub-Signature-256` (sha256 HMAC of the exact
  *   body). Payloads have the documented shape (compare them with @octokit/webhooks-examples).
  *
+ * - Faults (not GitHub's, svc's tests'): `fail` makes matching requests answer an error status
+ *   (with `Retry-After` when given) or close the connection without an answer, `times` times or
+ *   until `recover` — GitHub down, overloaded or rate-limited (test/doubles/forge/faults.ts).
+ *
  * Not modelled: teams, pending invitations, organization profiles, scopes (every token may do everything its user may), ETags,
  * the automatic `ping` GitHub sends when a hook is created, secondary rate limits.
  */
@@ -68,9 +72,11 @@ import { deliver } from './webhooks.js';
 import { sendPullRequest, sendPush, type PullRequestOptions } from './deliveries.js';
 import type { ForgeDouble } from '../forge/double.js';
 import { closeServer } from '../forge/router.js';
+import { Faults, type FaultHit, type FaultRule } from '../forge/faults.js';
 
 export type { ReceivedRequest } from './server.js';
 export type { PullRequestOptions } from './deliveries.js';
+export type { FaultHit, FaultRule } from '../forge/faults.js';
 
 /** A running GitHub double; see the module comment for what it serves. */
 export interface GitHubDouble extends ForgeDouble {
@@ -129,6 +135,12 @@ export interface GitHubDouble extends ForgeDouble {
   requests(): readonly ReceivedRequest[];
   /** Refuses every API call with 403 and `x-ratelimit-remaining: 0` until `resetAt`. */
   exhaustRateLimit(resetAt: Date): void;
+  /** Answers matching requests (API, OAuth, anything) with a failure instead (see Faults). */
+  fail(rule: FaultRule): void;
+  /** Ends every injected failure. */
+  recover(): void;
+  /** The requests that got an injected failure, oldest first. */
+  faultHits(): readonly FaultHit[];
 }
 
 /** Options of the double; `tls` serves https with that key and certificate (for SKIP_VERIFY tests). */
@@ -149,7 +161,9 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
   const rateLimit = new RateLimit();
   const received: ReceivedRequest[] = [];
   const unknown: string[] = [];
+  const faults = new Faults();
   const server = createServer({
+    faults,
     env,
     apiPrefix,
     alsoV3: true,
@@ -200,6 +214,9 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     requests: () => received,
     unknownCalls: () => unknown,
     exhaustRateLimit: (resetAt) => rateLimit.exhaust(resetAt),
+    fail: (rule) => faults.fail(rule),
+    recover: () => faults.recover(),
+    faultHits: () => faults.hits,
     close: () => closeServer(server),
   };
 }

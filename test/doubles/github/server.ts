@@ -5,6 +5,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import type { Faults } from '../forge/faults.js';
 import type { Env } from './env.js';
 import { error, match, type Context, type Reply, type Route } from './http.js';
 import type { RateLimit } from './rate-limit.js';
@@ -31,6 +32,8 @@ export interface ServerParts {
   /** Requests no route knew (`METHOD /path`). */
   unknown: string[];
   tls: { key: string; cert: string } | undefined;
+  /** Requests answered with an injected failure instead (recorded in `received` too). */
+  faults: Faults;
 }
 
 /** The double's HTTP(S) server: OAuth pages at the web root, the REST API under its prefix. */
@@ -39,6 +42,14 @@ export function createServer(parts: ServerParts): Server {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      if (parts.faults.intercept(req, res)) {
+        parts.received.push({
+          method: req.method ?? 'GET',
+          url: req.url ?? '/',
+          token: tokenOf(req.headers.authorization),
+        });
+        return;
+      }
       const reply = handle(parts, req, Buffer.concat(chunks));
       send(res, reply);
     });

@@ -22,6 +22,7 @@ import { routes } from './routes.js';
 import { createServer } from './server.js';
 import type { ForgeDouble } from '../forge/double.js';
 import { closeServer } from '../forge/router.js';
+import { Faults, type FaultHit, type FaultRule } from '../forge/faults.js';
 
 export interface GitLabDouble extends ForgeDouble {
   readonly clientId: string;
@@ -47,6 +48,10 @@ export interface GitLabDouble extends ForgeDouble {
   exhaustRateLimit(resetAt: Date): void;
   /** Moves the double's clock (to expire access tokens). */
   advance(ms: number): void;
+  /** Answers matching requests with a failure instead, `times` times or until `recover` (forge/faults.ts). */
+  fail(rule: FaultRule): void;
+  recover(): void;
+  faultHits(): readonly FaultHit[];
 }
 
 export async function startGitLabDouble(
@@ -70,7 +75,14 @@ export async function startGitLabDouble(
     inherited: new Set(),
     unknown: [],
   };
-  const server = createServer(env, oauthRoutes(env), [...routes(env), ...hookRoutes(env)], options.tls);
+  const faults = new Faults();
+  const server = createServer(
+    env,
+    oauthRoutes(env),
+    [...routes(env), ...hookRoutes(env)],
+    options.tls,
+    faults,
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `${options.tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}`;
@@ -147,6 +159,9 @@ export async function startGitLabDouble(
       offset += ms;
     },
     unknownCalls: () => env.unknown,
+    fail: (rule) => faults.fail(rule),
+    recover: () => faults.recover(),
+    faultHits: () => faults.hits,
     close: () => closeServer(server),
   };
 }

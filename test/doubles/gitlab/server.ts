@@ -1,6 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { listener, match, type Context, type Reply } from '../forge/router.js';
+import type { Faults } from '../forge/faults.js';
 import { message, type Env, type GitLabRoute } from './env.js';
 
 /**
@@ -14,8 +15,9 @@ export function createServer(
   web: readonly GitLabRoute[],
   api: readonly GitLabRoute[],
   tls?: { key: string; cert: string },
+  faults?: Faults,
 ): Server {
-  const handler = listener((req, body) => handle(env, web, api, req, body));
+  const handler = listener((req, body) => handle(env, web, api, req, body), faults);
   return tls === undefined ? createHttpServer(handler) : createHttpsServer(tls, handler);
 }
 

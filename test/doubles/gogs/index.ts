@@ -33,6 +33,7 @@ import { userRoutes } from './routes-user.js';
 import { createServer } from './server.js';
 import type { ForgeDouble } from '../forge/double.js';
 import { closeServer } from '../forge/router.js';
+import { Faults } from '../forge/faults.js';
 
 /** A running Gogs double. */
 export interface GogsDouble extends ForgeDouble {
@@ -65,7 +66,13 @@ export async function startGogsDouble(
 ): Promise<GogsDouble> {
   const state = new ForgeState();
   const env: Env = { state, urls: { web: '', api: '' }, passwords: new Map(), named: [], unknown: [] };
-  const server = createServer(env, [...userRoutes(env), ...repoRoutes(env), ...hookRoutes(env)], options.tls);
+  const faults = new Faults();
+  const server = createServer(
+    env,
+    [...userRoutes(env), ...repoRoutes(env), ...hookRoutes(env)],
+    options.tls,
+    faults,
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `${options.tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}`;
@@ -122,6 +129,9 @@ export async function startGogsDouble(
     tokenNames: (login) =>
       env.named.filter((t) => t.login.toLowerCase() === login.toLowerCase()).map((t) => t.name),
     unknownCalls: () => env.unknown,
+    fail: (rule) => faults.fail(rule),
+    recover: () => faults.recover(),
+    faultHits: () => faults.hits,
     close: () => closeServer(server),
   };
 }

@@ -1,4 +1,5 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import type { Faults } from '../forge/faults.js';
 import { createServer as createHttpsServer } from 'node:https';
 import { listener, match, type Context, type Reply } from '../forge/router.js';
 import { empty, htmlNotFound, type Env, type GogsRoute } from './env.js';
@@ -12,8 +13,9 @@ export function createServer(
   env: Env,
   routes: readonly GogsRoute[],
   tls?: { key: string; cert: string },
+  faults?: Faults,
 ): Server {
-  const handler = listener((req, body) => handle(env, routes, req, body));
+  const handler = listener((req, body) => handle(env, routes, req, body), faults);
   return tls === undefined ? createHttpServer(handler) : createHttpsServer(tls, handler);
 }
 

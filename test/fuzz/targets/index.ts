@@ -1,4 +1,6 @@
 import type { FuzzTarget } from '../target.js';
+import { apiTarget } from './api.js';
+import { rpcTarget } from './rpc.js';
 import { lineSplitterTarget, maskerTarget } from './logs.js';
 import { pipelineTarget } from './pipeline.js';
 import { settingsTarget } from './settings.js';
@@ -10,4 +12,6 @@ export const TARGETS: readonly FuzzTarget[] = [
   webhookTarget,
   lineSplitterTarget,
   maskerTarget,
+  apiTarget,
+  rpcTarget,
 ];

@@ -10,6 +10,7 @@ import { parseHook as gitea } from '../../../src/scm/gitea/parse.js';
 import { parseHook as github } from '../../../src/scm/github/parse.js';
 import { parseHook as gitlab } from '../../../src/scm/gitlab/parse.js';
 import { parseHook as gogs } from '../../../src/scm/gogs/parse.js';
+import { mutate } from '../mutate.js';
 import type { FuzzTarget } from '../target.js';
 
 const SECRET = 'fuzzing-secret';
@@ -75,21 +76,6 @@ const examples = (
     ),
   ) as { name: string; examples: unknown[] }[]
 ).flatMap(({ name, examples: list }) => list.map((payload) => ({ event: name, payload })));
-
-function mutate(value: unknown, path: number[], replacement: unknown): unknown {
-  if (path.length === 0 || value === null || typeof value !== 'object') return replacement;
-  const [step = 0, ...rest] = path;
-  if (Array.isArray(value)) {
-    const list = value as unknown[];
-    if (list.length === 0) return replacement;
-    const index = step % list.length;
-    return list.map((item, i) => (i === index ? mutate(item, rest, replacement) : item));
-  }
-  const keys = Object.keys(value);
-  if (keys.length === 0) return replacement;
-  const key = keys[step % keys.length] ?? '';
-  return { ...value, [key]: mutate((value as Record<string, unknown>)[key], rest, replacement) };
-}
 
 // Pushes and pull requests are what svc reads in depth; other events it acknowledges and ignores.
 const READ_IN_DEPTH = examples.filter(({ event }) =>

@@ -1,10 +1,9 @@
-import { z } from 'zod';
 import type { BuildStore } from '../../../core/build.js';
 import type { StageStore } from '../../../core/stage.js';
 import type { BuildActions } from '../../queue/build-actions.js';
 import { buildJson } from '../json/build.js';
 import { findBuild } from '../lookup.js';
-import { BuildParams } from '../params.js';
+import { BuildParams, ordinal } from '../params.js';
 import { REPO_WRITE, route, type ApiRoute } from '../route.js';
 import { buildSchema } from '../schemas.js';
 
@@ -15,7 +14,7 @@ export interface BuildActionDeps {
   readonly actions: Pick<BuildActions, 'cancel' | 'approve' | 'decline'>;
 }
 
-const StageActionParams = BuildParams.extend({ stage: z.coerce.number().int().positive() });
+const StageActionParams = BuildParams.extend({ stage: ordinal });
 
 /**
  * Drone's build actions, for callers with write access: cancel a build (DELETE

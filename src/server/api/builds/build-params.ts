@@ -26,7 +26,8 @@ export function buildParamsOf(
     if (typeof first !== 'string') continue;
     if (!VARIABLE.test(key)) {
       throw new InvalidInputError(
-        `${key}: build parameters become step variables; use letters, digits and "_", not starting with a digit`,
+        // An empty or blank name (`?=1`) is quoted, so that the message still shows it.
+        `${/^\S+$/.test(key) ? key : JSON.stringify(key)}: build parameters become step variables; name query parameters with letters, digits and "_", not starting with a digit`,
       );
     }
     params[key] = first;

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { BuildStore } from '../../../core/build.js';
 import type { LogStore } from '../../../core/log.js';
-import { RepoParams } from '../params.js';
+import { ordinal, RepoParams } from '../params.js';
 import { REPO_ADMIN, route, type ApiRoute } from '../route.js';
 
 const PurgeQuery = z.object({
-  before: z.coerce.number().int().positive().describe('builds numbered below this one are deleted'),
+  before: ordinal.describe('builds numbered below this one are deleted'),
 });
 
 /**

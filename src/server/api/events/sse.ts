@@ -43,6 +43,12 @@ export class SseStream {
     this.#response.write(': ping\n\n');
     this.#keepalive = setInterval(() => this.#write(': keepalive\n\n'), options.keepaliveMs ?? KEEPALIVE_MS);
     this.#response.on('close', () => this.#stop());
+    // A HEAD request gets the head and nothing else: left open, the stream (whose events the
+    // client never reads) would hold its connection until the client gives up.
+    if (reply.request.method === 'HEAD') {
+      this.#response.end();
+      this.#stop();
+    }
   }
 
   get ended(): boolean {

@@ -49,6 +49,8 @@ export function eventStreamRoutes(app: FastifyInstance, deps: EventStreamDeps): 
         open.delete(stream);
       },
     });
+    // Ended already (a HEAD request): nothing to follow, nothing to forget later.
+    if (stream.ended) return;
     open.add(stream);
     unsubscribe = deps.events.subscribe((event) => deliver(event, stream));
   };

@@ -59,6 +59,12 @@ export function streamLogRoutes(app: FastifyInstance, deps: StreamLogDeps): ApiR
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
+    // A HEAD request gets the head and nothing else: left open, the stream (whose events the
+    // client never reads) would hold its connection until the client gives up.
+    if (request.method === 'HEAD') {
+      response.end();
+      return;
+    }
     open.add(response);
     const sent = new SentPositions();
     let ended = false;

@@ -39,7 +39,7 @@ const RepoPatch = z
       .min(1)
       .max(24 * 60),
     throttle: z.number().int().min(0).max(1000),
-    counter: z.number().int().min(0),
+    counter: z.number().int().min(0).max(2_147_483_647),
     visibility: z.enum(['public', 'private', 'internal']),
     ignore_forks: z.boolean(),
     ignore_pull_requests: z.boolean(),

@@ -104,7 +104,9 @@ export function userAdminRoutes(deps: UserAdminDeps): ApiRoute[] {
       async handler({ params, body, principal }) {
         const user = await find(params.login);
         if (user.id === principal.user.id && (body.admin === false || body.active === false)) {
-          throw new InvalidInputError('administrators cannot demote or deactivate themselves');
+          throw new InvalidInputError(
+            `${body.admin === false ? 'admin' : 'active'}: administrators cannot demote or deactivate themselves (${user.login})`,
+          );
         }
         const updated = await deps.users.update({ ...user, ...body, updated: (deps.now ?? Date.now)() });
         deps.events?.emit({ kind: 'user', action: 'updated', user: updated });
@@ -121,7 +123,7 @@ export function userAdminRoutes(deps: UserAdminDeps): ApiRoute[] {
       async handler({ params, principal, reply }) {
         const user = await find(params.login);
         if (user.id === principal.user.id)
-          throw new InvalidInputError('administrators cannot delete themselves');
+          throw new InvalidInputError(`login: administrators cannot delete themselves (${user.login})`);
         await deps.users.delete(user.id);
         deps.events?.emit({ kind: 'user', action: 'deleted', user });
         return reply.code(204).send();

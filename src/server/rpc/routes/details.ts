@@ -3,6 +3,7 @@ import { ConflictError, NotFoundError } from '../../../core/errors.js';
 import type { Store } from '../../../core/store.js';
 import { buildToWire, repoToWire, stageToWire, type WireDetails } from '../../../runner/client/wire/index.js';
 import type { RpcDeps } from '../deps.js';
+import { checkHolder, runnerOf } from '../holder.js';
 import { idParam } from '../parse.js';
 import { inlineSecrets } from '../inline-secrets.js';
 import { secretsForBuild } from '../secrets.js';
@@ -28,6 +29,8 @@ export function detailsRoute(app: FastifyInstance, deps: DetailsDeps): void {
     if (stage === undefined) throw new NotFoundError(`stage ${id}`);
     if (stage.machine === '')
       throw new ConflictError(`stage ${id} must be accepted before its details are given`);
+    // Secrets and clone credentials go only to the runner holding the stage (when it names itself).
+    checkHolder(runnerOf(request), stage);
     const build = await deps.store.builds.find(stage.buildId);
     if (build === undefined) throw new NotFoundError(`build ${stage.buildId}`);
     const repo = await deps.store.repos.find(build.repoId);

@@ -7,6 +7,7 @@ import type { QueueStore } from '../../../core/queue.js';
 import type { StepStore } from '../../../core/step.js';
 import { readUpload, wireUpload } from '../../../runner/client/wire/index.js';
 import { idParam, parseBody } from '../parse.js';
+import type { HolderChecks } from '../holder.js';
 
 /**
  * Largest upload: a whole log sent as every line (Drone runners, or an svc runner whose batches the
@@ -24,6 +25,7 @@ export interface LogUploadDeps {
     queue: Pick<QueueStore, 'beat'>;
   };
   liveLogs: Pick<LiveLogs, 'publish' | 'end'>;
+  holders: HolderChecks;
   now: () => number;
 }
 
@@ -42,6 +44,7 @@ export function logUploadRoute(app: FastifyInstance, deps: LogUploadDeps): void 
     const body = readUpload(request.body ?? []) ?? parseBody(wireUpload, request.body ?? [], 'the log');
     const step = await deps.store.steps.find(stepId);
     if (step === undefined) throw new NotFoundError(`step ${stepId}`);
+    await deps.holders.stage(request, step.stageId);
     let lastPos: number | undefined;
     if (Array.isArray(body)) await deps.store.logs.create(stepId, body);
     else lastPos = await storeAfterBatches(deps, stepId, body.batches, body.lines);

@@ -3,19 +3,22 @@ import { stageToWire, wireStage } from '../../../runner/client/wire/index.js';
 import type { StageScheduler } from '../../queue/scheduler.js';
 import { idParam, parseBody } from '../parse.js';
 import { stageReport } from '../reports.js';
+import type { HolderChecks } from '../holder.js';
 
 /**
  * PUT /rpc/v2/stage/{id} — the runner reports its stage: `running` with the steps it will run
  * (they are created then), or a final status with the steps' final state. 200 with the stored
- * stage and steps (ids, versions); 409 when the `version` sent is not the stored one.
+ * stage and steps (ids, versions); 409 when the `version` sent is not the stored one, or when the
+ * runner named in X-SVC-Runner does not hold the stage.
  */
 export function stageUpdateRoute(
   app: FastifyInstance,
-  deps: { scheduler: Pick<StageScheduler, 'report'> },
+  deps: { scheduler: Pick<StageScheduler, 'report'>; holders: HolderChecks },
 ): void {
   app.put('/stage/:id', async (request) => {
     const id = idParam(request);
     const body = parseBody(wireStage, request.body, 'the stage');
+    await deps.holders.stage(request, id);
     const stage = await deps.scheduler.report(stageReport(id, body));
     return stageToWire(stage, stage.steps);
   });
