@@ -18,7 +18,7 @@ import { hookRoute } from '../../src/server/hook/index.js';
 import { InMemoryLiveLogs } from '../../src/server/logs/live-logs.js';
 import { BuildActions, BuildWatches, StageQueue } from '../../src/server/queue/index.js';
 import { registerRpcRoutes } from '../../src/server/rpc/index.js';
-import { CommitStatusReporter } from '../../src/server/status/index.js';
+import { CommitStatusReporter, StatusPoster } from '../../src/server/status/index.js';
 import { Trigger } from '../../src/server/trigger/index.js';
 import type { LoginSettings } from '../../src/server/web/index.js';
 import { registerWebRoutes, type WebApp } from '../../src/server/web/index.js';
@@ -154,6 +154,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       status: { disabled: options.statusDisabled ?? false, name: 'continuous-integration/svc' },
       address,
       logger,
+      // As the server does: statuses the provider does not take are kept in the outbox.
+      poster: new StatusPoster({
+        provider,
+        users: store.users,
+        keep: { outbox: store.statusOutbox, repos: store.repos },
+        logger,
+      }),
     });
     const listener: BuildListener = {
       async buildUpdated(change) {

@@ -3,6 +3,7 @@
  * PostgreSQL or MariaDB database behind Debian's haproxy, and a Docker runner.
  *  - Live logs cross servers: a viewer on server A sees, while the step runs, the lines that the
  *    runner sends to server B (PostgreSQL: LISTEN/NOTIFY; MariaDB: A reads the stored batches).
+ *  - Build events cross servers: A's event stream hears of the build running, which only B was told.
  *  - Cancellation crosses servers: a build cancelled on A stops the runner that watches it on B.
  *  - Kill one: with the runner talking to the balancer, server A is SIGKILLed mid-build; the runner
  *    carries on through the balancer to B, the build completes, and its log has every line once.
@@ -120,6 +121,18 @@ for (const dialect of testDialects().filter((d) => d.name !== 'SQLite')) {
     it('shows a viewer on A the lines the runner sends to B while the step runs, and cancels across servers', async () => {
       const runner = startRunner(servers.b.port, 'ha-on-b', [], { SVC_RUNNER_CAPACITY: '1' });
       runners.push(runner);
+      // Build events on A: the runner's reports reach B only, so A hears of them from B.
+      const events = new AbortController();
+      let eventText = '';
+      const eventStream = fetch(url(servers.a.port, '/api/stream'), {
+        headers: { authorization: `Bearer ${token}` },
+        signal: events.signal,
+      })
+        .then(async (answer) => {
+          const decoder = new TextDecoder();
+          for await (const chunk of answer.body ?? []) eventText += decoder.decode(chunk as Uint8Array);
+        })
+        .catch(() => undefined);
       // The viewer joins while the step sleeps, before it prints: no line is stored when it joins.
       const first = await push('sleep 6; seq 1 50; echo printed; sleep 120', 'lines to B');
       const running = await build(servers.a.port, first, (b) => step(b)?.status === 'running');
@@ -141,6 +154,13 @@ for (const dialect of testDialects().filter((d) => d.name !== 'SQLite')) {
         if (lines.includes('printed')) break;
       }
       await viewer.body?.cancel();
+      events.abort();
+      await eventStream;
+      const heard = eventText
+        .split('\n')
+        .filter((line) => line.startsWith('data: {'))
+        .map((line) => JSON.parse(line.slice(6)) as { build?: Build });
+      expect(heard.some((e) => e.build?.number === first && e.build.status === 'running')).toBe(true);
       // Every line, in order, and the step still runs: they came live, not from the finished log.
       const printed = lines.filter((line) => /^(\d+|printed)$/.test(line));
       expect(printed).toEqual([...Array.from({ length: 50 }, (_, i) => String(i + 1)), 'printed']);

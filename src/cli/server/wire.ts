@@ -81,7 +81,7 @@ export function wireServer({
   // Statuses the provider does not take are kept in the database and posted later, after a restart too.
   const poster =
     provider?.reportsStatus === true && !settings.SVC_STATUS_DISABLED
-      ? statusOutbox(app, { provider, store, logger })
+      ? statusOutbox(app, { provider, store, logger, leader: cluster.leader })
       : undefined;
   const listener = buildListener(
     settings,

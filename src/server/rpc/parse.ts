@@ -43,7 +43,9 @@ function nulPath(value: unknown, path = ''): string | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
   if (typeof value !== 'object' || value === null) return undefined;
   for (const [key, item] of Object.entries(value)) {
-    const at = path === '' ? key : `${path}.${key}`;
+    // An empty or blank name (`?=x`) is quoted, so that the message still shows it.
+    const name = /^\S+$/.test(key) ? key : JSON.stringify(key);
+    const at = path === '' ? name : `${path}.${name}`;
     if (key.includes('\u0000')) return at;
     const found = nulPath(item, at);
     if (found !== undefined) return found;

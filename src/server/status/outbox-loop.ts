@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { StatusOutboxStore } from '../../core/status-outbox.js';
+import type { Leadership } from '../cluster/lease-keeper.js';
 import type { StatusPoster } from './poster.js';
 
 /** What the retry loop of kept commit statuses needs. */
@@ -9,6 +10,8 @@ export interface OutboxLoopDeps {
   readonly logger: Logger;
   /** How often the outbox is looked at (default 5 s). */
   readonly intervalMs?: number;
+  /** Looks only while this server holds the jobs' lease (several servers on one database). */
+  readonly leader?: Leadership | undefined;
   readonly now?: () => number;
 }
 
@@ -26,8 +29,8 @@ const MAX_PAUSE_MS = 5 * 60_000;
  * server is ready until it closes, so a status the provider did not take — while down or
  * rate-limited, or before a restart — reaches it later. Kept cheap while the provider stays down: a
  * pass stops at the first failure, and passes then pause (10 s, doubling, up to 5 minutes) until one
- * status is posted again. Each server of a database runs one; two posting the same status post the
- * same state twice, which changes nothing.
+ * status is posted again. Of several servers on one database only the holder of the jobs' lease
+ * looks (`leader`), so that a kept status is not posted by two servers racing each other.
  */
 export class StatusOutboxLoop {
   readonly #deps: OutboxLoopDeps;
@@ -59,7 +62,7 @@ export class StatusOutboxLoop {
   /** One look at the outbox: the due entries, in order, until one fails. Never throws. */
   async pass(): Promise<void> {
     const now = this.#now();
-    if (now < this.#pausedUntil) return;
+    if (now < this.#pausedUntil || this.#deps.leader?.held === false) return;
     try {
       if (now - this.#lastExpiry >= EXPIRE_EVERY_MS) {
         this.#lastExpiry = now;

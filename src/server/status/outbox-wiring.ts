@@ -4,6 +4,7 @@ import type { RepoStore } from '../../core/repo.js';
 import type { ScmProvider } from '../../core/scm.js';
 import type { StatusOutboxStore } from '../../core/status-outbox.js';
 import type { UserStore } from '../../core/user.js';
+import type { Leadership } from '../cluster/lease-keeper.js';
 import { StatusOutboxLoop } from './outbox-loop.js';
 import { StatusPoster } from './poster.js';
 
@@ -16,6 +17,8 @@ export interface StatusOutboxWiring {
     readonly statusOutbox: StatusOutboxStore;
   };
   readonly logger: Logger;
+  /** With several servers on one database, the lease that lets one of them run the loop. */
+  readonly leader?: Leadership | undefined;
 }
 
 /**
@@ -25,7 +28,7 @@ export interface StatusOutboxWiring {
  */
 export function statusOutbox(
   app: FastifyInstance,
-  { provider, store, logger }: StatusOutboxWiring,
+  { provider, store, logger, leader }: StatusOutboxWiring,
 ): StatusPoster {
   const poster = new StatusPoster({
     provider,
@@ -33,7 +36,7 @@ export function statusOutbox(
     keep: { outbox: store.statusOutbox, repos: store.repos },
     logger,
   });
-  const loop = new StatusOutboxLoop({ outbox: store.statusOutbox, poster, logger });
+  const loop = new StatusOutboxLoop({ outbox: store.statusOutbox, poster, logger, leader });
   app.addHook('onReady', (done) => {
     loop.start();
     done();

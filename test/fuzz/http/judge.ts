@@ -40,7 +40,8 @@ export function judge(sent: Sent, answer: Answer, named: Named, bareStatuses: re
   const message = error.message;
   const path = sent.url.split('?')[0] ?? sent.url;
   if (WHOLE_INPUT.test(message) || message.includes(path)) return;
-  if (named.fields.some((field) => field !== '' && mentions(message, field))) return;
+  // An empty name (`?=x`) is named by its quotes.
+  if (named.fields.some((field) => mentions(message, field === '' ? '""' : field))) return;
   throw new Error(`${what} was refused without naming the input: ${said}`);
 }
 

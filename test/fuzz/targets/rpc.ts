@@ -32,6 +32,16 @@ const token: fc.Arbitrary<Token> = fc.oneof(
   },
 );
 
+/**
+ * The name in X-SVC-Runner: none (Drone's runners), the runner holding the running stage, another
+ * runner (its requests on that stage must get 409), or anything.
+ */
+const runner = fc.oneof(
+  { weight: 2, arbitrary: fc.constant(null) },
+  { weight: 2, arbitrary: fc.constantFrom(OTHER_RUNNER, 'fuzz-runner') },
+  { weight: 1, arbitrary: fc.string({ unit: 'grapheme-ascii', maxLength: 20 }) },
+);
+
 /** A body that breaks one field (any depth) of the stage or step the path names, as the protocol sends it. */
 interface Broken {
   readonly path: readonly number[];
@@ -101,6 +111,7 @@ interface RpcInput {
   readonly query: RpcQuery;
   readonly body: Body | { broken: Broken };
   readonly token: Token;
+  readonly runner: string | null;
 }
 
 /** Log lines: mostly well-formed (positions in any order, repeated, huge), else with any fields. */
@@ -168,6 +179,7 @@ function inputs(route: { method: string; url: string }): fc.Arbitrary<RpcInput> 
       BODIES[key] ??
       fc.oneof({ weight: 3, arbitrary: fc.constant({ text: undefined, contentType: undefined }) }, body({})),
     token,
+    runner,
   });
 }
 
@@ -198,6 +210,7 @@ async function request(
     contentType = input.body.contentType;
   }
   const headers: Record<string, string> = contentType === undefined ? {} : { 'content-type': contentType };
+  if (input.runner !== null) headers['x-svc-runner'] = input.runner;
   if (input.token === 'svc') headers['x-svc-token'] = RPC_SECRET;
   else if (input.token === 'drone') headers['x-drone-token'] = RPC_SECRET;
   else if (input.token.wrong !== null) headers['x-svc-token'] = input.token.wrong;
@@ -217,7 +230,7 @@ function segmentText(value: Segment, known: readonly string[]): string {
 
 export const rpcTarget = serverTarget<RpcFixture>({
   name: 'rpc',
-  promise: `every runner-protocol route, with the secret, any ids (known, unknown, negative, huge, not numbers), queries and payloads (valid stages and steps with one field broken, any JSON, not JSON) — on stages queued, running on another runner or waiting — answers within 5 s, never 5xx, errors as {code, message} and 400s naming the input; without the secret, a bare 401`,
+  promise: `every runner-protocol route, with the secret, any ids (known, unknown, negative, huge, not numbers), queries, runner names and payloads (valid stages and steps with one field broken, any JSON, not JSON) — on stages queued, running on another runner or waiting — answers within 5 s, never 5xx, errors as {code, message} and 400s naming the input; without the secret, a bare 401`,
   start: startRpcFixture,
   property: (fixture) => {
     if (fixture.routes.length === 0) throw new Error('the runner protocol registered no routes');
