@@ -6,23 +6,14 @@ import { randomBytes } from 'node:crypto';
 import { call } from '../api/client.js';
 import { HostE2E, REPO, type HostBuild, type HostE2EOptions } from '../e2e/host-e2e.js';
 import { startRunner, waitFor, type SvcProcess } from '../e2e/system.js';
+import { workPipeline } from './pipelines.js';
 
 /**
  * One stage, no clone (the steps need only the runner and the engine): `lines` numbered lines,
  * `pause` seconds apart, so that the step is still writing its log while the fault lasts.
  */
 export function countingPipeline(lines: number, pause: number): string {
-  return `kind: pipeline
-type: docker
-name: default
-clone:
-  disable: true
-steps:
-- name: work
-  image: local/busybox
-  commands:
-  - for i in $(seq 1 ${lines}); do echo "line $i"; sleep ${pause}; done
-`;
+  return workPipeline([`for i in $(seq 1 ${lines}); do echo "line $i"; sleep ${pause}; done`]);
 }
 
 /** How many of `line 1` … `line <lines>` the log lacks, and how many extra copies it holds. */

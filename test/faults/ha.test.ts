@@ -19,6 +19,7 @@ import { startGitHubDouble, type GitHubDouble } from '../doubles/github/index.js
 import { freePort, serverEnv, startRunner, startServer, waitFor, type SvcProcess } from '../e2e/system.js';
 import { datasourceSetting, testDialects, type TestDatabase } from '../support/databases.js';
 import { startHaproxy, type Haproxy } from '../support/haproxy.js';
+import { workPipeline } from './pipelines.js';
 
 const docker = await dockerForTests(['local/busybox']);
 const REPO = 'octocat/app';
@@ -34,19 +35,7 @@ interface Build {
   stages?: { number: number; status: string; steps?: Step[] }[];
 }
 
-/** One stage, one step, no clone: the steps need only the runner and the engine. */
-const pipeline = (command: string): string => `kind: pipeline
-type: docker
-name: default
-clone:
-  disable: true
-steps:
-- name: work
-  image: local/busybox
-  pull: if-not-exists
-  commands:
-  - ${command}
-`;
+const pipeline = (command: string): string => workPipeline([command]);
 
 for (const dialect of testDialects().filter((d) => d.name !== 'SQLite')) {
   describe.skipIf(dialect.skip || docker.skip)(`several servers on ${dialect.name}`, () => {

@@ -29,18 +29,9 @@ import {
   waitFor,
   type SvcProcess,
 } from '../e2e/system.js';
+import { workPipeline } from './pipelines.js';
 
-const PIPELINE = `kind: pipeline
-type: docker
-name: default
-clone:
-  disable: true
-steps:
-- name: work
-  image: local/busybox
-  commands:
-  - echo hi
-`;
+const PIPELINE = workPipeline(['echo hi']);
 
 interface ApiBuild {
   number: number;

@@ -11,21 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countMatching, dockerForTests } from '../../src/engines/docker/testing.case.js';
 import { HostE2E, type HostBuild } from '../e2e/host-e2e.js';
 import { startRunner, waitFor, type SvcProcess } from '../e2e/system.js';
+import { workPipeline } from './pipelines.js';
 
 const docker = await dockerForTests(['local/busybox']);
 
-/** No clone: the steps need nothing from the repository, only the runner and the engine. */
-const stage = (name: string, command: string, dependsOn = ''): string => `kind: pipeline
-type: docker
-name: ${name}
-clone:
-  disable: true
-${dependsOn === '' ? '' : `depends_on: [${dependsOn}]\n`}steps:
-- name: work
-  image: local/busybox
-  commands:
-  - ${command}
-`;
+const stage = (name: string, command: string, dependsOn?: string): string =>
+  workPipeline([command], { name, ...(dependsOn === undefined ? {} : { dependsOn }) });
 
 type Stage = NonNullable<HostBuild['stages']>[number] & { name: string; error?: string };
 const stages = (build: HostBuild): Stage[] => (build.stages ?? []) as Stage[];
