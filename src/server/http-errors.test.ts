@@ -71,6 +71,20 @@ describe('HTTP error translation', () => {
     expect(Object.keys(response.json<object>()).sort()).toEqual(['code', 'message']);
   });
 
+  it('names the Content-Type it cannot read', async () => {
+    const response = await appThrowing(null).inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': ';;;' },
+      payload: '{}',
+    });
+    expect(response.statusCode).toBe(415);
+    expect(response.json()).toEqual({
+      code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+      message: 'Content-Type ";;;" is not a media type svc reads',
+    });
+  });
+
   it('answers unknown routes with 404 in the same shape', async () => {
     const response = await appThrowing(null).inject({ url: '/nope' });
     expect(response.statusCode).toBe(404);

@@ -66,7 +66,7 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   if (typeof status === 'number' && status >= 400 && status < 500) {
     void reply
       .status(status)
-      .send({ code: fastifyError.code ?? 'INVALID_INPUT', message: fastifyError.message ?? 'bad request' });
+      .send({ code: fastifyError.code ?? 'INVALID_INPUT', message: clientMessage(request, fastifyError) });
     return;
   }
   request.log.error({ err: error }, 'request failed');
@@ -100,4 +100,12 @@ export function handleNotFound(request: FastifyRequest, reply: FastifyReply): vo
     code: 'NOT_FOUND',
     message: `no route for ${request.method} ${request.url}`,
   } satisfies ErrorBody);
+}
+
+/** Fastify's message for a client error, naming the input where fastify's own message does not. */
+function clientMessage(request: FastifyRequest, error: Partial<FastifyError>): string {
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return `Content-Type ${JSON.stringify(request.headers['content-type'] ?? '')} is not a media type svc reads`;
+  }
+  return error.message ?? 'bad request';
 }

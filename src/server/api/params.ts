@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InvalidInputError } from '../../core/errors.js';
 import type { Page } from '../../core/build.js';
+import { nulPath } from '../nul-path.js';
 
 /** `/repos/{owner}/{name}` path parameters. */
 export const RepoParams = z.object({ owner: z.string().min(1), name: z.string().min(1) });
@@ -52,19 +53,4 @@ export function parseInput<T>(schema: z.ZodType<T>, value: unknown): T {
 /** The store's page of a parsed PageQuery. */
 export function pageOf(query: z.output<typeof PageQuery>): Page {
   return { page: query.page, perPage: query.per_page };
-}
-
-/** The path (`a.b.0`) of the first string — value or key — with a NUL character in `value`; undefined when none. */
-function nulPath(value: unknown, path = ''): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    // An empty or blank name (`?=x`) is quoted, so that the message still shows it.
-    const name = /^\S+$/.test(key) ? key : JSON.stringify(key);
-    const at = path === '' ? name : `${path}.${name}`;
-    if (key.includes('\u0000')) return at;
-    const found = nulPath(item, at);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { InvalidInputError } from '../../core/errors.js';
+import { nulPath } from '../nul-path.js';
 
 /**
  * The request body read with a protocol schema; InvalidInputError (400) saying what is wrong. Text
@@ -36,21 +37,6 @@ export function queryParam(request: FastifyRequest, name: string): string | unde
   if (typeof value !== 'string' || value === '') return undefined;
   if (value.includes('\u0000')) throw new InvalidInputError(`?${name}= contains a NUL character`);
   return value;
-}
-
-/** The path (`a.b.0`) of the first string — value or key — with a NUL character in `value`; undefined when none. */
-function nulPath(value: unknown, path = ''): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    // An empty or blank name (`?=x`) is quoted, so that the message still shows it.
-    const name = /^\S+$/.test(key) ? key : JSON.stringify(key);
-    const at = path === '' ? name : `${path}.${name}`;
-    if (key.includes('\u0000')) return at;
-    const found = nulPath(item, at);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { LogLine } from '../../../core/log.js';
 import type { WireBatch, WireLine, WireUpload } from './schemas.js';
+import { INT32_MAX } from './schemas.js';
 
 /**
  * The JSON of log lines on the wire, `JSON.stringify` of `{pos, out, time}` objects (other
@@ -59,7 +60,9 @@ export function readUpload(value: unknown): WireUpload | undefined {
 function readNumbered(value: unknown, key: string): { number: number; lines: WireLine[] } | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const number = (value as Record<string, unknown>)[key];
-  if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 0) return undefined;
+  if (typeof number !== 'number' || !Number.isInteger(number) || number < 0 || number > INT32_MAX) {
+    return undefined;
+  }
   const lines = readLines((value as Record<string, unknown>).lines);
   return lines && { number, lines };
 }

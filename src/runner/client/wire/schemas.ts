@@ -15,8 +15,29 @@ const text = z
   .nullish()
   .transform((v) => v ?? '');
 const count = int.nullish().transform((v) => v ?? 0);
+/** The largest value of the 32-bit integer columns (numbers, versions, limits, exit codes, batches). */
+export const INT32_MAX = 2 ** 31 - 1;
+/** A count stored in a 32-bit column: larger values are refused here, not by the database. */
+const count32 = int
+  .min(-INT32_MAX - 1)
+  .max(INT32_MAX)
+  .nullish()
+  .transform((v) => v ?? 0);
+/**
+ * An exit code, stored as a signed 32-bit integer. Windows' codes are unsigned 32-bit (an access
+ * violation is 3221225477, 0xC0000005): they are kept as the signed value with the same bits
+ * (-1073741819), as Windows' own APIs report NTSTATUS values.
+ */
+const exitCode = int
+  .min(-INT32_MAX - 1)
+  .max(2 ** 32 - 1)
+  .nullish()
+  .transform((v) => (v === undefined || v === null ? 0 : v > INT32_MAX ? v - 2 ** 32 : v));
+/** The last second of year 9999: later times are refused (svc stores milliseconds in 64-bit columns). */
+const LAST_SECOND = 253_402_300_799;
 const time = z
   .number()
+  .max(LAST_SECOND)
   .nullish()
   .transform((v) => Math.max(0, Math.floor(v ?? 0)));
 const flag = z
@@ -37,15 +58,15 @@ export const wireStatus = z.enum(STATUSES);
 export const wireStep = z.object({
   id: count,
   step_id: count,
-  number: int.min(1),
+  number: int.min(1).max(INT32_MAX),
   name: z.string(),
   status: wireStatus,
   error: text,
   errignore: flag,
-  exit_code: count,
+  exit_code: exitCode,
   started: time,
   stopped: time,
-  version: count,
+  version: count32,
   depends_on: names,
   image: text,
   detached: flag,
@@ -57,25 +78,25 @@ export const wireStage = z.object({
   id: int,
   repo_id: count,
   build_id: count,
-  number: count,
+  number: count32,
   name: text,
   kind: text,
   type: text,
   status: wireStatus,
   error: text,
   errignore: flag,
-  exit_code: count,
+  exit_code: exitCode,
   machine: text,
   os: text,
   arch: text,
   variant: text,
   kernel: text,
-  limit: count,
+  limit: count32,
   started: time,
   stopped: time,
   created: time,
   updated: time,
-  version: count,
+  version: count32,
   on_success: flag,
   on_failure: flag,
   depends_on: names,
@@ -246,7 +267,7 @@ export type WireLine = z.output<typeof wireLine>;
  * 0 per step; Drone runners send a bare array of lines, sent once each.
  */
 export const wireBatch = z.union([
-  z.object({ batch: int.min(0), lines: z.array(wireLine) }),
+  z.object({ batch: int.min(0).max(INT32_MAX), lines: z.array(wireLine) }),
   z.array(wireLine),
 ]);
 export type WireBatch = z.output<typeof wireBatch>;
@@ -259,7 +280,7 @@ export type WireBatch = z.output<typeof wireBatch>;
  */
 export const wireUpload = z.union([
   z.array(wireLine),
-  z.object({ batches: int.min(0), lines: z.array(wireLine) }),
+  z.object({ batches: int.min(0).max(INT32_MAX), lines: z.array(wireLine) }),
 ]);
 export type WireUpload = z.output<typeof wireUpload>;
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { NotFoundError } from '../../../core/errors.js';
+import { InvalidInputError, NotFoundError } from '../../../core/errors.js';
 import type { LiveLogs } from '../../../core/live-logs.js';
 import type { LogBatchStore } from '../../../core/log-batch.js';
 import type { QueueStore } from '../../../core/queue.js';
 import type { StageStore } from '../../../core/stage.js';
 import type { StepStore } from '../../../core/step.js';
-import { readBatch, wireBatch } from '../../../runner/client/wire/index.js';
+import { INT32_MAX, readBatch, wireBatch } from '../../../runner/client/wire/index.js';
 import { checkHolder, runnerOf } from '../holder.js';
 import { idParam, parseBody } from '../parse.js';
 
@@ -41,6 +41,8 @@ export function logBatchRoute(app: FastifyInstance, deps: LogBatchDeps): void {
     const holder = await beats.holderOf(step.stageId);
     checkHolder(runnerOf(request), { id: step.stageId, machine: holder ?? '' });
     const { batch, lines } = Array.isArray(body) ? { batch: body[0]?.pos ?? 0, lines: body } : body;
+    // A Drone runner's batch is stored under its first line's position, in a 32-bit column.
+    if (batch > INT32_MAX) throw new InvalidInputError(`0.pos: ${batch} is too large (at most ${INT32_MAX})`);
     const stored = lines.length > 0 && (await deps.store.logBatches.append(stepId, batch, lines));
     if (stored) deps.liveLogs.publish(stepId, lines, batch);
     if (holder !== undefined) await beats.beat(holder);
