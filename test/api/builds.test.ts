@@ -3,24 +3,9 @@ import type { Build } from '../../src/core/build.js';
 import type { Step } from '../../src/core/step.js';
 import { call, enable, loginAs, type BrowserSession } from './client.js';
 import { eventually, startHarness, type Harness } from './harness.js';
+import { BUILD_AND_TEST } from './pipelines.js';
 
-const PIPELINES = `kind: pipeline
-type: docker
-name: build
-steps:
-- name: compile
-  image: golang
-  commands: [go build]
----
-kind: pipeline
-type: docker
-name: test
-depends_on: [build]
-steps:
-- name: unit
-  image: golang
-  commands: [go test]
-`;
+const PIPELINES = BUILD_AND_TEST;
 
 describe('builds and logs API', () => {
   let h: Harness;

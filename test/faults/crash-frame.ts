@@ -10,9 +10,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, enable, loginAs, tokenOf } from '../api/client.js';
-import { startGitHubDouble, type GitHubDouble } from '../doubles/github/index.js';
+import type { GitHubDouble } from '../doubles/github/index.js';
 import { freePort, serverEnv, startRunner, startServer, waitFor, type SvcProcess } from '../e2e/system.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
+import { appDouble } from './pipelines.js';
 
 export const REPO = 'octocat/app';
 
@@ -97,14 +98,7 @@ export class CrashFrame {
   }
 
   static async start(): Promise<CrashFrame> {
-    const github = await startGitHubDouble({ enterprise: true });
-    github.addUser({ login: 'octocat', email: 'octocat@example.com' });
-    github.addRepo({
-      owner: 'octocat',
-      name: 'app',
-      admins: ['octocat'],
-      cloneUrl: 'https://git.invalid/octocat/app.git',
-    });
+    const github = await appDouble();
     const githubProxy = await TcpProxy.start({ port: Number(new URL(github.url).port) });
     const port = await freePort();
     const runnerProxy = await TcpProxy.start({ port });

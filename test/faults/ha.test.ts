@@ -15,11 +15,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerForTests } from '../../src/engines/docker/testing.case.js';
 import { call, enable, loginAs, tokenOf } from '../api/client.js';
-import { startGitHubDouble, type GitHubDouble } from '../doubles/github/index.js';
+import type { GitHubDouble } from '../doubles/github/index.js';
 import { freePort, serverEnv, startRunner, startServer, waitFor, type SvcProcess } from '../e2e/system.js';
 import { datasourceSetting, testDialects, type TestDatabase } from '../support/databases.js';
 import { startHaproxy, type Haproxy } from '../support/haproxy.js';
-import { workPipeline } from './pipelines.js';
+import { appDouble, workPipeline } from './pipelines.js';
 
 const docker = await dockerForTests(['local/busybox']);
 const REPO = 'octocat/app';
@@ -70,14 +70,7 @@ for (const dialect of testDialects().filter((d) => d.name !== 'SQLite')) {
 
     beforeAll(async () => {
       database = await dialect.create();
-      github = await startGitHubDouble({ enterprise: true });
-      github.addUser({ login: 'octocat', email: 'octocat@example.com' });
-      github.addRepo({
-        owner: 'octocat',
-        name: 'app',
-        admins: ['octocat'],
-        cloneUrl: 'https://git.invalid/octocat/app.git',
-      });
+      github = await appDouble();
       const [lb, a, b] = [await freePort(), await freePort(), await freePort()];
       servers.a.port = a;
       servers.b.port = b;

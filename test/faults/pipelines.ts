@@ -1,3 +1,5 @@
+import { startGitHubDouble, type GitHubDouble } from '../doubles/github/index.js';
+
 /**
  * The pipeline of the fault tests: one stage, no clone (the steps need only the runner and the
  * engine, not a repository), one busybox step `work` running `commands`.
@@ -19,4 +21,20 @@ ${dependsOn}steps:
   commands:
 ${commands.map((command) => `  - ${command}`).join('\n')}
 `;
+}
+
+/**
+ * The GitHub double with the user `octocat` and the repository `octocat/app`, whose clone URL goes
+ * nowhere: the fault tests' pipelines do not clone.
+ */
+export async function appDouble(): Promise<GitHubDouble> {
+  const github = await startGitHubDouble({ enterprise: true });
+  github.addUser({ login: 'octocat', email: 'octocat@example.com' });
+  github.addRepo({
+    owner: 'octocat',
+    name: 'app',
+    admins: ['octocat'],
+    cloneUrl: 'https://git.invalid/octocat/app.git',
+  });
+  return github;
 }

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, cookieHeader, enable, loginAs, tokenOf, type BrowserSession } from '../api/client.js';
-import { startGitHubDouble, type GitHubDouble } from '../doubles/github/index.js';
+import type { GitHubDouble } from '../doubles/github/index.js';
 import { startGitLabDouble, type GitLabDouble } from '../doubles/gitlab/index.js';
 import {
   freePort,
@@ -29,7 +29,7 @@ import {
   waitFor,
   type SvcProcess,
 } from '../e2e/system.js';
-import { workPipeline } from './pipelines.js';
+import { appDouble, workPipeline } from './pipelines.js';
 
 const PIPELINE = workPipeline(['echo hi']);
 
@@ -100,14 +100,7 @@ describe('faults: GitHub failing while svc handles webhooks and posts statuses',
   let hookUrl = '';
 
   beforeAll(async () => {
-    github = await startGitHubDouble({ enterprise: true });
-    github.addUser({ login: 'octocat', email: 'octocat@example.com' });
-    github.addRepo({
-      owner: 'octocat',
-      name: 'app',
-      admins: ['octocat'],
-      cloneUrl: 'https://git.invalid/octocat/app.git',
-    });
+    github = await appDouble();
     const port = await freePort();
     server = new Server(port, serverEnv(port, mkdtempSync(join(tmpdir(), 'svc-faults-data-')), github));
     await server.start();

@@ -12,24 +12,9 @@ import type { User } from '../../../src/core/user.js';
 import { call, enable, loginAs, tokenOf, type BrowserSession } from '../../api/client.js';
 import { startHarness, type Harness } from '../../api/harness.js';
 import { fuzzDialect } from './dialect.js';
+import { BUILD_AND_TEST } from '../../api/pipelines.js';
 
-const PIPELINES = `kind: pipeline
-type: docker
-name: build
-steps:
-- name: compile
-  image: golang
-  commands: [go build]
----
-kind: pipeline
-type: docker
-name: test
-depends_on: [build]
-steps:
-- name: unit
-  image: golang
-  commands: [go test]
-`;
+const PIPELINES = BUILD_AND_TEST;
 
 /** The fixture's names for each path parameter (the builds' numbers change as inputs delete builds). */
 export type Known = Record<string, string[]>;
