@@ -38,8 +38,8 @@ export interface QueuedStage {
  * - `beat` records a sign of life of the runner of a taken stage (pending with a machine, or
  *   running) WITHOUT changing the stage's version, so that heartbeats never make the runner's own
  *   optimistic-locked updates stale. Returns false when the stage is not taken (or gone).
- * - `beatRunner(machine, at)` records a sign of life of runner `machine` for every stage it holds,
- *   in one write (heartbeats coalesced per runner); returns how many stages it holds.
+ * - `beatStages(stageIds, at)` records a sign of life for each of the stages that is taken, in one
+ *   write (a runner's heartbeats coalesced), like `beat`; returns how many were taken.
  * - `listStale(before)` returns the taken stages whose last heartbeat is older than `before`.
  * - `listIncomplete` returns the stages that are `pending` (queued or taken) or `running`, oldest
  *   first, with the same facts as `listQueued` (GET /api/queue).
@@ -57,7 +57,7 @@ export interface QueueStore {
     at: number,
   ): Promise<{ stage: Stage } | { active: number } | undefined>;
   beat(stageId: number, at: number): Promise<boolean>;
-  beatRunner(machine: string, at: number): Promise<number>;
+  beatStages(stageIds: readonly number[], at: number): Promise<number>;
   listStale(before: number): Promise<Stage[]>;
   listIncomplete(): Promise<QueuedStage[]>;
   takenBy(): Promise<Map<string, number>>;

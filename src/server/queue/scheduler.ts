@@ -166,15 +166,6 @@ export class StageScheduler {
     return updated;
   }
 
-  /** A sign of life of the runner of a stage; ConflictError when the stage is no longer its to run. */
-  async beat(stageId: number): Promise<void> {
-    if (await this.#deps.store.queue.beat(stageId, this.#now())) return;
-    const stage = await this.#find(stageId);
-    throw new ConflictError(
-      `stage ${stageId} is ${stage.status}${stage.machine === '' ? ' and not taken' : ''}: stop running it`,
-    );
-  }
-
   /**
    * Ends a taken stage as `error` with `message` (the heartbeat watchdog) — with `untaken`, also one
    * no runner took (the reaper); false when it was done or changed meanwhile.

@@ -6,6 +6,7 @@ import { HeartbeatWatchdog } from '../queue/watchdog.js';
 import { StageScheduler } from '../queue/scheduler.js';
 import { requireToken } from './auth.js';
 import { HolderChecks } from './holder.js';
+import { RunnerBeats } from './runner-beats.js';
 import type { RpcDeps } from './deps.js';
 import { lenientJson } from './parse.js';
 import { acceptRoute } from './routes/accept.js';
@@ -79,6 +80,9 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
       rpc.addHook('onRequest', requireToken(deps.secret));
       const { store, liveLogs } = deps;
       const holders = new HolderChecks(store);
+      // Written at least eight times per watchdog timeout: a runner's heartbeat never looks late.
+      const every = Math.min(5_000, (deps.timeouts?.heartbeat ?? 40_000) / 8);
+      const beats = new RunnerBeats({ store, now, every });
       pingRoute(rpc);
       requestRoute(rpc, {
         queue: deps.queue,
@@ -93,7 +97,7 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
       });
       stageUpdateRoute(rpc, { scheduler, holders });
       stepUpdateRoute(rpc, { scheduler, holders });
-      heartbeatRoute(rpc, { scheduler, holders });
+      heartbeatRoute(rpc, { store, beats });
       watchRoute(rpc, {
         store,
         watches: deps.watches,
@@ -101,7 +105,7 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
         closing: closing.signal,
         now,
       });
-      logBatchRoute(rpc, { store, liveLogs, now });
+      logBatchRoute(rpc, { store, liveLogs, beats });
       logUploadRoute(rpc, { store, liveLogs, holders, now });
       registered();
     },

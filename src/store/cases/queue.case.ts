@@ -136,7 +136,7 @@ export function queueContract(open: OpenFreshStore): void {
       });
     });
 
-    it('records a heartbeat of every stage a runner holds in one write, and of nothing else', async () => {
+    it('records heartbeats of several taken stages in one write, and of nothing else', async () => {
       const repo = await store().repos.create(newRepo());
       const { stages } = await store().builds.create(newBuild(repo.id), [
         newStage(1, 0),
@@ -151,13 +151,14 @@ export function queueContract(open: OpenFreshStore): void {
       await store().stages.update({ ...done, status: 'success', machine: 'beating', heartbeat: 1 });
       await store().stages.update({ ...other, status: 'running', machine: 'another', heartbeat: 1 });
 
-      expect(await store().queue.beatRunner('beating', 8_000)).toBe(2);
+      // The finished one and the one not named are left alone.
+      expect(await store().queue.beatStages([running.id, accepted.id, done.id], 8_000)).toBe(2);
       const heartbeats = await Promise.all(
         stages.map(async (s) => (await store().stages.find(s.id))?.heartbeat),
       );
       expect(heartbeats).toEqual([8_000, 8_000, 1, 1]);
-      expect(await store().queue.beatRunner('nobody', 8_000)).toBe(0);
-      expect(await store().queue.beatRunner('', 8_000)).toBe(0);
+      expect(await store().queue.beatStages([999_999], 8_000)).toBe(0);
+      expect(await store().queue.beatStages([], 8_000)).toBe(0);
     });
 
     it('keeps the pause switch: 0 at first, the time of the pause, 0 again on resume', async () => {

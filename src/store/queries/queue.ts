@@ -277,13 +277,14 @@ export class SqlQueueStore implements QueueStore {
     return changed(result) === 1;
   }
 
-  async beatRunner(machine: string, at: number): Promise<number> {
-    if (machine === '') return 0;
+  async beatStages(stageIds: readonly number[], at: number): Promise<number> {
+    if (stageIds.length === 0) return 0;
     const result = await this.#db
       .updateTable('stages')
       .set({ heartbeat: at })
-      .where('machine', '=', machine)
+      .where('id', 'in', [...stageIds])
       .where('status', 'in', TAKEN)
+      .where('machine', '<>', '')
       .executeTakeFirst();
     return changed(result);
   }
