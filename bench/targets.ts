@@ -36,6 +36,7 @@ const TARGETS: readonly { name: string; metric: RegExp; target: Target }[] = [
   { name: 'memory', metric: /idle server/i, target: valueAtMost(70, 'MiB') },
   { name: 'memory', metric: /idle runner/i, target: valueAtMost(50, 'MiB') },
   { name: 'memory', metric: /added/i, target: valueAtMost(50, 'MiB') },
+  { name: 'startup', metric: /svc server/i, target: valueAtMost(300, 'ms') },
   { name: 'web', metric: /first load/i, target: valueAtMost(150, 'KiB') },
   { name: 'web', metric: /live log line/i, target: valueAtMost(200, 'ms') },
   { name: 'ssh-overhead', metric: /./, target: ratioAtMost(1.3) },

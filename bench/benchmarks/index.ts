@@ -6,6 +6,7 @@ import { logThroughput } from './log-throughput.js';
 import { memory } from './memory.js';
 import { pipelineOverhead } from './pipeline-overhead.js';
 import { sshOverhead } from './ssh-overhead.js';
+import { startup } from './startup.js';
 import { web } from './web.js';
 
 /** Every benchmark `npm run bench` knows, in the order `all` runs them. */
@@ -18,4 +19,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   web,
   sshOverhead,
   kubeOverhead,
+  startup,
 ];

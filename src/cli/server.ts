@@ -8,7 +8,7 @@ import type { Store } from '../core/store.js';
 import { seedUser } from '../server/bootstrap/seed-user.js';
 import { loginHelp } from '../server/web/index.js';
 import { openStore } from '../store/index.js';
-import { ObjectLogStore } from '../store/objects/object-logs.js';
+import type { ObjectLogStore } from '../store/objects/object-logs.js';
 import type { CommandIO } from './io.js';
 import { parseListenAddress } from './listen-address.js';
 import { withLocalSettings } from './local-settings.js';
@@ -123,11 +123,14 @@ async function openStoreOrReport(
   }
   let objects: ObjectLogStore | undefined;
   const bucket = settings.SVC_OBJSTORE_BUCKET;
+  // The S3 client is loaded only when a bucket is set: it costs ~100 ms of start-up otherwise.
+  const ObjectLogs =
+    bucket === null ? undefined : (await import('../store/objects/object-logs.js')).ObjectLogStore;
   const logs =
-    bucket === null
+    bucket === null || ObjectLogs === undefined
       ? undefined
       : (database: LogStore): LogStore =>
-          (objects = new ObjectLogStore(
+          (objects = new ObjectLogs(
             database,
             {
               bucket,

@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import type { Server as TlsServer } from 'node:tls';
 import type { Logger } from 'pino';
 import type { ServerSettings } from '../../config/index.js';
-import { AutoCertificate, AutoCertificateError } from '../../server/tls/acme/autocert.js';
 import { CertificateError, loadCertificate, type LoadedCertificate } from '../../server/tls/certificate.js';
 import { watchCertificate } from '../../server/tls/reload.js';
 import { parseListenAddress } from '../listen-address.js';
@@ -59,6 +58,8 @@ export async function startTls(
     };
   }
   if (settings.SVC_TLS_AUTOCERT !== true) return undefined;
+  // The ACME client is loaded only for SVC_TLS_AUTOCERT: the other servers do not pay its start-up.
+  const { AutoCertificate, AutoCertificateError } = await import('../../server/tls/acme/autocert.js');
   const auto = new AutoCertificate({
     host: new URL(`https://${settings.SVC_SERVER_HOST}`).hostname,
     httpsBase: `https://${settings.SVC_SERVER_HOST}`,
