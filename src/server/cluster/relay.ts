@@ -29,7 +29,7 @@ export interface ClusterRelayOptions {
  * that tells the other servers of every build change made here; `start` makes this server act on
  * theirs: its runners' cancel watches look again at once, and its event streams get the change as
  * the database now has it (read only while a stream is open). Queue signals wake this server's
- * waiting runners. Live logs have their own relay (ClusterLiveLogs). Returns the stop function.
+ * waiting runners. Live logs have their own relay (ClusterLiveLogs).
  */
 export class ClusterRelay {
   readonly #options: ClusterRelayOptions;

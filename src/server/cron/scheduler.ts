@@ -27,8 +27,8 @@ export interface CronSchedulerOptions {
  * time), and a job missed while no server looked runs once, not once per missed run, because `next`
  * is computed from now. Moving `next` is an optimistic-locked write made BEFORE the build: of several
  * servers on one database, only the one whose write wins builds, so a run is never built twice (and
- * only the holder of the jobs' lease looks at all, `leader`). A
- * build that then fails (provider down) is logged and not retried: the job runs again at its next time.
+ * only the holder of the jobs' lease looks at all, `leader`). A build that then fails (provider
+ * down) is logged and not retried: the job runs again at its next time.
  */
 export class CronScheduler {
   readonly #options: CronSchedulerOptions;
