@@ -31,7 +31,7 @@ async function main(names: string[]): Promise<number> {
   }
   const ctx = {
     node: process.execPath,
-    svcMain: fileURLToPath(new URL('../dist/cli/main.js', import.meta.url)),
+    svcMain: fileURLToPath(new URL('../dist/bundle/main.js', import.meta.url)),
   };
   let failed = 0;
   for (const benchmark of chosen) {

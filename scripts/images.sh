@@ -218,7 +218,7 @@ build_placeholder() {
 # offline, on a hard-linked copy): no registry, no native rebuild, and the same modules the tests ran.
 build_svc() {
   local node=$ROOT/node_modules/node/bin/node
-  if [ ! -f "$ROOT/dist/cli/main.js" ] || [ ! -x "$node" ]; then
+  if [ ! -f "$ROOT/dist/bundle/main.js" ] || [ ! -x "$node" ]; then
     log "$SVC: skipped: dist/ or node_modules/ is missing (run npm ci first, then npm run images)"
     return
   fi
@@ -245,8 +245,8 @@ build_svc() {
   (cd "$app" && npm prune --omit=dev --offline --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null) ||
     fail "npm prune --omit=dev failed in $app"
   ln -s /opt/svc/node_modules/node/bin/node "$dir/usr/local/bin/node"
-  ln -s /opt/svc/dist/cli/main.js "$dir/usr/local/bin/svc"
-  chmod 0755 "$app/dist/cli/main.js"
+  ln -s /opt/svc/dist/bundle/main.js "$dir/usr/local/bin/svc"
+  chmod 0755 "$app/dist/bundle/main.js"
   log "$SVC: adding svc $version ($(du -sh "$app" | cut -f1)) to $GIT_BASE"
   cid=$(docker create --user 0 $GIT_BASE \
     useradd --uid 10001 --user-group --create-home --home-dir /var/lib/svc --shell /usr/sbin/nologin svc)

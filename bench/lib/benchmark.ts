@@ -4,7 +4,7 @@ import type { BenchResult } from './result.js';
 export interface BenchContext {
   /** The Node 24 binary that runs svc. */
   readonly node: string;
-  /** dist/cli/main.js. */
+  /** dist/bundle/main.js: the command as users run it. */
   readonly svcMain: string;
 }
 

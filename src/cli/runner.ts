@@ -13,11 +13,6 @@ import type { Poller } from '../runner/poller/index.js';
 import type { RemoteStageRunner } from '../runner/remote/index.js';
 import { startRunnerListener } from '../runner/remote/listener.js';
 import type { CreatedRunner } from './runner/common.js';
-import { createDockerRunner } from './runner/docker-runner.js';
-import { createKubernetesRunner } from './runner/kubernetes-runner.js';
-import { createNomadRunner } from './runner/nomad-runner.js';
-import { createSshRunner } from './runner/ssh-runner.js';
-import { createVmRunner } from './runner/vm-runner.js';
 import type { CommandIO } from './io.js';
 import { parseListenAddress } from './listen-address.js';
 import { createLogger } from './logger.js';
@@ -81,21 +76,28 @@ export async function runnerCommand(args: readonly string[], env: Env, io: Comma
   const level = settings.SVC_TRACE === true ? 'trace' : settings.SVC_DEBUG === true ? 'debug' : 'info';
   const logger = createLogger({ level, pretty: process.stderr.isTTY });
   for (const warning of loaded.warnings) logger.warn(`${warning.setting}: ${warning.message}`);
-  if (loaded.kind === 'ssh')
+  // Each kind loads only its own engine: the docker runner's start-up does not pay for the Kubernetes
+  // client (~300 modules) or ssh2 (bench/analysis.md, "startup").
+  if (loaded.kind === 'ssh') {
+    const { createSshRunner } = await import('./runner/ssh-runner.js');
     return serve('ssh', await createSshRunner(loaded.settings, logger), settings, io, logger);
+  }
   if (loaded.kind === 'vm' || loaded.kind === 'nomad' || loaded.kind === 'kubernetes') {
     const created =
       loaded.kind === 'vm'
-        ? await createVmRunner(loaded.settings, logger)
+        ? await (await import('./runner/vm-runner.js')).createVmRunner(loaded.settings, logger)
         : loaded.kind === 'nomad'
-          ? await createNomadRunner(loaded.settings, env, logger)
-          : await createKubernetesRunner(loaded.settings, env, logger);
+          ? await (await import('./runner/nomad-runner.js')).createNomadRunner(loaded.settings, env, logger)
+          : await (
+              await import('./runner/kubernetes-runner.js')
+            ).createKubernetesRunner(loaded.settings, env, logger);
     if ('failure' in created) {
       io.stderr(`${created.failure}\n`);
       return created.code;
     }
     return serve(loaded.kind, created, settings, io, logger);
   }
+  const { createDockerRunner } = await import('./runner/docker-runner.js');
   const created = await createDockerRunner(loaded.settings, env, logger, { stage });
   if ('failure' in created) {
     io.stderr(`${created.failure}\n`);

@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-const BUILT = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+/** The bundled command users run (`npm run build` writes it). */
+export const BUILT = fileURLToPath(new URL('../../dist/bundle/main.js', import.meta.url));
 // An absolute loader path: the child runs in a temporary folder, where a bare `tsx` would not resolve.
 const TSX = createRequire(import.meta.url).resolve('tsx');
 
@@ -17,20 +18,23 @@ export interface SvcRun {
 /** Runs `svc <args>` from the sources (through tsx) to completion, with only the given environment. */
 export function runSvc(
   args: readonly string[],
-  options: { cwd: string; env?: Record<string, string> },
+  options: { cwd: string; env?: Record<string, string>; built?: boolean },
 ): Promise<SvcRun> {
   const child = startSvc(args, options);
   return finished(child);
 }
 
-/** Starts `svc <args>` from the sources; the caller stops it. PATH and HOME are kept, nothing else. */
+/**
+ * Starts `svc <args>` from the sources, or with `built` the bundle users run; the caller stops it.
+ * PATH and HOME are kept, nothing else.
+ */
 export function startSvc(
   args: readonly string[],
-  options: { cwd: string; env?: Record<string, string> },
+  options: { cwd: string; env?: Record<string, string>; built?: boolean },
 ): ChildProcessWithoutNullStreams {
   // Tests run the sources; benchmarks (SVC_RUN_BUILT=true) the built command, as users run it.
-  const command =
-    process.env.SVC_RUN_BUILT === 'true' ? [BUILT] : ['--import', pathToFileURL(TSX).href, MAIN];
+  const built = options.built === true || process.env.SVC_RUN_BUILT === 'true';
+  const command = built ? [BUILT] : ['--import', pathToFileURL(TSX).href, MAIN];
   // SVC_CHILD_NODE_OPTIONS reaches svc's processes only (not the test runner): to profile them
   // (`--cpu-prof`) or try V8 flags in a benchmark.
   const nodeOptions = process.env.SVC_CHILD_NODE_OPTIONS;
