@@ -14,27 +14,22 @@ const valueAtMost = (limit: number, unit: string): Target => ({
   text: `≤ ${limit} ${unit}`,
   met: (r) => r.svc <= limit,
 });
-const valueAtLeast = (limit: number, unit: string): Target => ({
-  text: `≥ ${limit} ${unit}`,
-  met: (r) => r.svc >= limit,
-});
 const p99AtMost = (limit: number): Target => ({ text: `p99 ≤ ${limit} ms`, met: (r) => r.p99 <= limit });
 
 /** The targets of the benchmarks issue, by benchmark and metric (first match wins). */
 const TARGETS: readonly { name: string; metric: RegExp; target: Target }[] = [
   { name: 'pipeline-overhead', metric: /./, target: ratioAtMost(1.2) },
   { name: 'build-latency', metric: /./, target: ratioAtMost(1.5) },
-  {
-    name: 'dispatch',
-    metric: /stages per second.*(SQLite|PostgreSQL)/i,
-    target: valueAtLeast(1000, 'stages/s'),
-  },
-  { name: 'dispatch', metric: /latency.*(SQLite|PostgreSQL)/i, target: p99AtMost(20) },
+  // Issue 16: stages/s drift with the machine's load, so the target is the ratio to one-statement
+  // claims on the same database in the same run.
+  { name: 'dispatch', metric: /stages per second/i, target: ratioAtMost(4) },
+  { name: 'dispatch', metric: /latency/i, target: p99AtMost(10) },
   { name: 'log-throughput', metric: /lost/i, target: valueAtMost(0, 'lines') },
   { name: 'log-throughput', metric: /tail|latency/i, target: p99AtMost(200) },
-  { name: 'log-throughput', metric: /every line stored/i, target: ratioAtMost(1.25) },
-  { name: 'memory', metric: /idle server/i, target: valueAtMost(70, 'MiB') },
-  { name: 'memory', metric: /idle runner/i, target: valueAtMost(50, 'MiB') },
+  { name: 'log-throughput', metric: /Docker's own output path/i, target: ratioAtMost(1.1) },
+  // Issue 16: the process's own (anonymous) memory; file-backed pages of the Node binary are shared.
+  { name: 'memory', metric: /idle server.*anonymous/i, target: valueAtMost(40, 'MiB') },
+  { name: 'memory', metric: /idle runner.*anonymous/i, target: valueAtMost(20, 'MiB') },
   { name: 'memory', metric: /added/i, target: valueAtMost(50, 'MiB') },
   { name: 'startup', metric: /svc server/i, target: valueAtMost(300, 'ms') },
   { name: 'web', metric: /first load/i, target: valueAtMost(150, 'KiB') },

@@ -58,18 +58,21 @@ export const memory: Benchmark = {
     try {
       await new Promise((resolve) => setTimeout(resolve, 3_000)); // the runner connects and settles
       const serverPid = system.server.child.pid ?? 0;
-      const idleServer = await settledMiB(serverPid);
-      const idleRunner = await settledMiB(system.runner.child.pid ?? 0);
-      const idleNode = await settledMiB(bare.child.pid ?? 0);
+      const runnerPid = system.runner.child.pid ?? 0;
+      const barePid = bare.child.pid ?? 0;
+      const idle = {
+        server: await settledMiB(serverPid),
+        runner: await settledMiB(runnerPid),
+        node: await settledMiB(barePid),
+        serverOwn: await settledMiB(serverPid, 'RssAnon'),
+        runnerOwn: await settledMiB(runnerPid, 'RssAnon'),
+        nodeOwn: await settledMiB(barePid, 'RssAnon'),
+      };
       const parts = (pid: number): string => {
         const { anon, file } = residentParts(pid);
         return `anonymous ${round(anon, 1)} MiB, file-backed ${round(file, 1)} MiB`;
       };
-      const split = {
-        server: parts(serverPid),
-        runner: parts(system.runner.child.pid ?? 0),
-        node: parts(bare.child.pid ?? 0),
-      };
+      const split = { server: parts(serverPid), runner: parts(runnerPid), node: parts(barePid) };
 
       const holderPid = holder.child.pid ?? 0;
       const holderIdle = await settledMiB(holderPid);
@@ -80,22 +83,36 @@ export const memory: Benchmark = {
       const releasePolls = await longPolls(system.url, POLLERS, { 'x-svc-token': RPC_SECRET });
       const loadedServer = await settledMiB(serverPid);
       releasePolls();
+      const server = 'svc server (SQLite, GitHub login configured, one runner connected)';
+      const runner = 'svc runner docker, connected and long-polling';
       return [
         mib(
+          'idle server, anonymous resident memory',
+          idle.serverOwn,
+          idle.nodeOwn,
+          `${server}: its own pages (RssAnon: heap, stacks, malloc) vs a bare Node 24 process's; the node binary's file-backed pages are shared by every Node process`,
+        ),
+        mib(
+          'idle runner, anonymous resident memory',
+          idle.runnerOwn,
+          idle.nodeOwn,
+          `${runner}: RssAnon vs a bare Node 24 process's`,
+        ),
+        mib(
           'idle server RSS',
-          idleServer,
-          idleNode,
-          `svc server (SQLite, GitHub login configured, one runner connected) vs a bare Node 24 process; svc: ${split.server}, bare: ${split.node}`,
+          idle.server,
+          idle.node,
+          `${server} vs a bare Node 24 process; svc: ${split.server}, bare: ${split.node}`,
         ),
         mib(
           'idle runner RSS',
-          idleRunner,
-          idleNode,
-          `svc runner docker, connected and long-polling vs a bare Node 24 process; svc: ${split.runner}, bare: ${split.node}`,
+          idle.runner,
+          idle.node,
+          `${runner} vs a bare Node 24 process; svc: ${split.runner}, bare: ${split.node}`,
         ),
         mib(
           `RSS added by ${POLLERS} long-polling runners`,
-          loadedServer - idleServer,
+          loadedServer - idle.server,
           holderLoaded - holderIdle,
           `server RSS with ${POLLERS} POST /rpc/v2/stage long-polls parked, minus idle; baseline: a bare node:http server holding ${POLLERS} requests open`,
         ),

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-/** Resident memory of a process, in MiB, from /proc (VmRSS). */
-export function residentMiB(pid: number): number {
+/** Resident memory of a process, in MiB, from /proc: all of it (VmRSS) or its own part (RssAnon). */
+export function residentMiB(pid: number, field: 'VmRSS' | 'RssAnon' = 'VmRSS'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = Number(/^VmRSS:\s+(\d+)\s+kB$/m.exec(status)?.[1]);
-  if (!Number.isFinite(kib)) throw new Error(`no VmRSS for process ${pid}`);
+  const kib = Number(new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, 'm').exec(status)?.[1]);
+  if (!Number.isFinite(kib)) throw new Error(`no ${field} for process ${pid}`);
   return kib / 1024;
 }
 
@@ -22,10 +22,15 @@ export function residentParts(pid: number): { anon: number; file: number } {
 }
 
 /** Samples resident memory `samples` times, `every` ms apart, and returns the median: RSS jitters. */
-export async function settledMiB(pid: number, samples = 5, every = 200): Promise<number> {
+export async function settledMiB(
+  pid: number,
+  field: 'VmRSS' | 'RssAnon' = 'VmRSS',
+  samples = 5,
+  every = 200,
+): Promise<number> {
   const values: number[] = [];
   for (let i = 0; i < samples; i++) {
-    values.push(residentMiB(pid));
+    values.push(residentMiB(pid, field));
     await new Promise((resolve) => setTimeout(resolve, every));
   }
   values.sort((a, b) => a - b);
