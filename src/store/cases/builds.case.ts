@@ -82,6 +82,29 @@ export function buildsContract(open: OpenFreshStore): void {
       await expect(store().builds.list(repo.id, { page: 0, perPage: 2 })).rejects.toThrow(InvalidInputError);
     });
 
+    it('answers the newest build of many repositories asked for at the same time (read together)', async () => {
+      const repos = await Promise.all(Array.from({ length: 3 }, () => store().repos.create(newRepo())));
+      const [busy, quiet, empty] = repos;
+      if (!busy || !quiet || !empty) throw new Error('three repositories');
+      for (let i = 0; i < 3; i++) await store().builds.create(newBuild(busy.id), []);
+      const only = await store().builds.create(newBuild(quiet.id, { ref: 'refs/heads/dev' }), []);
+      const [newestBusy, newestQuiet, none] = await Promise.all(
+        [busy, quiet, empty].map((repo) => store().builds.list(repo.id, { page: 1, perPage: 1 })),
+      );
+      expect(newestBusy?.map((b) => b.number)).toEqual([3]);
+      expect(newestBusy).toEqual(
+        await store()
+          .builds.list(busy.id, { page: 1, perPage: 3 })
+          .then((b) => b.slice(0, 1)),
+      );
+      expect(newestQuiet).toEqual([only.build]);
+      expect(none).toEqual([]);
+      // With a ref, the newest of that ref, not of the repository.
+      expect(
+        await store().builds.list(quiet.id, { page: 1, perPage: 1 }, { ref: 'refs/heads/main' }),
+      ).toEqual([]);
+    });
+
     it('lists the builds of one git ref', async () => {
       const repo = await store().repos.create(newRepo());
       await store().builds.create(newBuild(repo.id, { ref: 'refs/heads/main' }), []);

@@ -45,6 +45,28 @@ export function permsContract(open: OpenFreshStore): void {
       expect(await store().perms.upsert({ ...replaced })).toMatchObject({ synced: 6 });
     });
 
+    it('answers finds asked for at the same time (read together), for several users and repositories', async () => {
+      const [a, b] = await Promise.all([store().users.create(newUser()), store().users.create(newUser())]);
+      const [one, two] = await Promise.all([
+        store().repos.create(newRepo()),
+        store().repos.create(newRepo()),
+      ]);
+      if (!a || !b || !one || !two) throw new Error('two users and two repositories');
+      const perm = (userId: number, repoId: number, admin: boolean) =>
+        store().perms.upsert({ userId, repoId, read: true, write: admin, admin, synced: 1 });
+      const aOne = await perm(a.id, one.id, true);
+      const aTwo = await perm(a.id, two.id, false);
+      const bTwo = await perm(b.id, two.id, true);
+      const found = await Promise.all([
+        store().perms.find(a.id, one.id),
+        store().perms.find(a.id, two.id),
+        store().perms.find(b.id, one.id),
+        store().perms.find(b.id, two.id),
+        store().perms.find(a.id, one.id),
+      ]);
+      expect(found).toEqual([aOne, aTwo, undefined, bTwo, aOne]);
+    });
+
     it('lists a repository’s permissions by user and deletes one', async () => {
       const repo = await store().repos.create(newRepo());
       const a = await store().users.create(newUser());

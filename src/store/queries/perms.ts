@@ -3,6 +3,7 @@ import { NotFoundError } from '../../core/errors.js';
 import type { Perm, PermStore } from '../../core/perm.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
 import type { PermRow, Tables } from '../tables.js';
+import { groups, ReadBatch } from './read-batch.js';
 import { bool, changed, flag, write } from './rows.js';
 
 function toPerm(row: Selectable<PermRow>): Perm {
@@ -18,24 +19,42 @@ function toPerm(row: Selectable<PermRow>): Perm {
   };
 }
 
+/** The key of a permission in the read batch. */
+const keyOf = (userId: number, repoId: number): string => `${userId}:${repoId}`;
+
 /** Permissions in the `perms` table, keyed by (user, repository). */
 export class SqlPermStore implements PermStore {
   readonly #db: Kysely<Tables>;
   readonly #adapter: DialectAdapter;
+
+  /**
+   * Finds asked for at the same time are read with one query per user: listing a user's
+   * repositories asks for the permission on each at once, a thousand in a large organisation.
+   */
+  readonly #byKey = new ReadBatch<string, Perm>(async (keys) => {
+    const wanted = keys.map((key) => key.split(':').map(Number) as [number, number]);
+    const found = new Map<string, Perm>();
+    for (const [userId, pairs] of Map.groupBy(wanted, ([userId]) => userId)) {
+      for (const repoIds of groups(pairs.map(([, repoId]) => repoId))) {
+        const rows = await this.#db
+          .selectFrom('perms')
+          .selectAll()
+          .where('user_id', '=', userId)
+          .where('repo_id', 'in', repoIds)
+          .execute();
+        for (const perm of rows.map(toPerm)) found.set(keyOf(perm.userId, perm.repoId), perm);
+      }
+    }
+    return found;
+  });
 
   constructor({ db, adapter }: Connection) {
     this.#db = db;
     this.#adapter = adapter;
   }
 
-  async find(userId: number, repoId: number): Promise<Perm | undefined> {
-    const row = await this.#db
-      .selectFrom('perms')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('repo_id', '=', repoId)
-      .executeTakeFirst();
-    return row && toPerm(row);
+  find(userId: number, repoId: number): Promise<Perm | undefined> {
+    return this.#byKey.get(keyOf(userId, repoId));
   }
 
   async listRepo(repoId: number): Promise<Perm[]> {

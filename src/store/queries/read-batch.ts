@@ -43,3 +43,13 @@ export class ReadBatch<K, V> {
     }
   }
 }
+
+/** At most this many keys go in one `in (…)` list: well within every dialect's limit on parameters. */
+const GROUP = 500;
+
+/** The keys in groups of at most GROUP, for loads that may be asked for thousands of keys at once. */
+export function groups<K>(keys: readonly K[]): K[][] {
+  const result: K[][] = [];
+  for (let i = 0; i < keys.length; i += GROUP) result.push(keys.slice(i, i + GROUP));
+  return result;
+}

@@ -1,0 +1,139 @@
+/*
+ * api-scale: svc's busiest reads on a database of a large installation — 1,000 repositories,
+ * 200,000 builds of 3 stages of 5 steps — on SQLite and PostgreSQL. A real `svc server` process (the
+ * built command) serves the API; this process requests each route N times in a row (fetch, kept-alive
+ * connection), each request followed by the raw SQL of the same read through a plain driver in this
+ * process (better-sqlite3, pg). The plans of the SQL behind each route go in the notes.
+ */
+import type { Datasource } from '../../src/core/datasource.js';
+import { datasourceSetting, testDialects, type TestDialect } from '../../test/support/databases.js';
+import { freePort, RPC_SECRET, startServer, type SvcProcess } from '../../test/e2e/system.js';
+import type { Benchmark } from '../lib/benchmark.js';
+import { openRaw, type RawDb } from '../lib/raw-db.js';
+import { timeComparison, type BenchResult } from '../lib/result.js';
+import { routePlans } from '../lib/scale-plans.js';
+import { SCALE_ROUTES, type ScaleRoute } from '../lib/scale-routes.js';
+import { seedScale, type Seeded } from '../lib/scale-seed.js';
+import { SCALE } from '../lib/scale-seed-sql.js';
+import { median, percentile, round } from '../lib/stats.js';
+
+const NAME = 'api-scale';
+/** Requests of each kind before the measured ones (caches, prepared statements, JIT). */
+const WARM_UP = 3;
+
+const say = (line: string): void => void process.stderr.write(`${NAME}: ${line}\n`);
+
+/** `svc server` on the datasource's database, as users start it; no git provider (API tokens only). */
+async function serve(datasource: Datasource): Promise<{ url: string; server: SvcProcess }> {
+  const port = await freePort();
+  const server = await startServer({
+    SVC_SERVER_HOST: `127.0.0.1:${port}`,
+    SVC_SERVER_PROTO: 'http',
+    SVC_SERVER_PORT: `127.0.0.1:${port}`,
+    SVC_RPC_SECRET: RPC_SECRET,
+    SVC_DATABASE_DRIVER: datasource.driver,
+    SVC_DATABASE_DATASOURCE: datasourceSetting(datasource),
+  });
+  return { url: `http://127.0.0.1:${port}`, server };
+}
+
+/** Milliseconds from sending the request until its whole body arrived; the body. */
+async function request(url: string, token: string): Promise<{ ms: number; body: string }> {
+  const started = performance.now();
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  const body = await response.text();
+  const ms = performance.now() - started;
+  if (response.status !== 200)
+    throw new Error(`GET ${url} answered ${response.status}: ${body.slice(0, 300)}`);
+  return { ms, body };
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+/** svc's request and the baseline's read, alternately, after a warm-up of each. */
+async function sample(
+  route: ScaleRoute,
+  url: string,
+  raw: RawDb,
+  seeded: Seeded,
+): Promise<{ svc: number[]; baseline: number[]; bytes: number }> {
+  const path = `${url}${route.path(seeded)}`;
+  let bytes = 0;
+  for (let i = 0; i < WARM_UP; i++) {
+    const { body } = await request(path, seeded.token);
+    if (i === 0 && !route.answers(JSON.parse(body)))
+      throw new Error(`GET ${path}: unexpected answer ${body.slice(0, 300)}`);
+    bytes = Buffer.byteLength(body);
+    await route.baseline(raw, seeded);
+  }
+  const samples = { svc: [] as number[], baseline: [] as number[], bytes };
+  for (let i = 0; i < route.samples; i++) {
+    samples.svc.push((await request(path, seeded.token)).ms);
+    samples.baseline.push(await timed(() => route.baseline(raw, seeded)));
+  }
+  return samples;
+}
+
+async function measure(dialect: TestDialect, skipped: string): Promise<BenchResult[]> {
+  const database = await dialect.create();
+  try {
+    say(`${dialect.name}: seeding…`);
+    const seeded = await seedScale(database.datasource, (line) => say(`${dialect.name}: ${line}`));
+    say(`${dialect.name}: seeded in ${seeded.seconds.toFixed(0)} s; plans…`);
+    const plans = await routePlans(database.datasource, seeded, SCALE_ROUTES);
+    const { url, server } = await serve(database.datasource);
+    const raw = await openRaw(database.datasource);
+    const driver = dialect.name === 'SQLite' ? 'better-sqlite3' : 'pg';
+    const results: BenchResult[] = [];
+    try {
+      for (const route of SCALE_ROUTES) {
+        const { svc, baseline, bytes } = await sample(route, url, raw, seeded);
+        say(
+          `${dialect.name}: ${route.metric}: p50 ${round(median(svc), 1)} ms, p99 ${round(percentile(svc, 0.99), 1)} ms; baseline p50 ${round(median(baseline), 2)} ms`,
+        );
+        results.push(
+          timeComparison(
+            {
+              name: NAME,
+              metric: `${route.metric} (${dialect.name})`,
+              notes:
+                `${SCALE.repos} repositories, ${SCALE.builds} builds × ${SCALE.stagesPerBuild} stages × ${SCALE.stepsPerStage} steps, seeded in ${seeded.seconds.toFixed(0)} s; ` +
+                `${route.samples} sequential requests from this process (fetch, kept-alive connection) to an svc server process, token of a user with a permission on every repository, answers of ${round(bytes / 1024, 0)} KiB; ` +
+                `each followed by the baseline, ${route.baselineText}, through ${driver} in this process; svc and baseline are medians; ` +
+                `plans (${dialect.name === 'SQLite' ? 'EXPLAIN QUERY PLAN' : 'EXPLAIN'}): ${plans.get(route) ?? 'none'}` +
+                (skipped === '' ? '' : `; ${skipped}`),
+            },
+            svc,
+            baseline,
+          ),
+        );
+      }
+    } finally {
+      await raw.close();
+      await server.stop();
+    }
+    return results;
+  } finally {
+    await database.drop();
+  }
+}
+
+/** The API's list, page, build and log reads on a database of 200,000 builds, per database. */
+export const apiScale: Benchmark = {
+  name: NAME,
+  needs: [],
+  async run() {
+    const dialects = testDialects().filter((d) => d.name !== 'MariaDB');
+    const missing = dialects.filter((d) => d.skip).map((d) => d.name);
+    for (const name of missing)
+      say(`${name} is not available (start it with: source <(.ci/services.sh start)); skipped`);
+    const skipped = missing.length === 0 ? '' : `not measured (not available): ${missing.join(', ')}`;
+    const results: BenchResult[] = [];
+    for (const dialect of dialects.filter((d) => !d.skip)) results.push(...(await measure(dialect, skipped)));
+    return results;
+  },
+};
