@@ -4,7 +4,6 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { dockerClient } from '../engines/docker/client.js';
 import { DockerEngine } from '../engines/docker/engine.js';
-import { runnerHostKeys, SshEngine, targetOf } from '../engines/ssh/index.js';
 import type { Engine } from '../core/engine.js';
 import {
   compilePipeline,
@@ -162,14 +161,17 @@ async function runPipeline(
 /**
  * Docker pipelines run on the engine of DOCKER_HOST (leftovers of dead `svc exec`s removed first);
  * ssh pipelines on the host of their `server:` block (SVC_SSH_KNOWN_HOSTS verifies it), where the
- * working copy is copied as the workspace.
+ * working copy is copied as the workspace. The ssh engine (ssh2 and its crypto, ~30 modules and a
+ * native addon) is loaded only for ssh pipelines: a docker `svc exec` starts sooner without it.
  */
 async function engineFor(pipeline: Pipeline, env: Env): Promise<Engine> {
-  if (pipeline.type === 'ssh')
+  if (pipeline.type === 'ssh') {
+    const { runnerHostKeys, SshEngine, targetOf } = await import('../engines/ssh/index.js');
     return new SshEngine({
       target: targetOf,
       hostKeys: runnerHostKeys(env.SVC_SSH_KNOWN_HOSTS || undefined),
     });
+  }
   const engine = new DockerEngine({
     docker: dockerClient({
       host: env.DOCKER_HOST,
