@@ -10,6 +10,9 @@ export interface LogLine {
 /**
  * Persistence of finished step logs (database, or an object store when configured).
  * - `find` returns undefined when the step has no stored log.
+ * - `findJson` returns the stored log as it is kept — UTF-8 JSON, byte for byte
+ *   `JSON.stringify(lines.map(({ pos, out, time }) => ({ pos, out, time })))` of what `find` gives —
+ *   or undefined as `find` does: a log of millions of lines can be sent without becoming objects.
  * - `create` stores the whole log of a step; a second `create` for the same step replaces it.
  * - `createJson` stores the log made of `arrays` — JSON arrays of lines as LogBatchStore.json
  *   gives them — joined in order, then `rest`: what `create` with all their lines stores, without
@@ -17,6 +20,7 @@ export interface LogLine {
  */
 export interface LogStore {
   find(stepId: number): Promise<LogLine[] | undefined>;
+  findJson(stepId: number): Promise<Buffer | undefined>;
   create(stepId: number, lines: readonly LogLine[]): Promise<void>;
   createJson(stepId: number, arrays: readonly Buffer[], rest: readonly LogLine[]): Promise<void>;
   delete(stepId: number): Promise<void>;

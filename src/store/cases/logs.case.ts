@@ -79,6 +79,25 @@ export function logsContract(open: OpenFreshStore): void {
       expect(await store().logs.find(joined)).toEqual(all);
     });
 
+    it('gives the stored JSON as the log route sends it: what find gives, stringified', async () => {
+      const [small = 0, big = 0, joined = 0, empty = 0, without = 0] = await stepIds(5);
+      const escapes = [
+        { pos: 0, out: '\u001b[32mgreen\u001b[0m "quoted" \\ \t🌍\n', time: 0 },
+        { pos: 1, out: '\u0000\u2028\ud800', time: 2 },
+      ];
+      const all = lines(7, 5);
+      await store().logs.create(small, escapes);
+      // About 2 MB: in parts where the dialect caps the size of a statement (MySQL: 1 MiB).
+      await store().logs.create(big, lines(15_000, 100));
+      await store().logs.createJson(joined, [Buffer.from(JSON.stringify(all.slice(0, 3)))], all.slice(3));
+      await store().logs.create(empty, []);
+      for (const stepId of [small, big, joined, empty]) {
+        const json = (await store().logs.findJson(stepId))?.toString('utf8');
+        expect(json).toBe(JSON.stringify(await store().logs.find(stepId)));
+      }
+      expect(await store().logs.findJson(without)).toBeUndefined();
+    });
+
     it('says NotFoundError for a step that does not exist', async () => {
       await expect(store().logs.create(999_999, lines(1, 1))).rejects.toThrow(NotFoundError);
     });

@@ -68,6 +68,7 @@ describe('ObjectLogStore on a real S3-protocol server (s3rver), over SQLite', ()
     expect(stored.ContentType).toBe('application/json');
     expect(JSON.parse((await stored.Body?.transformToString()) ?? '')).toEqual(log);
     expect(await store.logs.find(step)).toEqual(log);
+    expect((await store.logs.findJson(step))?.toString('utf8')).toBe(JSON.stringify(log));
   });
 
   it('reads logs stored in the database before the bucket was configured', async () => {
@@ -75,6 +76,7 @@ describe('ObjectLogStore on a real S3-protocol server (s3rver), over SQLite', ()
     const database = objects.database;
     await database.create(step, lines(3));
     expect(await store.logs.find(step)).toEqual(lines(3));
+    expect((await store.logs.findJson(step))?.toString('utf8')).toBe(JSON.stringify(lines(3)));
   });
 
   it('keeps a log the bucket refuses in the database, and says so', async () => {
@@ -88,6 +90,7 @@ describe('ObjectLogStore on a real S3-protocol server (s3rver), over SQLite', ()
     );
     expect(await objects.database.find(step)).toEqual(lines(7));
     expect(await broken.find(step)).toEqual(lines(7));
+    expect((await broken.findJson(step))?.toString('utf8')).toBe(JSON.stringify(lines(7)));
   }, 20_000);
 
   it('deletes a log from both places, and the objects of purged steps', async () => {
@@ -95,6 +98,7 @@ describe('ObjectLogStore on a real S3-protocol server (s3rver), over SQLite', ()
     await store.logs.create(first, lines(2));
     await store.logs.delete(first);
     expect(await store.logs.find(first)).toBeUndefined();
+    expect(await store.logs.findJson(first)).toBeUndefined();
     await store.logs.create(second, lines(2));
     await store.logs.purged([second]);
     await expect(

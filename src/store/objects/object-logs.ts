@@ -87,20 +87,29 @@ export class ObjectLogStore implements LogStore {
   }
 
   async find(stepId: number): Promise<LogLine[] | undefined> {
+    const json = await this.findJson(stepId);
+    return json === undefined ? undefined : parseLines(json.toString('utf8'), stepId);
+  }
+
+  /** The object's bytes as uploaded (written by `createJson`, as the database's store writes them). */
+  async findJson(stepId: number): Promise<Buffer | undefined> {
     try {
       const answer = await this.#client.send(
         new GetObjectCommand({ Bucket: this.#settings.bucket, Key: this.key(stepId) }),
       );
-      const text = (await answer.Body?.transformToString('utf8')) ?? '[]';
-      return parseLines(text, stepId);
+      const bytes = await answer.Body?.transformToByteArray();
+      // An object without a body reads as a log without lines.
+      return bytes === undefined
+        ? Buffer.from('[]')
+        : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     } catch (error) {
       if (!isMissing(error)) {
-        const stored = await this.#database.find(stepId);
+        const stored = await this.#database.findJson(stepId);
         if (stored !== undefined) return stored;
         throw error;
       }
     }
-    return await this.#database.find(stepId);
+    return await this.#database.findJson(stepId);
   }
 
   async create(stepId: number, lines: readonly LogLine[]): Promise<void> {

@@ -20,6 +20,12 @@ export class SqlLogStore implements LogStore {
   }
 
   async find(stepId: number): Promise<LogLine[] | undefined> {
+    const json = await this.findJson(stepId);
+    return json === undefined ? undefined : parseLines(json.toString('utf8'), stepId);
+  }
+
+  /** The stored bytes, parts joined: every log is written by `createJson`, as `linesJson` writes lines. */
+  async findJson(stepId: number): Promise<Buffer | undefined> {
     const parts = await this.#db
       .selectFrom('logs')
       .select('data')
@@ -27,8 +33,7 @@ export class SqlLogStore implements LogStore {
       .orderBy('part')
       .execute();
     if (parts.length === 0) return undefined;
-    const bytes = parts.length === 1 ? parts[0]!.data : Buffer.concat(parts.map((part) => part.data));
-    return parseLines(bytes.toString('utf8'), stepId);
+    return parts.length === 1 ? parts[0]!.data : Buffer.concat(parts.map((part) => part.data));
   }
 
   async create(stepId: number, lines: readonly LogLine[]): Promise<void> {
