@@ -1,5 +1,7 @@
 import type { Benchmark } from '../lib/benchmark.js';
+import { apiScale } from './api-scale.js';
 import { buildLatency } from './build-latency.js';
+import { buildThroughput } from './build-throughput.js';
 import { dispatch } from './dispatch.js';
 import { kubeOverhead } from './kube-overhead.js';
 import { logThroughput } from './log-throughput.js';
@@ -7,17 +9,21 @@ import { memory } from './memory.js';
 import { pipelineOverhead } from './pipeline-overhead.js';
 import { sshOverhead } from './ssh-overhead.js';
 import { startup } from './startup.js';
+import { viewers } from './viewers.js';
 import { web } from './web.js';
 
 /** Every benchmark `npm run bench` knows, in the order `all` runs them. */
 export const BENCHMARKS: readonly Benchmark[] = [
   pipelineOverhead,
   buildLatency,
+  buildThroughput,
   dispatch,
   memory,
   logThroughput,
+  viewers,
   web,
   sshOverhead,
   kubeOverhead,
   startup,
+  apiScale,
 ];

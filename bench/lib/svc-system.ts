@@ -10,7 +10,9 @@ export interface SvcSystem {
   readonly url: string;
   readonly github: GitHubDouble;
   readonly server: SvcProcess;
+  /** The first runner (`runners[0]`). */
   readonly runner: SvcProcess;
+  readonly runners: readonly SvcProcess[];
   /** An API token of the repository's admin. */
   readonly token: string;
   /** The webhook URL svc registered at the double. */
@@ -19,8 +21,14 @@ export interface SvcSystem {
   close(): Promise<void>;
 }
 
-/** Starts the double, the server, logs in, enables `octocat/app`, and starts a runner. */
-export async function startSvcSystem(): Promise<SvcSystem> {
+/** How many `svc runner docker` processes to start, and settings they all get (SVC_RUNNER_CAPACITY…). */
+export interface SvcSystemOptions {
+  readonly runners?: number;
+  readonly runnerEnv?: Record<string, string>;
+}
+
+/** Starts the double, the server, logs in, enables `octocat/app`, and starts the runners (one by default). */
+export async function startSvcSystem(options: SvcSystemOptions = {}): Promise<SvcSystem> {
   const github = await startGitHubDouble({ enterprise: true });
   github.addUser({ login: 'octocat' });
   const repo = 'octocat/app';
@@ -33,17 +41,22 @@ export async function startSvcSystem(): Promise<SvcSystem> {
   const token = await tokenOf({ url }, session);
   await call({ url }, '/api/user/repos', { token });
   await enable({ url }, session, repo);
-  const runner = startRunner(port, `bench-runner-${process.pid}`, []);
+  const runners = Array.from({ length: Math.max(1, options.runners ?? 1) }, (_, i) =>
+    startRunner(port, `bench-runner-${process.pid}-${i + 1}`, [], options.runnerEnv),
+  );
+  const [runner] = runners;
+  if (runner === undefined) throw new Error('no runner started');
   return {
     url,
     github,
     server,
     runner,
+    runners,
     token,
     hookUrl: github.hooks(repo)[0]?.url ?? `${url}/hook`,
     repo,
     async close() {
-      await runner.stop();
+      await Promise.all(runners.map((r) => r.stop()));
       await server.stop();
       await github.close();
     },

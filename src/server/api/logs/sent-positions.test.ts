@@ -40,6 +40,18 @@ describe('SentPositions', () => {
     }
   });
 
+  it('records a run that follows the last position at once, and nothing of one that does not', () => {
+    const sent = new SentPositions();
+    expect(sent.addRun(0, 100)).toBe(true);
+    expect(sent.addRun(100, 50)).toBe(true);
+    expect(sent.ranges).toBe(1);
+    expect(sent.hasAllUpTo(149)).toBe(true);
+    expect(sent.addRun(140, 20)).toBe(false);
+    expect(sent.addRun(200, 10)).toBe(false);
+    expect(sent.add(150)).toBe(true);
+    expect(sent.add(200)).toBe(true);
+  });
+
   it('tells whether every position up to a last one was sent', () => {
     const sent = new SentPositions();
     expect(sent.hasAllUpTo(-1)).toBe(true);

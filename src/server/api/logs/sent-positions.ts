@@ -26,6 +26,22 @@ export class SentPositions {
     return true;
   }
 
+  /**
+   * Records the `count` positions from `first` on when they come right after the last one recorded,
+   * or when none is (live lines, in one step); false, recording nothing, otherwise.
+   */
+  addRun(first: number, count: number): boolean {
+    const last = this.#ends.length - 1;
+    if (last < 0) {
+      this.#starts.push(first);
+      this.#ends.push(first + count);
+      return true;
+    }
+    if (this.#ends[last] !== first) return false;
+    this.#ends[last] = first + count;
+    return true;
+  }
+
   /** True when every position from 0 to `last` was recorded (always for `last` −1). */
   hasAllUpTo(last: number): boolean {
     return last < 0 || (this.#starts[0] === 0 && (this.#ends[0] ?? 0) > last);

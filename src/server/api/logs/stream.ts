@@ -11,6 +11,7 @@ import { findBuild, findStep } from '../lookup.js';
 import { StepParams } from '../params.js';
 import { REPO_READ, route, type ApiRoute, type RouteContext } from '../route.js';
 import { SentPositions } from './sent-positions.js';
+import { lineEvent, sharedEvents } from './shared-events.js';
 
 /** What following a step's log needs. */
 export interface StreamLogDeps {
@@ -69,13 +70,20 @@ export function streamLogRoutes(app: FastifyInstance, deps: StreamLogDeps): ApiR
     const sent = new SentPositions();
     let ended = false;
     const write = (lines: readonly LogLine[]): void => {
-      if (ended) return;
+      if (ended || lines.length === 0) return;
+      // Lines that follow what this viewer has (live lines, nearly always) go out as the events
+      // encoded once for all the step's viewers.
+      const shared = sharedEvents(lines, WRITE_CHARS);
+      if (shared !== undefined && sent.addRun(shared.first, lines.length)) {
+        for (const chunk of shared.chunks) response.write(chunk);
+        return;
+      }
       // One socket write per batch (up to WRITE_CHARS): a write per line made a flooding step's
       // viewer cost the server more than storing the lines did.
       let events = '';
-      for (const { pos, out, time } of lines) {
-        if (!sent.add(pos)) continue;
-        events += `data: ${JSON.stringify({ pos, out, time })}\n\n`;
+      for (const line of lines) {
+        if (!sent.add(line.pos)) continue;
+        events += lineEvent(line);
         if (events.length >= WRITE_CHARS) {
           response.write(events);
           events = '';
