@@ -53,6 +53,20 @@ export function buildsContract(open: OpenFreshStore): void {
       expect((await store().repos.find(repo.id))?.counter).toBe(10);
     });
 
+    it('creates the first builds of ten repositories at the same time (no deadlock on the latest index)', async () => {
+      const repos = await Promise.all(Array.from({ length: 10 }, () => store().repos.create(newRepo())));
+      const created = await Promise.all(
+        repos.map((repo) =>
+          store().builds.create(newBuild(repo.id, { ref: 'refs/heads/main' }), [newStage(1, 1)]),
+        ),
+      );
+      expect(created.map((c) => c.build.number)).toEqual(repos.map(() => 1));
+      const again = await Promise.all(
+        repos.map((repo) => store().builds.create(newBuild(repo.id, { ref: 'refs/heads/main' }), [])),
+      );
+      expect(again.map((c) => c.build.number)).toEqual(repos.map(() => 2));
+    });
+
     it('answers finds asked for at the same time (read together), each with its own object', async () => {
       const repo = await store().repos.create(newRepo());
       const a = await store().builds.create(newBuild(repo.id, { params: { A: '1' } }), [newStage(1, 0)]);

@@ -273,7 +273,7 @@ export class SqlBuildStore implements BuildStore {
           version: 1,
         });
       }
-      await indexLatest(trx, { ...build, id }, now);
+      await indexLatest(trx, { ...build, id }, now, this.#adapter.product === 'MySQL');
       return { build: { ...build, id, number, created: now, updated: now, version: 1 }, stages: created };
     });
   }
