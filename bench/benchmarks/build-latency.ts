@@ -2,19 +2,10 @@ import type { Benchmark } from '../lib/benchmark.js';
 import { interleave, timeCommand } from '../lib/process.js';
 import { timeComparison } from '../lib/result.js';
 import { buildStatus, startSvcSystem, type SvcSystem } from '../lib/svc-system.js';
+import { oneStepPipeline } from '../lib/one-step.js';
 
 const RUNS = 12;
-const PIPELINE = `kind: pipeline
-type: docker
-name: default
-clone:
-  disable: true
-steps:
-- name: step
-  image: local/busybox
-  pull: if-not-exists
-  commands: [ "true" ]
-`;
+const PIPELINE = oneStepPipeline(['true']);
 
 /** Webhook sent → build `success` seen through the API (polled every 5 ms). */
 async function pushToSuccess(system: SvcSystem, number: number): Promise<number> {

@@ -5,6 +5,7 @@ import { timeCommand } from '../lib/process.js';
 import type { BenchResult } from '../lib/result.js';
 import { round } from '../lib/stats.js';
 import { buildStatus, startSvcSystem, type SvcSystem } from '../lib/svc-system.js';
+import { oneStepPipeline } from '../lib/one-step.js';
 
 /** Builds pushed at once (SVC_BENCH_THROUGHPUT_BUILDS shortens it while working on the benchmark). */
 const BUILDS = Number(process.env.SVC_BENCH_THROUGHPUT_BUILDS ?? 200);
@@ -14,17 +15,7 @@ const IMAGE = 'local/busybox';
 const COMMAND = 'true';
 const POLL_MS = 100;
 const DEADLINE_MS = 6 * 60_000;
-const PIPELINE = `kind: pipeline
-type: docker
-name: default
-clone:
-  disable: true
-steps:
-- name: step
-  image: ${IMAGE}
-  pull: if-not-exists
-  commands: [ ${JSON.stringify(COMMAND)} ]
-`;
+const PIPELINE = oneStepPipeline([COMMAND], 'step', IMAGE);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { call } from '../../test/api/client.js';
 import { dockerClient, type DockerClient } from '../../src/engines/docker/client.js';
 import type { Benchmark } from '../lib/benchmark.js';
@@ -11,6 +10,8 @@ import {
   wallClock,
   type LogCheck,
 } from '../lib/log-flood.js';
+import { cpuSeconds } from '../lib/cpu.js';
+import { oneStepPipeline } from '../lib/one-step.js';
 import { timeCommand } from '../lib/process.js';
 import type { BenchResult } from '../lib/result.js';
 import { followSse } from '../lib/sse.js';
@@ -35,18 +36,6 @@ interface Workload {
 const FLOOD: Workload = { command: floodCommand(LINES, Math.max(1, Math.floor(LINES / 100))), lines: LINES };
 /** 5,000 lines at about 1,000 a second (50 every 50 ms), each 50th carrying its print time. */
 const STEADY: Workload = { command: steadyCommand(5_000, 50, 50), lines: 5_000 };
-
-const pipeline = (command: string) => `kind: pipeline
-type: docker
-name: default
-clone:
-  disable: true
-steps:
-- name: ${STEP}
-  image: ${IMAGE}
-  pull: if-not-exists
-  commands: [ ${JSON.stringify(command)} ]
-`;
 
 interface ApiBuild {
   status: string;
@@ -77,16 +66,6 @@ interface FollowRun {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** utime + stime of a process, in seconds (Linux /proc; 0 elsewhere). */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
 async function getBuild(system: SvcSystem, number: number): Promise<ApiBuild | undefined> {
   const answer = await call({ url: system.url }, `/api/repos/${system.repo}/builds/${number}`, {
     token: system.token,
@@ -111,7 +90,12 @@ async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 
  */
 async function svcRun(system: SvcSystem, number: number, work: Workload): Promise<SvcRun> {
   const { github, repo } = system;
-  github.commit(repo, 'main', { '.drone.yml': pipeline(work.command) }, `log ${number}`);
+  github.commit(
+    repo,
+    'main',
+    { '.drone.yml': oneStepPipeline([work.command], STEP, IMAGE) },
+    `log ${number}`,
+  );
   const cpuBefore = {
     server: cpuSeconds(system.server.child.pid),
     runner: cpuSeconds(system.runner.child.pid),

@@ -7,6 +7,7 @@ import type { BenchResult } from '../lib/result.js';
 import { median, percentile, round } from '../lib/stats.js';
 import { buildStatus, startSvcSystem, type SvcSystem } from '../lib/svc-system.js';
 import { ViewerCrowd, type CrowdSeen } from '../lib/viewer-crowd.js';
+import { oneStepPipeline } from '../lib/one-step.js';
 
 /** Viewers of the flooding step (SVC_BENCH_VIEWERS), and the processes they are spread over. */
 const VIEWERS = Number(process.env.SVC_BENCH_VIEWERS ?? 500);
@@ -36,17 +37,7 @@ async function within<T>(promise: Promise<T>, ms: number, what: string): Promise
   }
 }
 
-const PIPELINE = `kind: pipeline
-type: docker
-name: default
-clone:
-  disable: true
-steps:
-- name: ${STEP}
-  image: local/busybox
-  pull: if-not-exists
-  commands: [ "sleep ${QUIET_S}", ${JSON.stringify(pacedCommand(LINES, RATE, BURST))} ]
-`;
+const PIPELINE = oneStepPipeline([`sleep ${QUIET_S}`, pacedCommand(LINES, RATE, BURST)], STEP);
 
 /** One flood watched by a crowd of viewers. */
 interface Run {
