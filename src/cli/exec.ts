@@ -18,7 +18,7 @@ import {
 } from '../pipeline/index.js';
 import { StageExecutor } from '../runner/index.js';
 import { EXEC_USAGE, parseExecArgs, type ExecArgs } from './exec/args.js';
-import { localFacts } from './exec/local-facts.js';
+import { localFacts, readGitFacts } from './exec/local-facts.js';
 import { readLocalPipeline } from './program/local-program.js';
 import { TerminalReporter } from './exec/terminal-reporter.js';
 import type { CommandIO } from './io.js';
@@ -47,6 +47,8 @@ export async function execCommand(args: readonly string[], env: Env, io: Command
     io.stderr('svc exec: no pipeline file: give one, or run where .svc.yml or .drone.yml is\n');
     return 2;
   }
+  // git runs while the file is read and parsed.
+  void readGitFacts(io.cwd);
   const now = Date.now();
   const pipeline = await readPipeline(resolve(io.cwd, file), file, parsed, io, now);
   if (pipeline === undefined) return 1;
@@ -72,7 +74,7 @@ async function readPipeline(
   const { text } = read;
   // Problems in what a Jsonnet or Starlark file produced: positions in the YAML of svc convert.
   const shown = read.converted ? `${given} (as converted)` : given;
-  const { repo, build } = localFacts(io.cwd, args, '', now);
+  const { repo, build } = await localFacts(io.cwd, args, '', now);
   const variables = buildEnviron({ repo, build, system: LOCAL_SYSTEM, now });
   const linted = lintSubstituted(text, substitutionLookup(variables), { trusted: args.trusted });
   for (const d of linted.diagnostics)
@@ -104,13 +106,18 @@ async function runPipeline(
   io: CommandIO,
   now: number,
 ): Promise<number> {
-  const { repo, build, stage } = localFacts(io.cwd, args, pipeline.name, now);
+  const { repo, build, stage } = await localFacts(io.cwd, args, pipeline.name, now);
   if (!matchConditions(pipeline.trigger, matchFacts(repo, build, 'localhost'))) {
     io.stdout(
       `pipeline "${pipeline.name}" does not run for a ${build.event} on ${build.source} (its trigger): nothing to do\n`,
     );
     return 0;
   }
+  // The engine's first call (Docker: removing dead runs' leftovers) goes on while the file compiles.
+  const engineReady = engineFor(pipeline, env).then(
+    (engine) => ({ engine }),
+    (error: unknown) => ({ error }),
+  );
   const runId = `exec-${process.pid}-${randomBytes(4).toString('hex')}`;
   const compiled = await compilePipeline({
     // The working copy is the workspace: there is nothing to clone.
@@ -137,7 +144,12 @@ async function runPipeline(
   const spec = compiled.spec;
   spec.workspace = { base: spec.workspace.path, path: spec.workspace.path, hostPath: io.cwd };
 
-  const engine = await engineFor(pipeline, env);
+  const ready = await engineReady;
+  if ('error' in ready) {
+    io.stderr(`svc exec: ${engineFailure(pipeline, env, ready.error)}\n`);
+    return 1;
+  }
+  const { engine } = ready;
   const reporter = new TerminalReporter(
     { write: (text) => io.stdout(text), color: process.stdout.isTTY },
     spec.steps.map((s) => s.name),
@@ -183,6 +195,14 @@ async function engineFor(pipeline: Pipeline, env: Env): Promise<Engine> {
   });
   await engine.removeLeftovers(otherProcessIsAlive);
   return engine;
+}
+
+/** Why the engine could not be used: where it was looked for (which setting), and what failed. */
+function engineFailure(pipeline: Pipeline, env: Env, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (pipeline.type === 'ssh') return `cannot prepare the ssh engine: ${message}`;
+  const host = env.DOCKER_HOST ? `${env.DOCKER_HOST} (DOCKER_HOST)` : 'the default socket';
+  return `cannot use the Docker engine at ${host}: ${message}`;
 }
 
 /** Whether the `svc exec` that created a run (its pid is in the run id) still runs here. */

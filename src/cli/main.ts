@@ -56,8 +56,12 @@ async function main(args: readonly string[], io: CommandIO): Promise<number> {
       return (await import('./runner.js')).runnerCommand(rest, process.env, io);
     case 'lint':
       return (await import('./lint.js')).lintCommand(rest, io);
-    case 'exec':
+    case 'exec': {
+      // git (one process, ~25 ms) reads the working copy's facts while exec's modules load.
+      const { readGitFacts } = await import('./exec/local-facts.js');
+      void readGitFacts(io.cwd);
       return (await import('./exec.js')).execCommand(rest, process.env, io);
+    }
     case 'convert':
       return (await import('./convert.js')).convertCommand(rest, io);
     case 'config':

@@ -213,3 +213,17 @@ describe('svc exec usage', () => {
     expect(badEvent.stderr).toContain('--event must be one of push');
   });
 });
+
+describe('svc exec without a Docker engine', () => {
+  it('names the engine it could not reach and the setting, and exits 1', async () => {
+    const cwd = workingCopy(
+      'kind: pipeline\ntype: docker\nsteps:\n- name: a\n  image: x\n  commands: [ls]\n',
+    );
+    const socket = join(cwd, 'no-docker.sock');
+    const result = await runSvc(['exec'], { cwd, env: { DOCKER_HOST: `unix://${socket}` } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `svc exec: cannot use the Docker engine at unix://${socket} (DOCKER_HOST): connect ENOENT ${socket}\n`,
+    );
+  });
+});

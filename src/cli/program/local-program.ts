@@ -48,7 +48,7 @@ export async function readLocalPipeline(
     const text = await languages.toYaml({
       path: relative(root, path).split(sep).join('/'),
       source,
-      facts: factsOf(cwd, options),
+      facts: await factsOf(cwd, options),
       read: (file) => readInside(root, file),
     });
     return { ok: true, text: text ?? source, converted: true };
@@ -83,8 +83,8 @@ async function readInside(root: string, file: string): Promise<string | undefine
   }
 }
 
-function factsOf(cwd: string, options: Pick<ExecArgs, 'event' | 'branch'>): LanguageFacts {
-  const { repo, build } = localFacts(cwd, options, '', Date.now());
+async function factsOf(cwd: string, options: Pick<ExecArgs, 'event' | 'branch'>): Promise<LanguageFacts> {
+  const { repo, build } = await localFacts(cwd, options, '', Date.now());
   return languageFacts(
     { ...build, sourceRepo: '', sender: build.authorLogin },
     {

@@ -14,7 +14,8 @@ export type LabelFilter = { label: string[] };
 
 /**
  * Removes every container (forcefully, with its anonymous volumes), then every network and volume
- * that matches `filter` — in that order, because a network or volume in use cannot go.
+ * that matches `filter` — in that order, because a network or volume in use cannot go. Call it
+ * when nothing more of those resources is being created.
  * Resources that are already gone, or going, are not errors. Everything that can be removed is;
  * then the first real failure is thrown.
  */
@@ -32,20 +33,21 @@ export async function removeMatching(docker: DockerClient, filter: LabelFilter):
   };
   const sum = (counts: number[]): number => counts.reduce((a, b) => a + b, 0);
 
-  const containers = await docker.listContainers(filter);
+  // Listed together (one round trip, not three): nothing of the run is created any more.
+  const [containers, networks, volumes] = await Promise.all([
+    docker.listContainers(filter),
+    docker.listNetworks(filter),
+    docker.listVolumes(filter),
+  ]);
   const removedContainers = sum(
     await Promise.all(
       containers.map((c) => attempt(() => docker.removeContainer(c.Id, { force: true, volumes: true }))),
     ),
   );
-  const networks = await docker.listNetworks(filter);
-  const removedNetworks = sum(
-    await Promise.all(networks.map((n) => attempt(() => docker.removeNetwork(n.Id)))),
-  );
-  const volumes = await docker.listVolumes(filter);
-  const removedVolumes = sum(
-    await Promise.all(volumes.map((v) => attempt(() => docker.removeVolume(v.Name)))),
-  );
+  const [removedNetworks, removedVolumes] = await Promise.all([
+    Promise.all(networks.map((n) => attempt(() => docker.removeNetwork(n.Id)))).then(sum),
+    Promise.all(volumes.map((v) => attempt(() => docker.removeVolume(v.Name)))).then(sum),
+  ]);
   if (failures.length > 0) throw failures[0];
   return { containers: removedContainers, networks: removedNetworks, volumes: removedVolumes };
 }

@@ -39,7 +39,11 @@ export class Transport {
   constructor(readonly endpoint: Endpoint) {
     if ('socketPath' in endpoint) {
       this.agent = new http.Agent({ keepAlive: true });
-      this.base = { socketPath: endpoint.socketPath };
+      // A server name given spares the agent working one out from the host: that test of
+      // 'localhost' against Node's IPv6 pattern compiles the pattern, ~10 ms of the first request
+      // (it names TLS's SNI, which a unix socket has none of).
+      const noTls = { servername: 'localhost' };
+      this.base = { socketPath: endpoint.socketPath, ...noTls };
       this.request = http.request;
     } else {
       const { host, port, tls, ca, cert, key } = endpoint;
