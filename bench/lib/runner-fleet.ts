@@ -1,7 +1,8 @@
 /*
  * Simulated runners for benchmarks: svc's real poller and RPC client (HTTP on loopback), each
  * runner one polling slot. A runner takes what it is offered and does the least a real runner
- * reports: accept, then the stage running, then the stage successful. Nothing executes.
+ * reports: the stage running, then the stage successful (it claims as it asks, as svc's runners
+ * do, so there is no accept). Nothing executes.
  */
 import pino from 'pino';
 import { isConflict, RpcClient, toSeconds, type WireStage } from '../../src/runner/client/index.js';
@@ -54,9 +55,20 @@ export class RunnerFleet implements Fleet {
         secret,
         timeouts: { request: 30_000, longPoll: 60_000 },
       });
+      // As svc's runners ask: named, and claiming what they are offered (no accept round trip).
+      const filter = {
+        ...linuxDockerFilter(undefined, {
+          name: machine,
+          kind: 'docker',
+          capacity: 1,
+          max_procs: 0,
+          version: 'bench',
+        }),
+        claim: true,
+      };
       return new Poller({
         client,
-        filter: linuxDockerFilter(),
+        filter,
         capacity: 1,
         run: (stage) => this.#run(client, machine, stage),
         logger,
@@ -93,9 +105,9 @@ export class RunnerFleet implements Fleet {
 
   async #run(client: RpcClient, machine: string, offered: WireStage): Promise<void> {
     this.#mark(offered.id, 'offered');
-    let accepted: WireStage;
+    let accepted: WireStage = offered;
     try {
-      accepted = await client.accept(offered.id, machine);
+      if (offered.machine !== machine) accepted = await client.accept(offered.id, machine);
     } catch (error) {
       if (isConflict(error)) {
         this.conflicts++;

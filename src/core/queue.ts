@@ -35,6 +35,11 @@ export interface QueuedStage {
  *   servers sharing the database cannot both pass the count (svc's use of `FOR UPDATE`; the stage
  *   itself is read `SKIP LOCKED`, so a take under way elsewhere is not waited for). Returns the
  *   stage as taken, `{ active }` when the limit is reached, undefined when the stage is not queued.
+ * - `requeue(stageId, machine, version)` gives back a stage runner `machine` took and never started
+ *   (pending, taken by `machine`, stored version `version`) in one conditional write: `machine`
+ *   empty, `heartbeat` 0, version + 1, so that it is queued again and a late report of the runner
+ *   that took it is stale. Returns the stage as queued again; undefined when the condition does not
+ *   hold (started, taken by another, changed meanwhile, gone).
  * - `beat` records a sign of life of the runner of a taken stage (pending with a machine, or
  *   running) WITHOUT changing the stage's version, so that heartbeats never make the runner's own
  *   optimistic-locked updates stale. Returns false when the stage is not taken (or gone).
@@ -56,6 +61,7 @@ export interface QueueStore {
     machine: string,
     at: number,
   ): Promise<{ stage: Stage } | { active: number } | undefined>;
+  requeue(stageId: number, machine: string, version: number): Promise<Stage | undefined>;
   beat(stageId: number, at: number): Promise<boolean>;
   beatStages(stageIds: readonly number[], at: number): Promise<number>;
   listStale(before: number): Promise<Stage[]>;

@@ -77,13 +77,16 @@ describe.skipIf(docker.skip)('faults: the server SIGKILLed in each phase of a bu
     );
   }, 120_000);
 
-  it('(b) accepting: the runner took the stage but never heard it; it asks again and runs it', async () => {
-    // The accept goes through and the server takes the stage for the runner; its answer is held
-    // at the proxy, and the server is killed once that answer is written: the database says the
-    // stage is the runner's, the runner does not know yet.
-    const accept = frame.runnerProxy.hold(/POST \/rpc\/v2\/stage\/\d+\?machine=/, 'answer');
+  it('(b) taking: the server took the stage for the runner, which never heard it; it is queued again and run', async () => {
+    // svc's runner claims as it asks: the server takes the stage for the runner and answers the
+    // poll with it. That answer is held at the proxy (the poll under way is cut so that the runner
+    // asks again through the hold), and the server is killed once the answer is written: the
+    // database says the stage is the runner's, the runner does not know. The new server's
+    // heartbeat watchdog finds the stage taken and never started, and queues it again.
+    const claim = frame.runnerProxy.hold(/POST \/rpc\/v2\/stage HTTP/, 'answer');
+    frame.runnerProxy.drop();
+    const held = await claim;
     const sha = await frame.push({ '.drone.yml': pipeline({ count: [numbered(300, 100, 0.1)] }) }, 'b');
-    const held = await accept;
     await held.answered;
     const taken = (await frame.build(2))?.stages?.[0] as { machine?: string; status: string } | undefined;
     expect(taken).toMatchObject({ machine: RUNNER, status: 'pending' });

@@ -67,5 +67,52 @@ for (const dialect of testDialects()) {
       expect((await b.call('POST', '/rpc/v2/stage', filter)).status).toBe(204);
       expect((await a.call('POST', '/rpc/v2/stage', filter)).status).toBe(204);
     });
+
+    it('claims as it answers: runners of both replicas asking with `claim` each get stages of their own', async () => {
+      const [a, b] = servers;
+      if (a === undefined || b === undefined) throw new Error('servers missing');
+      const labels = { only: 'claims' };
+      const claimer = (name: string) => ({
+        kind: 'pipeline',
+        type: 'docker',
+        os: 'linux',
+        arch: 'amd64',
+        labels,
+        claim: true,
+        runner: { name, kind: 'docker', capacity: 1, max_procs: 0, version: 'test' },
+      });
+      const { stages } = await queueBuild(
+        a.store,
+        Array.from({ length: 6 }, (_, i) => ({ name: `c${i}`, labels })),
+      );
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          (i % 2 === 0 ? a : b).call('POST', '/rpc/v2/stage', claimer(`r${i}`)),
+        ),
+      );
+      const claimed: WireStage[] = [];
+      for (const answer of answers) if (answer.status === 200) claimed.push(await json<WireStage>(answer));
+      // Every stage once, each already its runner's in the database, at the version after the take.
+      expect(claimed.map((stage) => stage.id).sort((x, y) => x - y)).toEqual(stages.map((stage) => stage.id));
+      for (const stage of claimed) {
+        expect(stage.machine).toMatch(/^r\d$/);
+        expect(await a.store.stages.find(stage.id)).toMatchObject({
+          status: 'pending',
+          machine: stage.machine,
+          version: stage.version,
+        });
+      }
+      expect(new Set(claimed.map((stage) => stage.machine)).size).toBe(6);
+      expect(answers.filter((answer) => answer.status === 204)).toHaveLength(4);
+      // The claimer reports it running with the version it was given: no accept in between.
+      const first = claimed[0]!;
+      const running = await a.call('PUT', `/rpc/v2/stage/${first.id}`, {
+        ...first,
+        status: 'running',
+        started: Math.floor(Date.now() / 1000),
+        steps: [],
+      });
+      expect(running.status).toBe(200);
+    });
   });
 }

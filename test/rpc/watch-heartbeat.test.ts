@@ -118,6 +118,55 @@ describe('rpc heartbeats and the watchdog', () => {
     });
   });
 
+  it('queues again a stage its runner claimed and never started; that runner’s late report is refused', async () => {
+    const s = await server(FAST);
+    const { build, stages } = await queueBuild(s.store, [{ name: 'a' }]);
+    const claimer = (name: string) => ({
+      kind: 'pipeline',
+      type: 'docker',
+      os: 'linux',
+      arch: 'amd64',
+      labels: {},
+      claim: true,
+      runner: { name, kind: 'docker', capacity: 1, max_procs: 0, version: 'test' },
+    });
+    // The claim's answer is "lost": the runner never reports the stage, nor beats for it.
+    const lost = await json<WireStage>(await s.call('POST', '/rpc/v2/stage', claimer('runner-lost')));
+    expect(lost).toMatchObject({ id: stages[0]!.id, machine: 'runner-lost' });
+    const silentSince = Date.now();
+    let stage = await s.store.stages.find(lost.id);
+    while (stage?.machine !== '' && Date.now() - silentSince < 5_000) {
+      await sleep(50);
+      stage = await s.store.stages.find(lost.id);
+    }
+    expect(stage).toMatchObject({ status: 'pending', machine: '', version: lost.version + 1 });
+    expect(Date.now() - silentSince).toBeGreaterThanOrEqual(600);
+    expect((await s.store.builds.find(build.id))?.status).toBe('pending');
+    // Another runner gets it, and runs it; the first one's late report is stale.
+    const again = await json<WireStage>(await s.call('POST', '/rpc/v2/stage', claimer('runner-2')));
+    expect(again).toMatchObject({ id: lost.id, machine: 'runner-2', version: lost.version + 2 });
+    const late = await s.call('PUT', `/rpc/v2/stage/${lost.id}`, { ...lost, status: 'running', steps: [] });
+    expect(late.status).toBe(409);
+    const running = await s.call('PUT', `/rpc/v2/stage/${lost.id}`, {
+      ...again,
+      status: 'running',
+      started: Math.floor(Date.now() / 1000),
+      steps: [],
+    });
+    expect(running.status).toBe(200);
+  });
+
+  it('refuses a claim that names no runner', async () => {
+    const s = await server();
+    const response = await s.call('POST', '/rpc/v2/stage', {
+      kind: 'pipeline',
+      type: 'docker',
+      claim: true,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('claim needs the runner that claims (runner.name)');
+  });
+
   it('gives runners a whole timeout after a server (re)start before judging their silence', async () => {
     const before = await server(FAST);
     const { stages } = await queueBuild(before.store, [{ name: 'a' }]);

@@ -142,6 +142,8 @@ export function anyPlatformFilter(runner: {
     kernel: '',
     labels: { ...runner.labels },
     limits: runner.limits,
+    // The server answers with the stage taken for this runner: no accept round trip.
+    claim: true,
     runner: {
       name: runner.name,
       kind: runner.kind,

@@ -131,6 +131,8 @@ export async function createDockerRunner(
     kernel: '',
     labels,
     limits,
+    // The server answers with the stage taken for this runner: no accept round trip.
+    claim: true,
     // Who asks: the server registers the runner from it (GET /api/runners, why stages wait).
     runner: {
       name,

@@ -65,7 +65,10 @@ export class NomadDispatcher {
     const { client, job } = this.#options;
     let details: WireDetails;
     try {
-      await deliver('accepting the stage', () => client.accept(offered.id, job.runner), delivery);
+      // Claimed for this runner already when its filter says `claim`.
+      if (offered.machine !== job.runner) {
+        await deliver('accepting the stage', () => client.accept(offered.id, job.runner), delivery);
+      }
       details = await deliver('fetching the stage details', () => client.details(offered.id), delivery);
     } catch (error) {
       if (isConflict(error)) logger.debug('another runner took the stage first');

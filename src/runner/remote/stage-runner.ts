@@ -62,7 +62,8 @@ export interface RunSignals {
 
 /**
  * Runs one stage the server offered, start to end, as Drone's runners do:
- * 1. accept it (another runner may win: then nothing happens), fetch its details;
+ * 1. accept it unless the server claimed it for this runner already (another runner may win: then
+ *    nothing happens), fetch its details;
  * 2. while it runs: heartbeats, and a watch that cancels it when the build is cancelled;
  * 3. prepare it (limits, lint, pick the pipeline, compile); a problem ends the stage as `error`
  *    with the message, before any step;
@@ -85,12 +86,15 @@ export class RemoteStageRunner {
     const logger = this.#options.logger.child({ stage: offered.id, pipeline: offered.name });
     const delivery: DeliveryOptions = { backoff: this.#timings.backoff, abandon: signals.abandon, logger };
     const { client, settings } = this.#options;
-    try {
-      await deliver('accepting the stage', () => client.accept(offered.id, settings.machine), delivery);
-    } catch (error) {
-      if (isConflict(error)) logger.debug('another runner took the stage first');
-      else logger.error({ err: error }, 'cannot accept the stage');
-      return;
+    // A runner that claims as it asks (`claim` in its filter) is offered stages already its own.
+    if (offered.machine !== settings.machine) {
+      try {
+        await deliver('accepting the stage', () => client.accept(offered.id, settings.machine), delivery);
+      } catch (error) {
+        if (isConflict(error)) logger.debug('another runner took the stage first');
+        else logger.error({ err: error }, 'cannot accept the stage');
+        return;
+      }
     }
     logger.info('stage accepted');
     await this.#runTaken(offered.id, signals, delivery, logger);

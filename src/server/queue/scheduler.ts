@@ -167,6 +167,19 @@ export class StageScheduler {
   }
 
   /**
+   * Gives back a stage `stage.machine` took and never started (its answer lost on the way, its
+   * runner gone before starting it): it is queued again, and the runners waiting hear of it. Safe,
+   * as nothing of a stage runs before its runner reports it running, which now fails as stale.
+   * False when the stage was started, taken by another or changed meanwhile.
+   */
+  async requeue(stage: Pick<Stage, 'id' | 'machine' | 'version'>): Promise<boolean> {
+    const queued = await this.#deps.store.queue.requeue(stage.id, stage.machine, stage.version);
+    if (queued === undefined) return false;
+    this.#deps.queue.wake();
+    return true;
+  }
+
+  /**
    * Ends a taken stage as `error` with `message` (the heartbeat watchdog) — with `untaken`, also one
    * no runner took (the reaper); false when it was done or changed meanwhile.
    */

@@ -130,11 +130,11 @@ export class StageQueue implements QueueSignal, QueueSwitch {
   }
 
   /**
-   * The oldest queued stage that suits `filter`, waiting up to the long-poll limit for one;
+   * The oldest queued stage that suits `filter`, waiting up to `wait` (the long-poll limit) for one;
    * undefined when none came or `signal` aborted (the runner went away, the server is closing).
    * Rejects when the database cannot be read.
    */
-  request(filter: WireFilter, signal: AbortSignal): Promise<Stage | undefined> {
+  request(filter: WireFilter, signal: AbortSignal, wait = this.#longPoll): Promise<Stage | undefined> {
     if (signal.aborted) return Promise.resolve(undefined);
     return new Promise((resolve, reject) => {
       const settle = ({ stage, error }: { stage?: Stage; error?: Error }): void => {
@@ -148,7 +148,7 @@ export class StageQueue implements QueueSignal, QueueSwitch {
       };
       const end = (): void => settle({});
       const waiter: Waiter = { filter, settle };
-      const timer = setTimeout(end, this.#longPoll);
+      const timer = setTimeout(end, Math.max(0, wait));
       signal.addEventListener('abort', end, { once: true });
       this.#waiters.push(waiter);
       this.#scan();
@@ -189,6 +189,11 @@ export class StageQueue implements QueueSignal, QueueSwitch {
     const since = await this.#store.pausedSince();
     this.#paused = { since, read: this.#now() };
     return since;
+  }
+
+  /** How long a request waits for a stage before it is answered "nothing", milliseconds. */
+  get longPoll(): number {
+    return this.#longPoll;
   }
 
   /** Requests waiting right now. */

@@ -31,6 +31,7 @@ describe('HeartbeatWatchdog', () => {
           failed.push(message);
           return Promise.resolve(true);
         },
+        requeue: () => Promise.reject(new Error('only running stages here')),
       },
       logger: pino({ level: 'silent' }),
       timeout: 40_000,

@@ -6,7 +6,7 @@ import type { StageScheduler } from './scheduler.js';
 /** What the watchdog needs and how strict it is. */
 export interface HeartbeatWatchdogOptions {
   store: { queue: Pick<QueueStore, 'listStale'> };
-  scheduler: Pick<StageScheduler, 'fail'>;
+  scheduler: Pick<StageScheduler, 'fail' | 'requeue'>;
   logger: Logger;
   /** A taken stage without a heartbeat for this long has lost its runner (default 40 s: four beats). */
   timeout?: number;
@@ -20,7 +20,8 @@ export interface HeartbeatWatchdogOptions {
 /**
  * Fails the stages whose runner stopped sending heartbeats — killed, crashed, cut off — as `error`,
  * with a message naming the runner, instead of leaving them running until a reaper gives up on the
- * build. Their build is then settled like after any other stage end (dependents, status, listener).
+ * build. A stage its runner took and never reported running is queued again instead: nothing of
+ * it ran (a claim whose answer was lost on the way, a runner that died right after taking it). Their build is then settled like after any other stage end (dependents, status, listener).
  * With several servers on one database only the holder of the jobs' lease checks (`leader`); failing
  * a stage is an optimistic-locked write anyway, so two checks at once would still fail it once.
  */
@@ -63,7 +64,8 @@ export class HeartbeatWatchdog {
   }
 
   /**
-   * Fails every stage whose runner is silent for longer than the timeout; returns how many. Silence
+   * Fails every started stage whose runner is silent for longer than the timeout (and queues again
+   * those never started); returns how many it failed. Silence
    * is only counted while this watchdog runs and the database answers: after a server restart, or
    * a database outage (the stale stages cannot be read), runners that kept trying get a whole
    * timeout to get through before their stages are judged.
@@ -75,6 +77,16 @@ export class HeartbeatWatchdog {
     try {
       for (const stage of await this.#options.store.queue.listStale(now - this.#timeout)) {
         const silent = Math.round((now - stage.heartbeat) / 1000);
+        if (stage.status === 'pending') {
+          // Taken, never started: nothing of it ran, so another runner can run it from the start.
+          if (await this.#options.scheduler.requeue(stage)) {
+            this.#options.logger.warn(
+              { stage: stage.id, build: stage.buildId, runner: stage.machine },
+              `runner "${stage.machine}" took the stage and never started it (no sign of life for ${silent} s): queued again`,
+            );
+          }
+          continue;
+        }
         const message = `runner "${stage.machine}" stopped sending heartbeats: no sign of life for ${silent} s`;
         if (await this.#options.scheduler.fail(stage.id, message)) {
           failed++;

@@ -87,7 +87,9 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
       requestRoute(rpc, {
         queue: deps.queue,
         runners: new RunnerRegistry({ runners: store.runners, logger: deps.logger, now }),
+        scheduler,
         closing: closing.signal,
+        logger: deps.logger,
       });
       acceptRoute(rpc, { scheduler });
       detailsRoute(rpc, {

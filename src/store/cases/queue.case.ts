@@ -72,6 +72,37 @@ export function queueContract(open: OpenFreshStore): void {
       );
     });
 
+    it('queues again a stage its runner took and never started, only for that runner and version', async () => {
+      const repo = await store().repos.create(newRepo());
+      const { stages } = await store().builds.create(newBuild(repo.id), [newStage(1, 0), newStage(2, 0)]);
+      const [stage, started] = stages;
+      if (stage === undefined || started === undefined) throw new Error('no stages');
+      const taken = await store().queue.take(stage.id, 'runner-a', 7_000);
+      if (taken === undefined) throw new Error('not taken');
+      expect(await store().queue.requeue(stage.id, 'runner-b', taken.version)).toBeUndefined();
+      expect(await store().queue.requeue(stage.id, 'runner-a', taken.version - 1)).toBeUndefined();
+      expect(await store().queue.requeue(stage.id, '', taken.version)).toBeUndefined();
+      expect(await store().stages.find(stage.id)).toEqual(taken);
+
+      const queued = await store().queue.requeue(stage.id, 'runner-a', taken.version);
+      expect(queued).toEqual({
+        ...taken,
+        machine: '',
+        heartbeat: 0,
+        version: taken.version + 1,
+        updated: expect.any(Number) as number,
+      });
+      expect(await store().stages.find(stage.id)).toEqual(queued);
+      expect((await store().queue.listQueued()).some((q) => q.stage.id === stage.id)).toBe(true);
+      // The runner that took it reports late: its version is stale.
+      await expect(store().stages.update({ ...taken, status: 'running' })).rejects.toThrow(StaleVersionError);
+      // Once given back, nothing to give back; a started stage is never given back.
+      expect(await store().queue.requeue(stage.id, 'runner-a', taken.version)).toBeUndefined();
+      const running = await store().stages.update({ ...started, status: 'running', machine: 'runner-a' });
+      expect(await store().queue.requeue(started.id, 'runner-a', running.version)).toBeUndefined();
+      expect(await store().queue.requeue(999_999, 'runner-a', 1)).toBeUndefined();
+    });
+
     it('takes only pending stages without a concurrency limit, and nothing that does not exist', async () => {
       const repo = await store().repos.create(newRepo());
       const { stages } = await store().builds.create(newBuild(repo.id), [

@@ -266,6 +266,24 @@ export class SqlQueueStore implements QueueStore {
     });
   }
 
+  async requeue(stageId: number, machine: string, version: number): Promise<Stage | undefined> {
+    const update = this.#db
+      .updateTable('stages')
+      .set((eb) => ({ machine: '', heartbeat: 0, updated: Date.now(), version: eb('version', '+', 1) }))
+      .where('id', '=', stageId)
+      .where('status', '=', 'pending')
+      .where('machine', '=', machine)
+      .where('machine', '<>', '')
+      .where('version', '=', version);
+    if (this.#adapter.supportsReturning) {
+      const row = await update.returningAll().executeTakeFirst();
+      return row && toStage(row);
+    }
+    if (changed(await update.executeTakeFirst()) !== 1) return undefined;
+    const row = await this.#db.selectFrom('stages').selectAll().where('id', '=', stageId).executeTakeFirst();
+    return row && toStage(row);
+  }
+
   async beat(stageId: number, at: number): Promise<boolean> {
     const result = await this.#db
       .updateTable('stages')

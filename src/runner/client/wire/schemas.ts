@@ -239,8 +239,9 @@ export type WireRunner = z.output<typeof wireRunner>;
 
 /**
  * What a runner asks for in `POST /rpc/v2/stage`. Drone's filter, plus svc's `limits`: the
- * runner's SVC_LIMIT_* settings, so that the server hands it only stages it will run; and svc's
- * `runner`: who asks (see wireRunner).
+ * runner's SVC_LIMIT_* settings, so that the server hands it only stages it will run; svc's
+ * `runner`: who asks (see wireRunner); and svc's `claim`: the server takes the stage for
+ * `runner.name` before answering, as an accept would, which saves the runner that round trip.
  */
 export const wireFilter = z.object({
   kind: text,
@@ -255,6 +256,7 @@ export const wireFilter = z.object({
     .nullish()
     .transform((v) => v ?? undefined),
   runner: wireRunner.nullish().transform((v) => v ?? undefined),
+  claim: flag.optional(),
 });
 export type WireFilter = z.output<typeof wireFilter>;
 
