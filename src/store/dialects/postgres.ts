@@ -34,8 +34,10 @@ function postgresAdapter(target: string): DialectAdapter {
     product: 'PostgreSQL',
     target,
     supportsReturning: true,
-    // bytea arrives as hexadecimal text: a part must stay well below V8's longest string.
-    maxBlobBytes: 128 * 1024 * 1024,
+    // Parts of 1 MiB: node-postgres reads one large value ~5× slower than the same bytes in parts
+    // (measured: a 21 MiB log 1.5 s as one bytea, 0.3 s as 21 parts of 1 MiB; binary mode reads
+    // the single value no faster), and bytea arrives as hexadecimal text, twice its size.
+    maxBlobBytes: 1024 * 1024,
     types: { id: 'bigint', ref: 'bigint', key: 'varchar(255)', text: 'text', blob: 'bytea' },
     autoIncrementId: (column) => column.generatedByDefaultAsIdentity().primaryKey(),
     tableOptions: undefined,
