@@ -53,6 +53,8 @@ export class RunnerFleet implements Fleet {
       const client = new RpcClient({
         endpoint: url,
         secret,
+        // Named in X-SVC-Runner, as svc's runners are: the server checks that it holds what it reports.
+        runner: machine,
         timeouts: { request: 30_000, longPoll: 60_000 },
       });
       // As svc's runners ask: named, and claiming what they are offered (no accept round trip).

@@ -63,9 +63,9 @@ export interface StageWithSteps extends Stage {
  * - `update` is optimistic-locked: StaleVersionError when `stage.version` is not the stored version;
  *   this is how the first runner to accept a stage wins.
  * - `listStatus` returns every stage with the given status, oldest first.
- * - `end(id, version, end)` writes a runner's final report in one conditional write, without
- *   reading the stage first: only when the stored version is `version`, a runner took the stage
- *   (`machine` set) and it is not done; version + 1. Returns the stage as written, undefined
+ * - `end(id, version, end, holder?)` writes a runner's final report in one conditional write,
+ *   without reading the stage first: only when the stored version is `version`, a runner took the
+ *   stage (`machine` set; with `holder`, that runner) and it is not done; version + 1. Returns the stage as written, undefined
  *   when the condition does not hold (gone, stale, not taken, already done: the caller reads the
  *   stage to say which). Of concurrent ends of a version, one wins.
  */
@@ -76,5 +76,5 @@ export interface StageStore {
   listWithSteps(buildId: number): Promise<StageWithSteps[]>;
   listStatus(status: Status): Promise<Stage[]>;
   update(stage: Stage): Promise<Stage>;
-  end(id: number, version: number, end: StageEnd): Promise<Stage | undefined>;
+  end(id: number, version: number, end: StageEnd, holder?: string): Promise<Stage | undefined>;
 }

@@ -18,6 +18,7 @@ import {
   type StepReport,
 } from './reports.js';
 import { CoalescingLock } from './coalescing-lock.js';
+import { checkHolder } from './holder-check.js';
 import { RecentRepos } from './recent-repos.js';
 import { settleBuild, type SettleDeps } from './settle.js';
 import type { StageQueue } from './stage-queue.js';
@@ -109,19 +110,23 @@ export class StageScheduler {
 
   /**
    * A runner reports its stage: `running` (with the steps it will run, which are created then, as
-   * Drone's runners do) or a final status (with the steps' final state).
+   * Drone's runners do) or a final status (with the steps' final state). With `holder` (the runner
+   * names itself: svc's runners), a ConflictError unless that runner holds the stage, checked on
+   * the reads and writes the report makes anyway.
    */
-  async report(report: StageReport): Promise<StageWithSteps> {
+  async report(report: StageReport, holder?: string): Promise<StageWithSteps> {
     // A final report first tries its write without reading the stage (the common case, one statement).
     if (isDone(report.status)) {
       const ended = await this.#deps.store.stages.end(
         report.id,
         report.version,
         stageEnd(report, this.#now()),
+        holder,
       );
       if (ended !== undefined) return this.#ended(ended, report);
     }
     const stored = await this.#find(report.id);
+    checkHolder(holder, stored);
     if (isStageReplay(stored, report)) {
       // Finish what the first request may not have (the server stopped half-way): all idempotent.
       if (isDone(stored.status)) await closeSteps(this.#finish(), stored.id, endOfRunning(stored), ENDED);
@@ -143,6 +148,7 @@ export class StageScheduler {
         stored.id,
         report.version,
         stageEnd(report, this.#now()),
+        holder,
       );
       if (ended === undefined) throw new StaleVersionError(`stage ${stored.id}`, report.version);
       return this.#ended(ended, report);
@@ -152,13 +158,18 @@ export class StageScheduler {
     );
   }
 
-  /** A runner reports one step (started, or finished). */
-  async updateStep(report: StepReport): Promise<Step> {
+  /**
+   * A runner reports one step (started, or finished); with `holder`, a ConflictError unless that
+   * runner holds the step's stage (read first then, so that not even a replay answers another runner).
+   */
+  async updateStep(report: StepReport, holder?: string): Promise<Step> {
     const stored = await this.#deps.store.steps.find(report.id);
     if (stored === undefined) throw new NotFoundError(`step ${report.id}`);
+    const held = holder === undefined ? undefined : await this.#find(stored.stageId);
+    if (held !== undefined) checkHolder(holder, held);
     if (isStepReplay(stored, report)) return stored;
     if (stored.version !== report.version) throw new StaleVersionError(`step ${stored.id}`, report.version);
-    const stage = await this.#find(stored.stageId);
+    const stage = held ?? (await this.#find(stored.stageId));
     if (isDone(stage.status))
       throw new ConflictError(`stage ${stage.id} of step ${stored.id} is already ${stage.status}`);
     const updated = await this.#deps.store.steps.update({ ...stored, ...stepOutcome(report) });

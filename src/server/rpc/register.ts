@@ -97,8 +97,8 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
         netrcFor: (repo, build) => deps.netrcFor(repo, build),
         system: deps.system,
       });
-      stageUpdateRoute(rpc, { scheduler, holders });
-      stepUpdateRoute(rpc, { scheduler, holders });
+      stageUpdateRoute(rpc, { scheduler });
+      stepUpdateRoute(rpc, { scheduler });
       heartbeatRoute(rpc, { store, beats });
       watchRoute(rpc, {
         store,

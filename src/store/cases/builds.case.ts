@@ -96,27 +96,32 @@ export function buildsContract(open: OpenFreshStore): void {
       await expect(store().builds.list(repo.id, { page: 0, perPage: 2 })).rejects.toThrow(InvalidInputError);
     });
 
-    it('answers the newest build of many repositories asked for at the same time (read together)', async () => {
+    it('answers the newest build of each of many repositories, those that have one', async () => {
       const repos = await Promise.all(Array.from({ length: 3 }, () => store().repos.create(newRepo())));
       const [busy, quiet, empty] = repos;
       if (!busy || !quiet || !empty) throw new Error('three repositories');
       for (let i = 0; i < 3; i++) await store().builds.create(newBuild(busy.id), []);
       const only = await store().builds.create(newBuild(quiet.id, { ref: 'refs/heads/dev' }), []);
-      const [newestBusy, newestQuiet, none] = await Promise.all(
-        [busy, quiet, empty].map((repo) => store().builds.list(repo.id, { page: 1, perPage: 1 })),
-      );
-      expect(newestBusy?.map((b) => b.number)).toEqual([3]);
-      expect(newestBusy).toEqual(
-        await store()
-          .builds.list(busy.id, { page: 1, perPage: 3 })
-          .then((b) => b.slice(0, 1)),
-      );
-      expect(newestQuiet).toEqual([only.build]);
-      expect(none).toEqual([]);
-      // With a ref, the newest of that ref, not of the repository.
-      expect(
-        await store().builds.list(quiet.id, { page: 1, perPage: 1 }, { ref: 'refs/heads/main' }),
-      ).toEqual([]);
+      const newest = await store().builds.newestOf([busy.id, quiet.id, empty.id, busy.id]);
+      expect([...newest.keys()].sort((a, b) => a - b)).toEqual([busy.id, quiet.id].sort((a, b) => a - b));
+      const [listedFirst] = await store().builds.list(busy.id, { page: 1, perPage: 3 });
+      expect(newest.get(busy.id)).toEqual(listedFirst);
+      expect(newest.get(busy.id)?.number).toBe(3);
+      expect(newest.get(quiet.id)).toEqual(only.build);
+      expect(await store().builds.newestOf([])).toEqual(new Map());
+    });
+
+    it('answers the newest builds of more repositories than one statement lists (groups of 500)', async () => {
+      const repos = await Promise.all(Array.from({ length: 3 }, () => store().repos.create(newRepo())));
+      const ids = repos.map((repo) => repo.id);
+      for (const id of ids) await store().builds.create(newBuild(id), []);
+      // 1,200 ids, most of them of no repository: three groups, the real ones spread over them.
+      const asked = Array.from({ length: 1_200 }, (_, i) => 10_000_000 + i);
+      asked[0] = ids[0]!;
+      asked[600] = ids[1]!;
+      asked[1_199] = ids[2]!;
+      const newest = await store().builds.newestOf(asked);
+      expect([...newest.keys()].sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
     });
 
     it('lists the builds of one git ref', async () => {

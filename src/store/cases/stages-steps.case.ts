@@ -103,6 +103,26 @@ export function stagesStepsContract(open: OpenFreshStore): void {
       expect(await store().stages.end(999_999, 1, end)).toBeUndefined();
     });
 
+    it('ends a stage for the runner named as its holder only, with and without a start', async () => {
+      const { stages } = await buildWithStages(store(), 2);
+      const [a, b] = await Promise.all(
+        stages.map((stage) => store().stages.update({ ...stage, machine: 'runner-a' })),
+      );
+      if (a === undefined || b === undefined) failure();
+      const end = { status: 'success' as const, error: '', exitCode: 0, started: 0, stopped: 2000, at: 3000 };
+      for (const [stage, started] of [
+        [a, 0],
+        [b, 1500],
+      ] as const) {
+        expect(
+          await store().stages.end(stage.id, stage.version, { ...end, started }, 'runner-b'),
+        ).toBeUndefined();
+        expect(await store().stages.find(stage.id)).toEqual(stage);
+        const ended = await store().stages.end(stage.id, stage.version, { ...end, started }, 'runner-a');
+        expect(ended).toMatchObject({ status: 'success', machine: 'runner-a', version: stage.version + 1 });
+      }
+    });
+
     it('ends a stage that never started as started at the report, or at the start reported', async () => {
       const { stages } = await buildWithStages(store(), 2);
       const [a, b] = await Promise.all(

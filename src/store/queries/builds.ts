@@ -111,16 +111,6 @@ export class SqlBuildStore implements BuildStore {
     return new Map(rows.map((row) => [Number(row.id), toBuild(row)]));
   });
 
-  /**
-   * The newest builds of the repositories asked for at the same time, read together:
-   * `GET /api/user/repos?latest=true` asks for the newest build of every repository of the caller
-   * at once, a thousand in a large organisation.
-   */
-  readonly #newest = new ReadBatch<number, Build>(async (repoIds) => {
-    const rows = await newestRows(this.#db, repoIds);
-    return new Map(rows.map((row) => [Number(row.repo_id), toBuild(row)]));
-  });
-
   constructor({ db, adapter }: Connection) {
     this.#db = db;
     this.#adapter = adapter;
@@ -140,16 +130,16 @@ export class SqlBuildStore implements BuildStore {
     return row && toBuild(row);
   }
 
+  async newestOf(repoIds: readonly number[]): Promise<Map<number, Build>> {
+    const rows = await newestRows(this.#db, [...new Set(repoIds)]);
+    return new Map(rows.map((row) => [Number(row.repo_id), toBuild(row)]));
+  }
+
   async list(repoId: number, { page, perPage }: Page, filter: BuildFilter = {}): Promise<Build[]> {
     if (!Number.isInteger(page) || page < 1 || !Number.isInteger(perPage) || perPage < 1) {
       throw new InvalidInputError(
         `page ${page} of ${perPage} builds: both must be whole numbers of at least 1`,
       );
-    }
-    // The newest build alone: asked for every repository of a list at once (see #newest).
-    if (page === 1 && perPage === 1 && filter.ref === undefined) {
-      const newest = await this.#newest.get(repoId);
-      return newest === undefined ? [] : [newest];
     }
     const rows = await this.#db
       .selectFrom('builds')

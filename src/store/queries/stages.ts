@@ -109,6 +109,8 @@ interface EndValues extends Record<string, unknown> {
   stopped: number;
   at: number;
   updated: number;
+  /** The runner that must hold the stage ('' = any runner: `machine` set). */
+  holder: string;
 }
 
 /** Stages in the `stages` table; they are created with their build (SqlBuildStore.create). */
@@ -139,8 +141,11 @@ export class SqlStageStore implements StageStore {
   /** The runner protocol's writes of a stage, built and compiled once (see Prepared). */
   readonly #update: Prepared<StageColumns & { id: number; version: number; updated: number }, unknown>;
   /** The final report with the start it reports, and without one (the stored start is kept). */
+  /** The final report's write: by whether it sets `started`, and whether it names the holder. */
   readonly #end: Prepared<EndValues, Selectable<StageRow>>;
   readonly #endKeepingStart: Prepared<EndValues, Selectable<StageRow>>;
+  readonly #endByHolder: Prepared<EndValues, Selectable<StageRow>>;
+  readonly #endKeepingStartByHolder: Prepared<EndValues, Selectable<StageRow>>;
 
   constructor({ db, adapter }: Connection) {
     this.#db = db;
@@ -156,14 +161,19 @@ export class SqlStageStore implements StageStore {
         .where('id', '=', v.id)
         .where('version', '=', v.version),
     );
-    this.#end = this.#prepareEnd((v) => v.started);
+    const given = (v: EndValues) => v.started;
     // A bigint column compared in the SQL, not a parameter: PostgreSQL would type that as int4.
-    this.#endKeepingStart = this.#prepareEnd(
-      (v) => sql<number>`case when started = 0 then ${v.at} else started end`,
-    );
+    const kept = (v: EndValues) => sql<number>`case when started = 0 then ${v.at} else started end`;
+    this.#end = this.#prepareEnd(given, false);
+    this.#endKeepingStart = this.#prepareEnd(kept, false);
+    this.#endByHolder = this.#prepareEnd(given, true);
+    this.#endKeepingStartByHolder = this.#prepareEnd(kept, true);
   }
 
-  #prepareEnd(started: (v: EndValues) => unknown): Prepared<EndValues, Selectable<StageRow>> {
+  #prepareEnd(
+    started: (v: EndValues) => unknown,
+    byHolder: boolean,
+  ): Prepared<EndValues, Selectable<StageRow>> {
     const db = this.#db;
     const returning = this.#adapter.supportsReturning;
     return new Prepared(db, (v: EndValues) => {
@@ -182,7 +192,8 @@ export class SqlStageStore implements StageStore {
         .where('id', '=', v.id)
         .where('version', '=', v.version)
         .where('status', 'in', OPEN)
-        .where('machine', '<>', '');
+        .where('machine', '<>', '')
+        .$if(byHolder, (query) => query.where('machine', '=', v.holder));
       return returning ? update.returningAll() : update;
     });
   }
@@ -243,9 +254,16 @@ export class SqlStageStore implements StageStore {
   }
 
   /** One statement where UPDATE … RETURNING works; MySQL reads the stage after its update. */
-  async end(id: number, version: number, end: StageEnd): Promise<Stage | undefined> {
-    const prepared = end.started !== 0 ? this.#end : this.#endKeepingStart;
-    const result = await prepared.execute({ ...end, id, version, updated: Date.now() });
+  async end(id: number, version: number, end: StageEnd, holder = ''): Promise<Stage | undefined> {
+    const prepared =
+      holder === ''
+        ? end.started !== 0
+          ? this.#end
+          : this.#endKeepingStart
+        : end.started !== 0
+          ? this.#endByHolder
+          : this.#endKeepingStartByHolder;
+    const result = await prepared.execute({ ...end, id, version, holder, updated: Date.now() });
     if (this.#adapter.supportsReturning) {
       const row = result.rows[0];
       return row && toStage(row);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BuildStore } from '../../../core/build.js';
+import type { Build, BuildStore } from '../../../core/build.js';
 import type { PermStore } from '../../../core/perm.js';
 import type { RepoStore } from '../../../core/repo.js';
 import type { User } from '../../../core/user.js';
@@ -14,7 +14,7 @@ import { repoSchema } from '../schemas.js';
 export interface UserReposDeps {
   readonly repos: Pick<RepoStore, 'listUser'>;
   readonly perms: Pick<PermStore, 'find'>;
-  readonly builds: Pick<BuildStore, 'list'>;
+  readonly builds: Pick<BuildStore, 'newestOf'>;
   readonly sync: Pick<RepoSync, 'sync'> | undefined;
 }
 
@@ -41,14 +41,14 @@ export function userReposRoutes(deps: UserReposDeps): ApiRoute[] {
       response: { schema: z.array(repoSchema), description: 'the repositories, by slug' },
       async handler({ principal, query }) {
         const repos = await listed(deps, principal.user);
-        return Promise.all(
-          repos.map(async ({ repo, perm }) => {
-            const json = repoJson(repo, perm);
-            if (!query.latest) return json;
-            const [build] = await deps.builds.list(repo.id, { page: 1, perPage: 1 });
-            return build === undefined ? json : { ...json, build: buildJson(build) };
-          }),
-        );
+        const newest = query.latest
+          ? await deps.builds.newestOf(repos.map(({ repo }) => repo.id))
+          : new Map<number, Build>();
+        return repos.map(({ repo, perm }) => {
+          const json = repoJson(repo, perm);
+          const build = newest.get(repo.id);
+          return build === undefined ? json : { ...json, build: buildJson(build) };
+        });
       },
     });
   return [

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { ConflictError, NotFoundError } from '../../../core/errors.js';
 import type { StageStore } from '../../../core/stage.js';
 import { isDone } from '../../../core/status.js';
-import { checkHolder, runnerOf } from '../holder.js';
+import { checkHolder } from '../../queue/holder-check.js';
+import { runnerOf } from '../holder.js';
 import { idParam } from '../parse.js';
 import type { RunnerBeats } from '../runner-beats.js';
 

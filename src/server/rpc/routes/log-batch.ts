@@ -4,7 +4,8 @@ import type { LiveLogs } from '../../../core/live-logs.js';
 import type { LogBatchStore } from '../../../core/log-batch.js';
 import type { StepStore } from '../../../core/step.js';
 import { INT32_MAX, readBatch, wireBatch } from '../../../runner/client/wire/index.js';
-import { checkHolder, runnerOf } from '../holder.js';
+import { checkHolder } from '../../queue/holder-check.js';
+import { runnerOf } from '../holder.js';
 import type { RunnerBeats } from '../runner-beats.js';
 import { idParam, parseBody } from '../parse.js';
 

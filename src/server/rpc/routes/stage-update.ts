@@ -3,7 +3,7 @@ import { stageToWire, wireStage } from '../../../runner/client/wire/index.js';
 import type { StageScheduler } from '../../queue/scheduler.js';
 import { idParam, parseBody } from '../parse.js';
 import { stageReport } from '../reports.js';
-import type { HolderChecks } from '../holder.js';
+import { runnerOf } from '../holder.js';
 
 /**
  * PUT /rpc/v2/stage/{id} — the runner reports its stage: `running` with the steps it will run
@@ -13,13 +13,12 @@ import type { HolderChecks } from '../holder.js';
  */
 export function stageUpdateRoute(
   app: FastifyInstance,
-  deps: { scheduler: Pick<StageScheduler, 'report'>; holders: HolderChecks },
+  deps: { scheduler: Pick<StageScheduler, 'report'> },
 ): void {
   app.put('/stage/:id', async (request) => {
     const id = idParam(request);
     const body = parseBody(wireStage, request.body, 'the stage');
-    await deps.holders.stage(request, id);
-    const stage = await deps.scheduler.report(stageReport(id, body));
+    const stage = await deps.scheduler.report(stageReport(id, body), runnerOf(request));
     return stageToWire(stage, stage.steps);
   });
 }

@@ -3,7 +3,7 @@ import { stepToWire, wireStep } from '../../../runner/client/wire/index.js';
 import type { StageScheduler } from '../../queue/scheduler.js';
 import { idParam, parseBody } from '../parse.js';
 import { stepReport } from '../reports.js';
-import type { HolderChecks } from '../holder.js';
+import { runnerOf } from '../holder.js';
 
 /**
  * PUT /rpc/v2/step/{id} — the runner reports a step (started, finished). 200 with the stored step;
@@ -12,12 +12,11 @@ import type { HolderChecks } from '../holder.js';
  */
 export function stepUpdateRoute(
   app: FastifyInstance,
-  deps: { scheduler: Pick<StageScheduler, 'updateStep'>; holders: HolderChecks },
+  deps: { scheduler: Pick<StageScheduler, 'updateStep'> },
 ): void {
   app.put('/step/:id', async (request) => {
     const id = idParam(request);
     const body = parseBody(wireStep, request.body, 'the step');
-    await deps.holders.step(request, id);
-    return stepToWire(await deps.scheduler.updateStep({ ...stepReport(body), id }));
+    return stepToWire(await deps.scheduler.updateStep({ ...stepReport(body), id }, runnerOf(request)));
   });
 }
