@@ -166,8 +166,17 @@ export interface StepExit {
   oomKilled: boolean;
 }
 
-/** Receives a step's output as it comes, line by line (without the newline). */
-export type OutputSink = (line: string) => void;
+/**
+ * Receives a step's output as it comes, line by line (without the newline). `room`, when the
+ * receiver has it, paces a step that prints faster than its lines can be delivered: an engine that
+ * can hold the output back (Docker's attach stream) asks after each chunk it passed on and reads
+ * no more until the promise it gets resolves; undefined means go on. So the lines wait in the
+ * step's own pipe, where the program blocks, instead of piling up behind it. A receiver never holds
+ * a step back because its lines cannot be delivered at all (the server unreachable): it buffers.
+ */
+export type OutputSink = ((line: string) => void) & {
+  readonly room?: () => Promise<void> | undefined;
+};
 
 /**
  * An execution backend. Lifecycle, for one ExecSpec:

@@ -43,6 +43,8 @@ export interface StageResult {
  * - `stepStarted` comes once per step that runs, before any of its lines.
  * - `stepLine` delivers the step's output in order, already masked, numbered from 0; it is
  *   synchronous so that a slow observer buffers instead of holding up the step.
+ * - `stepRoom` (optional) paces a step that prints faster than its lines can be delivered: a
+ *   promise while the step's lines should wait (see OutputSink.room), undefined when they may come.
  * - `stepFinished` comes exactly once per step of the spec, also for skipped steps, after the
  *   step's last line. Detached steps finish when the stage ends.
  * - `stageFinished` comes last, after the engine destroyed the run's resources.
@@ -52,6 +54,7 @@ export interface StageResult {
 export interface StageReporter {
   stepStarted(step: ExecStep, started: number): void | Promise<void>;
   stepLine(step: ExecStep, line: LogLine): void;
+  stepRoom?(step: ExecStep): Promise<void> | undefined;
   stepFinished(step: ExecStep, result: StepResult): void | Promise<void>;
   stageFinished(result: StageResult): void | Promise<void>;
 }
@@ -64,6 +67,10 @@ export function combineReporters(...reporters: StageReporter[]): StageReporter {
     },
     stepLine(step, line) {
       for (const r of reporters) r.stepLine(step, line);
+    },
+    stepRoom(step) {
+      const waits = reporters.flatMap((r) => r.stepRoom?.(step) ?? []);
+      return waits.length === 0 ? undefined : Promise.all(waits).then(() => undefined);
     },
     async stepFinished(step, result) {
       for (const r of reporters) await r.stepFinished(step, result);

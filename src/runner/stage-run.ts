@@ -208,10 +208,13 @@ export class StageRun {
     await this.report(() => this.o.reporter.stepFinished(step, { ...result }));
   }
 
-  /** Masks, numbers and times each line of a step before it reaches the reporter. */
+  /**
+   * Masks, numbers and times each line of a step before it reaches the reporter; the reporter
+   * paces the step (OutputSink.room) while it is open.
+   */
   private output(step: ExecStep, started: number, isOpen: () => boolean): OutputSink {
     let pos = 0;
-    return (line) => {
+    const sink = (line: string): void => {
       if (!isOpen()) return;
       const out = this.masker(line);
       const time = Math.max(0, Math.floor((this.o.now() - started) / 1000));
@@ -221,6 +224,11 @@ export class StageRun {
         this.noteReportError(err);
       }
     };
+    const reporter = this.o.reporter;
+    if (reporter.stepRoom === undefined) return sink;
+    return Object.assign(sink, {
+      room: () => (isOpen() ? reporter.stepRoom?.(step) : undefined),
+    });
   }
 
   private async skip(step: ExecStep, reason: string): Promise<void> {

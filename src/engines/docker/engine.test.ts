@@ -301,6 +301,40 @@ describe.skipIf(skip)('DockerEngine (real Docker engine)', () => {
     expect(reporter.logLines('print').map((l) => l.pos)).toEqual(lines.map((_, i) => i));
   });
 
+  it('holds a step back while its output has no room, losing nothing, and lets it go on after', async () => {
+    const LONG = 'x'.repeat(100);
+    if (!docker) throw new Error('no Docker engine');
+    const engine = new DockerEngine({ docker, owner });
+    const spec = execSpec([sh('paced', `yes ${LONG} | head -n 100000; echo done`)]);
+    const step = spec.steps[0]!;
+    const lines: string[] = [];
+    let held: { lines: number; running: boolean } | undefined;
+    let release: (() => void) | undefined;
+    const waited = new Promise<void>((resolve) => (release = resolve));
+    const sink = Object.assign((line: string) => void lines.push(line), {
+      // Room for the first chunk only, until the test has looked at the container.
+      room: () => (held === undefined ? waited : undefined),
+    });
+    await engine.setup(spec);
+    try {
+      const running = engine.run(spec, step, sink);
+      while (lines.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      // Reading stopped after the first chunk: a second later the step is still blocked on its pipe.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const [container] = await docker.listContainers({ label: [`io.svc.run=${spec.runId}`] });
+      const state = container === undefined ? undefined : await docker.inspectContainer(container.Id);
+      held = { lines: lines.length, running: state?.State.Running === true };
+      release?.();
+      expect(await running).toEqual({ exitCode: 0, oomKilled: false });
+    } finally {
+      await engine.destroy(spec);
+    }
+    // 10 MB: more than Docker and the sockets between hold, so the step could not have finished.
+    expect(held.running).toBe(true);
+    expect(held.lines).toBeLessThan(100_000);
+    expect(lines).toEqual([...Array.from({ length: 100_000 }, () => LONG), 'done']);
+  });
+
   it("streams a detached step's output until destroy, and leaves it in Docker's log too", async () => {
     if (!docker) return;
     const engine = new DockerEngine({ docker, owner });

@@ -27,7 +27,10 @@ export async function attachOutput(
   return { done: readFrames(stream, output), close: () => stream.destroy() };
 }
 
-/** Reads the multiplexed stream to its end; a broken stream is reported, never thrown. */
+/**
+ * Reads the multiplexed stream to its end, as fast as `output` has room (OutputSink.room); a broken
+ * stream is reported, never thrown.
+ */
 function readFrames(stream: Duplex, output: OutputSink): Promise<void> {
   const stdout = new LineSplitter(output);
   const stderr = new LineSplitter(output);
@@ -41,7 +44,14 @@ function readFrames(stream: Duplex, output: OutputSink): Promise<void> {
       stderr.end();
       resolve();
     };
-    stream.on('data', (chunk: Buffer) => demuxer.write(chunk));
+    stream.on('data', (chunk: Buffer) => {
+      demuxer.write(chunk);
+      // Paced by the receiver: reading stops, Docker stops copying, and the step blocks on its pipe.
+      const room = output.room?.();
+      if (room === undefined) return;
+      stream.pause();
+      void room.then(() => stream.resume());
+    });
     stream.on('end', end);
     stream.on('close', end);
     // A broken log stream loses output but must not fail the step: its exit code still counts.

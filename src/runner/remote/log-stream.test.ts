@@ -54,6 +54,47 @@ function stream(
 }
 
 describe('LogStream', () => {
+  it('holds a fast step back while a full batch waits behind the one on its way, then lets it go', async () => {
+    const { logs, stored, uploads } = stream({ maxLines: 5, latency: 100 });
+    // Before the step starts nothing is sent, and nothing is held back.
+    for (let pos = 0; pos < 12; pos++) logs.add(line(pos));
+    expect(logs.room()).toBeUndefined();
+    logs.start();
+    // Batch 0 (5 lines) is on its way; 7 wait, more than a batch: the step waits.
+    const wait = logs.room();
+    expect(wait).toBeInstanceOf(Promise);
+    expect(logs.room()).toBe(wait);
+    let released = false;
+    void wait?.then(() => (released = true));
+    await sleep(50);
+    expect(released).toBe(false);
+    // Batch 0 stored, batch 1 cut from the waiting lines: room again.
+    await wait;
+    expect(stored.get(0)).toEqual([0, 1, 2, 3, 4]);
+    expect(logs.room()).toBeUndefined();
+    await logs.finish();
+    expect(uploads).toEqual([Array.from({ length: 12 }, (_, i) => i)]);
+  });
+
+  it('never holds a step back while the server does not acknowledge, nor once it is over', async () => {
+    const { logs } = stream({ maxLines: 2, failures: 100 });
+    logs.start();
+    for (let pos = 0; pos < 10; pos++) logs.add(line(pos));
+    await sleep(5);
+    // The first send failed: a retry is due later, the lines wait in memory.
+    expect(logs.room()).toBeUndefined();
+    const over = stream({ maxLines: 2, latency: 50 });
+    over.logs.start();
+    for (let pos = 0; pos < 10; pos++) over.logs.add(line(pos));
+    const wait = over.logs.room();
+    expect(wait).toBeInstanceOf(Promise);
+    const finishing = over.logs.finish();
+    await wait;
+    expect(over.logs.room()).toBeUndefined();
+    await finishing;
+    await logs.finish();
+  });
+
   it('sends lines in numbered batches of at most maxLines, in order, and uploads them all at the end', async () => {
     const { logs, stored, uploads } = stream();
     logs.start();

@@ -72,6 +72,9 @@ export class LogStream {
   #started = false;
   #stopped = false;
   #refused = false;
+  /** Resolves the promise `room` handed out while the step's lines were to wait. */
+  #roomMade: (() => void) | undefined;
+  #roomWait: Promise<void> | undefined;
 
   constructor(options: LogStreamOptions) {
     this.#options = options;
@@ -93,6 +96,35 @@ export class LogStream {
     if (this.#sending === undefined) this.#next();
   }
 
+  /**
+   * Whether the step may print on (undefined), or a promise that resolves when it may: its lines
+   * wait while a full batch (`maxLines` or `maxBytes`) waits behind the one on its way, so that a
+   * step printing faster than the server stores is paced at about two batches ahead of it (its live
+   * viewers see lines that recent) instead of piling up here. Never while the server does not
+   * acknowledge (a retry is due later), has refused the stream, or the step is over: then lines
+   * wait in memory, as the step must not stall for the server.
+   */
+  room(): Promise<void> | undefined {
+    if (!this.#full()) return undefined;
+    this.#roomWait ??= new Promise<void>((resolve) => (this.#roomMade = resolve));
+    return this.#roomWait;
+  }
+
+  #full(): boolean {
+    if (!this.#started || this.#stopped || this.#refused || this.#retryAt > Date.now()) return false;
+    const waiting = this.#lines.length - this.#unbatched;
+    return waiting >= this.#options.maxLines || this.#unbatchedBytes >= this.#options.maxBytes;
+  }
+
+  /** Lets a paced step go on once it has room. */
+  #makeRoom(): void {
+    if (this.#roomMade === undefined || this.#full()) return;
+    const made = this.#roomMade;
+    this.#roomMade = undefined;
+    this.#roomWait = undefined;
+    made();
+  }
+
   /** Lines the server has acknowledged. */
   get acknowledged(): number {
     return this.#acked;
@@ -111,6 +143,7 @@ export class LogStream {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#stopped = true;
+    this.#makeRoom();
     await this.#sending;
     await this.#options.upload(
       { batches: this.#ackedBatches, lines: this.#acked },
@@ -138,6 +171,7 @@ export class LogStream {
       this.#timer = undefined;
       this.#sending = this.#pump().finally(() => {
         this.#sending = undefined;
+        this.#makeRoom();
         this.#next();
       });
     } else if (due !== Infinity && this.#timer === undefined) {
@@ -152,6 +186,8 @@ export class LogStream {
   async #pump(): Promise<void> {
     while (!this.#stopped && this.#due(Date.now()) === 0) {
       this.#attempted ??= this.#cut();
+      // The lines just batched leave room for more while this batch is on its way.
+      this.#makeRoom();
       const { batch, end } = this.#attempted;
       try {
         await this.#options.send(batch, this.#lines.slice(this.#acked, end));

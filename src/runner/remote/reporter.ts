@@ -69,6 +69,10 @@ export class RemoteReporter implements StageReporter {
     if (stored !== undefined) this.#streamOf(step.name, stored.id).add(line);
   }
 
+  stepRoom(step: ExecStep): Promise<void> | undefined {
+    return this.#lost ? undefined : this.#streams.get(step.name)?.room();
+  }
+
   stepFinished(step: ExecStep, result: StepResult): void {
     const stream = this.#streams.get(step.name);
     this.#outbox.push(`reporting the end of step "${step.name}"`, async () => {
