@@ -3,6 +3,7 @@ import type { Store } from '../../src/core/store.js';
 import type { WireStage } from '../../src/runner/client/wire/index.js';
 import { openStore } from '../../src/store/index.js';
 import { testDialects, type TestDatabase } from '../support/databases.js';
+import { claimingFilter, reportRunning } from './support/flow.js';
 import { json, queueBuild, startServer, type TestServer } from './support/harness.js';
 
 for (const dialect of testDialects()) {
@@ -72,22 +73,13 @@ for (const dialect of testDialects()) {
       const [a, b] = servers;
       if (a === undefined || b === undefined) throw new Error('servers missing');
       const labels = { only: 'claims' };
-      const claimer = (name: string) => ({
-        kind: 'pipeline',
-        type: 'docker',
-        os: 'linux',
-        arch: 'amd64',
-        labels,
-        claim: true,
-        runner: { name, kind: 'docker', capacity: 1, max_procs: 0, version: 'test' },
-      });
       const { stages } = await queueBuild(
         a.store,
         Array.from({ length: 6 }, (_, i) => ({ name: `c${i}`, labels })),
       );
       const answers = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
-          (i % 2 === 0 ? a : b).call('POST', '/rpc/v2/stage', claimer(`r${i}`)),
+          (i % 2 === 0 ? a : b).call('POST', '/rpc/v2/stage', claimingFilter(`r${i}`, labels)),
         ),
       );
       const claimed: WireStage[] = [];
@@ -106,13 +98,7 @@ for (const dialect of testDialects()) {
       expect(answers.filter((answer) => answer.status === 204)).toHaveLength(4);
       // The claimer reports it running with the version it was given: no accept in between.
       const first = claimed[0]!;
-      const running = await a.call('PUT', `/rpc/v2/stage/${first.id}`, {
-        ...first,
-        status: 'running',
-        started: Math.floor(Date.now() / 1000),
-        steps: [],
-      });
-      expect(running.status).toBe(200);
+      expect((await reportRunning(a, first)).status).toBe(200);
     });
   });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WireStage } from '../../src/runner/client/wire/index.js';
 import { json, queueBuild } from './support/harness.js';
-import { plannedStep, putStep, takeAndStart } from './support/flow.js';
+import { claimingFilter, plannedStep, putStep, reportRunning, takeAndStart } from './support/flow.js';
 import { useServers } from './support/fresh.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -121,17 +121,8 @@ describe('rpc heartbeats and the watchdog', () => {
   it('queues again a stage its runner claimed and never started; that runner’s late report is refused', async () => {
     const s = await server(FAST);
     const { build, stages } = await queueBuild(s.store, [{ name: 'a' }]);
-    const claimer = (name: string) => ({
-      kind: 'pipeline',
-      type: 'docker',
-      os: 'linux',
-      arch: 'amd64',
-      labels: {},
-      claim: true,
-      runner: { name, kind: 'docker', capacity: 1, max_procs: 0, version: 'test' },
-    });
     // The claim's answer is "lost": the runner never reports the stage, nor beats for it.
-    const lost = await json<WireStage>(await s.call('POST', '/rpc/v2/stage', claimer('runner-lost')));
+    const lost = await json<WireStage>(await s.call('POST', '/rpc/v2/stage', claimingFilter('runner-lost')));
     expect(lost).toMatchObject({ id: stages[0]!.id, machine: 'runner-lost' });
     const silentSince = Date.now();
     let stage = await s.store.stages.find(lost.id);
@@ -143,17 +134,11 @@ describe('rpc heartbeats and the watchdog', () => {
     expect(Date.now() - silentSince).toBeGreaterThanOrEqual(600);
     expect((await s.store.builds.find(build.id))?.status).toBe('pending');
     // Another runner gets it, and runs it; the first one's late report is stale.
-    const again = await json<WireStage>(await s.call('POST', '/rpc/v2/stage', claimer('runner-2')));
+    const again = await json<WireStage>(await s.call('POST', '/rpc/v2/stage', claimingFilter('runner-2')));
     expect(again).toMatchObject({ id: lost.id, machine: 'runner-2', version: lost.version + 2 });
     const late = await s.call('PUT', `/rpc/v2/stage/${lost.id}`, { ...lost, status: 'running', steps: [] });
     expect(late.status).toBe(409);
-    const running = await s.call('PUT', `/rpc/v2/stage/${lost.id}`, {
-      ...again,
-      status: 'running',
-      started: Math.floor(Date.now() / 1000),
-      steps: [],
-    });
-    expect(running.status).toBe(200);
+    expect((await reportRunning(s, again)).status).toBe(200);
   });
 
   it('refuses a claim that names no runner', async () => {

@@ -17,15 +17,34 @@ export async function takeAndStart(
   const accepted = await json<WireStage>(
     await server.call('POST', `/rpc/v2/stage/${stageId}?machine=${machine}`),
   );
-  const now = Math.floor(Date.now() / 1000);
-  return json<WireStage>(
-    await server.call('PUT', `/rpc/v2/stage/${stageId}`, {
-      ...accepted,
-      status: 'running',
-      started: now,
-      steps,
-    }),
-  );
+  return json<WireStage>(await reportRunning(server, accepted, steps));
+}
+
+/** Reports a stage the runner holds (at the version it has) running with `steps`. */
+export function reportRunning(
+  server: TestServer,
+  stage: WireStage,
+  steps: Partial<WireStep>[] = [],
+): Promise<Response> {
+  return server.call('PUT', `/rpc/v2/stage/${stage.id}`, {
+    ...stage,
+    status: 'running',
+    started: Math.floor(Date.now() / 1000),
+    steps,
+  });
+}
+
+/** The filter of svc's docker runner `name` on linux/amd64: it claims what it is offered. */
+export function claimingFilter(name: string, labels: Record<string, string> = {}) {
+  return {
+    kind: 'pipeline',
+    type: 'docker',
+    os: 'linux',
+    arch: 'amd64',
+    labels,
+    claim: true,
+    runner: { name, kind: 'docker', capacity: 1, max_procs: 0, version: 'test' },
+  };
 }
 
 /** Reports a step. */
