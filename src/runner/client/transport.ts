@@ -1,5 +1,5 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { http, https as tls } from '../../platform/node-http.js';
 
 /** One HTTP request of the protocol. */
 export interface HttpRequest {
@@ -34,13 +34,13 @@ export type HttpTransport = (request: HttpRequest) => Promise<HttpResponse>;
  */
 export function httpTransport({ verify = true }: { verify?: boolean } = {}): HttpTransport {
   const agents = {
-    http: new HttpAgent({ keepAlive: true }),
-    https: new HttpsAgent({ keepAlive: true, rejectUnauthorized: verify }),
+    http: new http.Agent({ keepAlive: true }),
+    https: new tls.Agent({ keepAlive: true, rejectUnauthorized: verify }),
   };
   return (request) =>
     new Promise((resolve, reject) => {
       const https = request.url.startsWith('https:');
-      const send = https ? httpsRequest : httpRequest;
+      const send = https ? tls.request : http.request;
       const req = send(
         request.url,
         {

@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { http, https } from '../../platform/node-http.js';
 import { z } from 'zod';
 import {
   allocation,
@@ -150,7 +150,7 @@ export class NomadClient {
             }
           : {}),
       };
-      const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, options, resolve);
+      const req = (url.protocol === 'https:' ? https.request : http.request)(url, options, resolve);
       req.on('error', (error) =>
         reject(new Error(`cannot reach Nomad at ${address} (${call}): ${error.message}`)),
       );

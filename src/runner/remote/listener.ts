@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { http } from '../../platform/node-http.js';
 import { authorized, dashboardPage, type DashboardOptions } from './dashboard.js';
 
 /** The runner's own HTTP listener (SVC_HTTP_BIND, SVC_HTTP_HOST). */
@@ -26,7 +27,7 @@ export interface RunnerListener {
  * SVC_HTTP_HOST set, requests for another host name get 421.
  */
 export async function startRunnerListener(options: RunnerListenerOptions): Promise<RunnerListener> {
-  const server = createServer((request, response) => handle(options, request, response));
+  const server = http.createServer((request, response) => handle(options, request, response));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

@@ -1,14 +1,7 @@
 import type * as Http from 'node:http';
-import type * as Https from 'node:https';
-import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
+import { http, https } from '../../../platform/node-http.js';
 import { apiError } from './errors.js';
-
-// Loaded with require, not import: an ESM import of node:http reads all its exports, whose lazy
-// getters (WebSocket, …) load Node's bundled undici and zlib — ~20 ms of every `svc exec`.
-const require = createRequire(import.meta.url);
-const http = require('node:http') as typeof Http;
-const https = require('node:https') as typeof Https;
 
 /**
  * The API version every path is prefixed with: 1.41 (Docker 20.10) is the lowest with everything

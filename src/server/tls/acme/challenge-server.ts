@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { http } from '../../../platform/node-http.js';
 
 const CHALLENGE_PATH = '/.well-known/acme-challenge/';
 
@@ -13,7 +14,7 @@ export class ChallengeServer {
 
   constructor(httpsBase: string) {
     this.#httpsBase = httpsBase;
-    this.#server = createServer((request, response) => this.#handle(request, response));
+    this.#server = http.createServer((request, response) => this.#handle(request, response));
   }
 
   listen(host: string, port: number): Promise<void> {
