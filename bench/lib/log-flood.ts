@@ -11,18 +11,24 @@
 
 /** The length of every line, without its newline (with it: 100 bytes). */
 export const LINE_CHARS = 99;
-const PAD = 'x'.repeat(LINE_CHARS - 8);
-/** `NNNNNNN t=<16 digits> ` is 27 characters. */
-const SAMPLE_PAD = 'y'.repeat(LINE_CHARS - 27);
+/** What follows the number on a plain line. */
+export const PAD = 'x'.repeat(LINE_CHARS - 8);
+/** What follows the time on a sampled line: `NNNNNNN t=<16 digits> ` is 27 characters. */
+export const SAMPLE_PAD = 'y'.repeat(LINE_CHARS - 27);
 
-/** awk: prints line `n` (the variable), sampled when `n % K == 0`. */
-const PRINT_LINE = [
-  'if (n % K == 0) {',
+/** awk: the wall clock into `s` (seconds) and `u` (µs), and `t` (epoch µs), from busybox adjtimex. */
+export const READ_CLOCK = [
   's = 0; u = 0;',
   'while (("adjtimex" | getline l) > 0) {',
   'if (l ~ /tv_sec/) { split(l, a, ":"); s = a[2] + 0 }',
   'else if (l ~ /tv_usec/) { split(l, a, ":"); u = a[2] + 0 } }',
-  'close("adjtimex");',
+  'close("adjtimex"); t = s * 1000000 + u;',
+].join(' ');
+
+/** awk: prints line `n` (the variable), sampled when `n % K == 0`. */
+const PRINT_LINE = [
+  'if (n % K == 0) {',
+  READ_CLOCK,
   'print sprintf("%07d t=%d%06d", n, s, u), Q',
   '} else print sprintf("%07d", n), P',
 ].join(' ');

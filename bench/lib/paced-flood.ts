@@ -5,19 +5,7 @@
  * Lines are those of log-flood.ts (100 bytes with the newline, `%07d t=<epoch µs> ` on the timed
  * ones), so that samplesIn reads them.
  */
-import { LINE_CHARS } from './log-flood.js';
-
-const PAD = 'x'.repeat(LINE_CHARS - 8);
-const SAMPLE_PAD = 'y'.repeat(LINE_CHARS - 27);
-
-/** awk: the wall clock in µs into `t` (busybox adjtimex: the host's clock, no privilege needed). */
-const READ_CLOCK = [
-  's = 0; u = 0;',
-  'while (("adjtimex" | getline l) > 0) {',
-  'if (l ~ /tv_sec/) { split(l, a, ":"); s = a[2] + 0 }',
-  'else if (l ~ /tv_usec/) { split(l, a, ":"); u = a[2] + 0 } }',
-  'close("adjtimex"); t = s * 1000000 + u;',
-].join(' ');
+import { PAD, READ_CLOCK, SAMPLE_PAD } from './log-flood.js';
 
 /**
  * A shell command (busybox awk, adjtimex, usleep) printing `lines` lines at `perSecond` a second:
