@@ -4,6 +4,7 @@ import { DatabaseError, InvalidSettingsError } from '../core/errors.js';
 import { parseDatabaseSecret } from '../core/secret-key.js';
 import type { ScmProvider } from '../core/scm.js';
 import type { LogStore } from '../core/log.js';
+import type { LogBatchStore } from '../core/log-batch.js';
 import type { Store } from '../core/store.js';
 import { seedUser } from '../server/bootstrap/seed-user.js';
 import { loginHelp } from '../server/web/index.js';
@@ -129,9 +130,10 @@ async function openStoreOrReport(
   const logs =
     bucket === null || ObjectLogs === undefined
       ? undefined
-      : (database: LogStore): LogStore =>
+      : (database: LogStore, batches: LogBatchStore): LogStore =>
           (objects = new ObjectLogs(
             database,
+            batches,
             {
               bucket,
               endpoint: settings.SVC_OBJSTORE_ENDPOINT ?? undefined,

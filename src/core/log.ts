@@ -17,12 +17,19 @@ export interface LogLine {
  * - `createJson` stores the log made of `arrays` — JSON arrays of lines as LogBatchStore.json
  *   gives them — joined in order, then `rest`: what `create` with all their lines stores, without
  *   reading a log of millions of lines into objects.
+ * - `createFromBatches` stores the log made of the step's log batches 0 … `count` − 1
+ *   (LogBatchStore) as they are stored, then `rest`: what `createJson` with their JSON stores. It
+ *   returns false, storing nothing, when any of those batches is missing. A store that keeps logs
+ *   beside the batches keeps the batches as the log's first parts instead of copying them: each line
+ *   is written once, and LogBatchStore no longer counts them as a running step's. A retry with the
+ *   same batches stores the same log again.
  */
 export interface LogStore {
   find(stepId: number): Promise<LogLine[] | undefined>;
   findJson(stepId: number): Promise<Buffer | undefined>;
   create(stepId: number, lines: readonly LogLine[]): Promise<void>;
   createJson(stepId: number, arrays: readonly Buffer[], rest: readonly LogLine[]): Promise<void>;
+  createFromBatches(stepId: number, count: number, rest: readonly LogLine[]): Promise<boolean>;
   delete(stepId: number): Promise<void>;
   /**
    * The steps were deleted with their builds (purge): drop what of their logs is kept outside the

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Datasource } from '../core/datasource.js';
 import type { LogStore } from '../core/log.js';
+import type { LogBatchStore } from '../core/log-batch.js';
 import type { Store } from '../core/store.js';
 import type { Connection } from './dialects/adapter.js';
 import { connect } from './dialects/connect.js';
@@ -31,7 +32,7 @@ export interface OpenStoreOptions {
   /** Receives one line per notable step at open (migrations applied, secrets encrypted, lost connections). */
   logger?: ((msg: string) => void) | undefined;
   /** Where finished logs go besides the database (SVC_OBJSTORE_*: an object store over it). */
-  logs?: ((database: LogStore) => LogStore) | undefined;
+  logs?: ((database: LogStore, batches: LogBatchStore) => LogStore) | undefined;
 }
 
 /**
@@ -88,7 +89,7 @@ class SqlStore implements Store {
     connection: Connection,
     schemaVersion: number,
     cipher: SecretCipher,
-    logs: ((database: LogStore) => LogStore) | undefined,
+    logs: ((database: LogStore, batches: LogBatchStore) => LogStore) | undefined,
     signals: ClusterChannel,
   ) {
     this.#connection = connection;
@@ -99,12 +100,12 @@ class SqlStore implements Store {
     this.builds = new SqlBuildStore(connection);
     this.stages = new SqlStageStore(connection);
     this.steps = new SqlStepStore(connection);
+    this.logBatches = new SqlLogBatchStore(connection);
     const database = new SqlLogStore(connection);
-    this.logs = logs === undefined ? database : logs(database);
+    this.logs = logs === undefined ? database : logs(database, this.logBatches);
     this.secrets = new SqlSecretStore(connection, cipher);
     this.crons = new SqlCronStore(connection);
     this.runners = new SqlRunnerStore(connection);
-    this.logBatches = new SqlLogBatchStore(connection);
     this.queue = new SqlQueueStore(connection);
     this.statusOutbox = new SqlStatusOutboxStore(connection);
     this.leases = new SqlLeaseStore(connection);

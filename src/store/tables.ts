@@ -160,11 +160,16 @@ export interface StepRow {
   version: number;
 }
 
-/** logs: a step's whole log as JSON, in one part, or several where the dialect caps a statement's size. */
+/**
+ * logs: a step's finished log as JSON, in one part, or several where the dialect caps a statement's
+ * size; when `batches` is above 0, the step's log batches 0 … batches − 1 come first, joined with the
+ * parts' lines (LogStore.createFromBatches).
+ */
 export interface LogRow {
   step_id: number;
   part: number;
   data: Buffer;
+  batches: Generated<number>;
 }
 
 /** log_batches: the lines of one numbered batch of a running step, as JSON bytes. */

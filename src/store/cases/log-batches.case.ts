@@ -52,6 +52,19 @@ export function logBatchesContract(open: OpenFreshStore): void {
         batches: [],
         later: stored?.batches.concat(stored.later),
       });
+      // From batch 1 on: batch 0 is checked, not read.
+      const tail = await store().logBatches.json(id, 2, 1);
+      expect(parse(tail?.batches ?? [])).toEqual([lines(2, 3)]);
+      expect(parse(tail?.later ?? [])).toEqual([lines(5, 1)]);
+      expect(await store().logBatches.json(id, 3, 2)).toEqual({ batches: stored?.later, later: [] });
+    });
+
+    it('gives no JSON from a later batch when an earlier one is missing', async () => {
+      const id = await stepId();
+      await store().logBatches.append(id, 1, lines(2, 3));
+      await store().logBatches.append(id, 2, lines(5, 1));
+      expect(await store().logBatches.json(id, 3, 1)).toBeUndefined();
+      expect(await store().logBatches.json(id, 3, 2)).toBeUndefined();
     });
 
     it('gives the batches numbered above a given one, in order, with their lines', async () => {

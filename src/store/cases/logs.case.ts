@@ -13,7 +13,7 @@ function lines(count: number, width: number): LogLine[] {
   }));
 }
 
-/** LogStore: a step's whole log, replaced and deleted as one; large logs. */
+/** LogStore: a step's whole log, replaced and deleted as one; large logs; logs made of log batches. */
 export function logsContract(open: OpenFreshStore): void {
   describe('logs', () => {
     const store = useStore(open);
@@ -98,8 +98,59 @@ export function logsContract(open: OpenFreshStore): void {
       expect(await store().logs.findJson(without)).toBeUndefined();
     });
 
+    it('makes a log of the step’s batches as stored and the lines after them, keeping the batches as its parts', async () => {
+      const [stepId = 0] = await stepIds(1);
+      const all = lines(8, 5);
+      await store().logBatches.append(stepId, 1, all.slice(2, 5));
+      await store().logBatches.append(stepId, 0, all.slice(0, 2));
+      // A later batch than the log names: its lines come again in `rest`, and it is not the log's.
+      await store().logBatches.append(stepId, 2, all.slice(5, 6));
+      expect(await store().logs.createFromBatches(stepId, 4, [])).toBe(false);
+      expect(await store().logs.find(stepId)).toBeUndefined();
+      expect(await store().logs.createFromBatches(stepId, 2, all.slice(5))).toBe(true);
+      expect(await store().logs.find(stepId)).toEqual(all);
+      expect((await store().logs.findJson(stepId))?.toString('utf8')).toBe(JSON.stringify(all));
+      // The batches are the log's now: not a running step's, and not deleted with those.
+      expect(await store().logBatches.list(stepId)).toEqual(all.slice(5, 6));
+      await store().logBatches.delete(stepId);
+      expect(await store().logBatches.list(stepId)).toEqual([]);
+      expect(await store().logs.find(stepId)).toEqual(all);
+      // A retry stores the same log again.
+      expect(await store().logs.createFromBatches(stepId, 2, all.slice(5))).toBe(true);
+      expect(await store().logs.find(stepId)).toEqual(all);
+    });
+
+    it('makes a log of no batches, and of large batches and lines in parts', async () => {
+      const [none = 0, large = 0] = await stepIds(2);
+      expect(await store().logs.createFromBatches(none, 0, lines(2, 1))).toBe(true);
+      expect(await store().logs.find(none)).toEqual(lines(2, 1));
+      // About 1.2 MB per batch and 2.4 MB after them: in parts where the dialect caps a statement.
+      const all = lines(40_000, 100);
+      await store().logBatches.append(large, 0, all.slice(0, 10_000));
+      await store().logBatches.append(large, 1, all.slice(10_000, 20_000));
+      expect(await store().logs.createFromBatches(large, 2, all.slice(20_000))).toBe(true);
+      expect((await store().logs.findJson(large))?.toString('utf8')).toBe(JSON.stringify(all));
+    });
+
+    it('replaces or deletes a log made of batches with the batches', async () => {
+      const [replaced = 0, deleted = 0] = await stepIds(2);
+      for (const stepId of [replaced, deleted]) {
+        await store().logBatches.append(stepId, 0, lines(3, 2));
+        expect(await store().logs.createFromBatches(stepId, 1, [])).toBe(true);
+      }
+      await store().logs.create(replaced, lines(1, 9));
+      expect(await store().logs.find(replaced)).toEqual(lines(1, 9));
+      await store().logs.delete(deleted);
+      expect(await store().logs.find(deleted)).toBeUndefined();
+      // Gone, not back as the batches of a running step.
+      expect(await store().logBatches.list(replaced)).toEqual([]);
+      expect(await store().logBatches.list(deleted)).toEqual([]);
+      expect(await store().logBatches.json(deleted, 1)).toBeUndefined();
+    });
+
     it('says NotFoundError for a step that does not exist', async () => {
       await expect(store().logs.create(999_999, lines(1, 1))).rejects.toThrow(NotFoundError);
+      await expect(store().logs.createFromBatches(999_999, 0, [])).rejects.toThrow(NotFoundError);
     });
   });
 }

@@ -7,6 +7,7 @@ import { queuePause } from './006-queue-pause.js';
 import { latestBuilds } from './007-latest-builds.js';
 import { cluster } from './008-cluster.js';
 import { statusOutbox } from './009-status-outbox.js';
+import { logKeptBatches } from './010-log-kept-batches.js';
 import type { Migration } from './migration.js';
 
 /** Every migration svc knows, oldest first; append, never edit or reorder. */
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   latestBuilds,
   cluster,
   statusOutbox,
+  logKeptBatches,
 ];
 
 /** The schema version this svc writes. */

@@ -33,14 +33,15 @@ describe('ObjectLogStore on a real S3-protocol server (s3rver), over SQLite', ()
     const database = await sqlite.create();
     store = await openStore({
       datasource: database.datasource,
-      logs: (sql) => (objects = new ObjectLogStore(sql, settings, (message) => reports.push(message))),
+      logs: (sql, batches) =>
+        (objects = new ObjectLogStore(sql, batches, settings, (message) => reports.push(message))),
     });
     drop = async () => {
       await store.close();
       await database.drop();
     };
     const repo = await store.repos.create(newRepo());
-    const { stages } = await store.builds.create(newBuild(repo.id, { status: 'success' }), [newStage(1)]);
+    const { stages } = await store.builds.create(newBuild(repo.id, { status: 'success' }), [newStage(1, 4)]);
     steps = (await store.steps.list(stages[0]?.id ?? 0)).map((step) => step.id);
   });
 
@@ -54,7 +55,12 @@ describe('ObjectLogStore on a real S3-protocol server (s3rver), over SQLite', ()
 
   it('checks the bucket at start, and says what is wrong with a missing one', async () => {
     await expect(objects.check()).resolves.toBeUndefined();
-    const absent = new ObjectLogStore(store.logs, { ...settings, bucket: 'absent' }, () => undefined);
+    const absent = new ObjectLogStore(
+      store.logs,
+      store.logBatches,
+      { ...settings, bucket: 'absent' },
+      () => undefined,
+    );
     await expect(absent.check()).rejects.toThrow(
       `SVC_OBJSTORE_BUCKET: cannot use the bucket "absent" at ${s3.endpoint}: no such bucket`,
     );
@@ -71,6 +77,38 @@ describe('ObjectLogStore on a real S3-protocol server (s3rver), over SQLite', ()
     expect((await store.logs.findJson(step))?.toString('utf8')).toBe(JSON.stringify(log));
   });
 
+  it('uploads a log made of the step’s batches, and leaves the batches for the step’s end to delete', async () => {
+    const step = steps[2] ?? 0;
+    const log = lines(30);
+    await store.logBatches.append(step, 0, log.slice(0, 10));
+    await store.logBatches.append(step, 1, log.slice(10, 20));
+    expect(await store.logs.createFromBatches(step, 3, [])).toBe(false);
+    expect(await store.logs.createFromBatches(step, 2, log.slice(20))).toBe(true);
+    const stored = await object(`svc/logs/${step}`);
+    expect(JSON.parse((await stored.Body?.transformToString()) ?? '')).toEqual(log);
+    expect(await objects.database.find(step)).toBeUndefined();
+    await store.logBatches.delete(step);
+    expect(await store.logBatches.list(step)).toEqual([]);
+    expect(await store.logs.find(step)).toEqual(log);
+  });
+
+  it('keeps a log made of batches the bucket refuses in the database, as those batches', async () => {
+    const step = steps[3] ?? 0;
+    const log = lines(12);
+    await store.logBatches.append(step, 0, log.slice(0, 5));
+    const broken = new ObjectLogStore(
+      objects.database,
+      store.logBatches,
+      { ...settings, bucket: 'absent' },
+      (message) => reports.push(message),
+    );
+    expect(await broken.createFromBatches(step, 1, log.slice(5))).toBe(true);
+    expect(reports.at(-1)).toContain(`cannot upload the log of step ${step} to the bucket "absent"`);
+    await store.logBatches.delete(step);
+    expect(await objects.database.find(step)).toEqual(log);
+    expect((await broken.findJson(step))?.toString('utf8')).toBe(JSON.stringify(log));
+  }, 20_000);
+
   it('reads logs stored in the database before the bucket was configured', async () => {
     const step = steps[1] ?? 0;
     const database = objects.database;
@@ -81,8 +119,11 @@ describe('ObjectLogStore on a real S3-protocol server (s3rver), over SQLite', ()
 
   it('keeps a log the bucket refuses in the database, and says so', async () => {
     const step = steps[0] ?? 0;
-    const broken = new ObjectLogStore(objects.database, { ...settings, bucket: 'absent' }, (message) =>
-      reports.push(message),
+    const broken = new ObjectLogStore(
+      objects.database,
+      store.logBatches,
+      { ...settings, bucket: 'absent' },
+      (message) => reports.push(message),
     );
     await broken.create(step, lines(7));
     expect(reports.at(-1)).toBe(

@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { LogLine, LogStore } from '../../core/log.js';
+import type { LogBatchStore } from '../../core/log-batch.js';
 import { joinJsonArrays, linesJson, parseLines } from '../queries/logs.js';
 
 /** SVC_OBJSTORE_*: where finished logs go. */
@@ -38,17 +39,20 @@ const RETRY_DELAYS_MS = [500, 2_000];
  */
 export class ObjectLogStore implements LogStore {
   readonly #database: LogStore;
+  readonly #batches: Pick<LogBatchStore, 'json'>;
   readonly #client: S3Client;
   readonly #settings: ObjectStoreSettings;
   readonly #report: ObjectLogReporter;
 
   constructor(
     database: LogStore,
+    batches: Pick<LogBatchStore, 'json'>,
     settings: ObjectStoreSettings,
     report: ObjectLogReporter,
     client?: S3Client,
   ) {
     this.#database = database;
+    this.#batches = batches;
     this.#settings = settings;
     this.#report = report;
     this.#client = client ?? s3Client(settings);
@@ -117,6 +121,29 @@ export class ObjectLogStore implements LogStore {
   }
 
   async createJson(stepId: number, arrays: readonly Buffer[], rest: readonly LogLine[]): Promise<void> {
+    await this.#upload(stepId, arrays, rest, () => this.#database.createJson(stepId, arrays, rest));
+  }
+
+  /** The batches' JSON is read from the database and uploaded with `rest`; the batches stay for LogBatchStore.delete. */
+  async createFromBatches(stepId: number, count: number, rest: readonly LogLine[]): Promise<boolean> {
+    const stored = await this.#batches.json(stepId, count);
+    if (stored === undefined) return false;
+    await this.#upload(stepId, stored.batches, rest, async () => {
+      // Kept in the database as the batches themselves; if they went meanwhile, as their bytes.
+      if (!(await this.#database.createFromBatches(stepId, count, rest))) {
+        await this.#database.createJson(stepId, stored.batches, rest);
+      }
+    });
+    return true;
+  }
+
+  /** Uploads the log, tried three times; then `fallback` keeps it in the database, reported. */
+  async #upload(
+    stepId: number,
+    arrays: readonly Buffer[],
+    rest: readonly LogLine[],
+    fallback: () => Promise<unknown>,
+  ): Promise<void> {
     const body = joinJsonArrays(rest.length > 0 ? [...arrays, Buffer.from(linesJson(rest), 'utf8')] : arrays);
     let last: unknown;
     for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
@@ -142,7 +169,7 @@ export class ObjectLogStore implements LogStore {
       `cannot upload the log of step ${stepId} to the bucket "${this.#settings.bucket}" after ${RETRY_DELAYS_MS.length + 1} tries; it stays in the database`,
       last,
     );
-    await this.#database.createJson(stepId, arrays, rest);
+    await fallback();
   }
 
   async delete(stepId: number): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { SvcError } from '../../core/errors.js';
 import type { LogLine } from '../../core/log.js';
 import type { LogBatchStore } from '../../core/log-batch.js';
@@ -9,7 +9,7 @@ import { write } from './rows.js';
 
 /**
  * Batches of running steps' log lines in the `log_batches` table, one row per batch, its lines as
- * JSON bytes. The (step, batch) primary key turns a batch sent twice into a unique violation, which
+ * JSON bytes; a finished log made of them (`logs.batches`) keeps them where they are. The (step, batch) primary key turns a batch sent twice into a unique violation, which
  * `append` reports as "already stored" instead of an error.
  */
 export class SqlLogBatchStore implements LogBatchStore {
@@ -45,6 +45,7 @@ export class SqlLogBatchStore implements LogBatchStore {
       .selectFrom('log_batches')
       .select(['batch', 'data'])
       .where('step_id', '=', stepId)
+      .where(notKept(stepId))
       .orderBy('batch')
       .execute();
     return rows.flatMap((row) => parseBatch(row.data, stepId, Number(row.batch)));
@@ -66,27 +67,56 @@ export class SqlLogBatchStore implements LogBatchStore {
 
   /**
    * The stored JSON of the step's batches (each a JSON array of lines), as they are, without
-   * reading them into lines: batches 0 … `count` − 1 in order — undefined unless every one of them
-   * is stored — and, apart, any numbered `count` or more.
+   * reading them into lines: batches `from` … `count` − 1 in order — undefined unless every one of
+   * batches 0 … `count` − 1 is stored — and, apart, any numbered `count` or more.
    */
-  async json(stepId: number, count: number): Promise<{ batches: Buffer[]; later: Buffer[] } | undefined> {
+  async json(
+    stepId: number,
+    count: number,
+    from = 0,
+  ): Promise<{ batches: Buffer[]; later: Buffer[] } | undefined> {
     const rows = await this.#db
       .selectFrom('log_batches')
       .select(['batch', 'data'])
       .where('step_id', '=', stepId)
+      .where('batch', '>=', Math.max(0, from))
       .orderBy('batch')
       .execute();
     const batches = rows.filter((row) => Number(row.batch) < count);
-    if (batches.length !== count || batches.some((row, i) => Number(row.batch) !== i)) return undefined;
+    const first = Math.max(0, Math.min(from, count));
+    if (batches.length !== count - first || batches.some((row, i) => Number(row.batch) !== first + i)) {
+      return undefined;
+    }
+    if (first > 0 && !(await this.#stored(stepId, first))) return undefined;
     return {
       batches: batches.map((row) => row.data),
       later: rows.filter((row) => Number(row.batch) >= count).map((row) => row.data),
     };
   }
 
-  async delete(stepId: number): Promise<void> {
-    await this.#db.deleteFrom('log_batches').where('step_id', '=', stepId).execute();
+  /** Whether batches 0 … count − 1 of the step are all stored (numbers are unique and not negative). */
+  async #stored(stepId: number, count: number): Promise<boolean> {
+    const found = await this.#db
+      .selectFrom('log_batches')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where('step_id', '=', stepId)
+      .where('batch', '>=', 0)
+      .where('batch', '<', count)
+      .executeTakeFirstOrThrow();
+    return Number(found.n) === count;
   }
+
+  async delete(stepId: number): Promise<void> {
+    await this.#db.deleteFrom('log_batches').where('step_id', '=', stepId).where(notKept(stepId)).execute();
+  }
+}
+
+/**
+ * Batches of the step that its finished log is not made of: those numbered from the log's `batches`
+ * on (all of them while the step runs, or when its log was stored whole).
+ */
+function notKept(stepId: number): RawBuilder<boolean> {
+  return sql<boolean>`batch >= coalesce((select max(batches) from logs where step_id = ${stepId}), 0)`;
 }
 
 /** The lines of a stored batch; its objects are checked in place rather than copied. */

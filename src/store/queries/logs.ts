@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { SvcError } from '../../core/errors.js';
 import type { LogLine, LogStore } from '../../core/log.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
@@ -8,7 +8,9 @@ import { write } from './rows.js';
 
 /**
  * Finished step logs in the `logs` table: the lines as one JSON document per step, stored as bytes
- * in one row, or in consecutive parts where the dialect caps the size of a statement (MySQL).
+ * in one row, or in consecutive parts where the dialect caps the size of a statement (MySQL,
+ * PostgreSQL) — after, for a log made of its step's log batches, those batches' JSON arrays, which
+ * stay in `log_batches` (`createFromBatches`).
  */
 export class SqlLogStore implements LogStore {
   readonly #db: Kysely<Tables>;
@@ -24,16 +26,34 @@ export class SqlLogStore implements LogStore {
     return json === undefined ? undefined : parseLines(json.toString('utf8'), stepId);
   }
 
-  /** The stored bytes, parts joined: every log is written by `createJson`, as `linesJson` writes lines. */
+  /**
+   * The stored bytes: the parts joined, after the log batches the log is made of (`batches` of part
+   * 0), if any. Every log is written by `createJson` or `createFromBatches`, as `linesJson` writes
+   * lines.
+   */
   async findJson(stepId: number): Promise<Buffer | undefined> {
     const parts = await this.#db
       .selectFrom('logs')
-      .select('data')
+      .select(['data', 'batches'])
       .where('step_id', '=', stepId)
       .orderBy('part')
       .execute();
     if (parts.length === 0) return undefined;
-    return parts.length === 1 ? parts[0]!.data : Buffer.concat(parts.map((part) => part.data));
+    const own = parts.length === 1 ? parts[0]!.data : Buffer.concat(parts.map((part) => part.data));
+    const kept = Number(parts[0]!.batches);
+    if (kept === 0) return own;
+    const batches = await this.#db
+      .selectFrom('log_batches')
+      .select('data')
+      .where('step_id', '=', stepId)
+      .where('batch', '>=', 0)
+      .where('batch', '<', kept)
+      .orderBy('batch')
+      .execute();
+    if (batches.length !== kept) {
+      throw new SvcError('INTERNAL', `the log of step ${stepId} lacks some of its ${kept} log batches`);
+    }
+    return joinJsonArrays([...batches.map((batch) => batch.data), own]);
   }
 
   async create(stepId: number, lines: readonly LogLine[]): Promise<void> {
@@ -43,29 +63,73 @@ export class SqlLogStore implements LogStore {
   /**
    * Stores the log made of `arrays` — JSON arrays of lines (`[{"pos","out","time"},…]`, as log
    * batches hold them), joined as they are, without reading them into lines — then `rest`: what
-   * `create` with all their lines, in order, stores.
+   * `create` with all their lines, in order, stores. Batches an earlier log of the step was made
+   * of go with it.
    */
   async createJson(stepId: number, arrays: readonly Buffer[], rest: readonly LogLine[] = []): Promise<void> {
     const bytes = joinJsonArrays(
       rest.length > 0 ? [...arrays, Buffer.from(linesJson(rest), 'utf8')] : arrays,
     );
-    const size = this.#adapter.maxBlobBytes;
     await write(
       this.#adapter,
       () =>
         inTransaction(this.#db, async (trx) => {
-          await trx.deleteFrom('logs').where('step_id', '=', stepId).execute();
-          for (let part = 0; part === 0 || part * size < bytes.length; part++) {
-            const data = bytes.subarray(part * size, (part + 1) * size);
-            await trx.insertInto('logs').values({ step_id: stepId, part, data }).execute();
-          }
+          await this.#remove(trx, stepId);
+          await this.#insertParts(trx, stepId, bytes, 0);
         }),
       { missing: `step ${stepId}` },
     );
   }
 
+  /**
+   * The step's batches 0 … count − 1 stay where they are as the log's first parts, and `rest` is
+   * the log's own part: a log of a million lines is written once, as its batches arrived, not copied
+   * at the step's end (bench/analysis.md, log-throughput). Checked and written in one transaction,
+   * so batches deleted meanwhile (a stage closed) make it store nothing.
+   */
+  async createFromBatches(stepId: number, count: number, rest: readonly LogLine[]): Promise<boolean> {
+    return write(
+      this.#adapter,
+      () =>
+        inTransaction(this.#db, async (trx) => {
+          const found = await trx
+            .selectFrom('log_batches')
+            .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+            .where('step_id', '=', stepId)
+            .where('batch', '>=', 0)
+            .where('batch', '<', count)
+            .executeTakeFirstOrThrow();
+          if (Number(found.n) !== count) return false;
+          await trx.deleteFrom('logs').where('step_id', '=', stepId).execute();
+          await this.#insertParts(trx, stepId, Buffer.from(linesJson(rest), 'utf8'), count);
+          return true;
+        }),
+      { missing: `step ${stepId}` },
+    );
+  }
+
+  /** Deletes the log, with the batches it was made of. */
   async delete(stepId: number): Promise<void> {
-    await this.#db.deleteFrom('logs').where('step_id', '=', stepId).execute();
+    await inTransaction(this.#db, (trx) => this.#remove(trx, stepId));
+  }
+
+  /** Removes the step's log: its parts, and the batches it was made of. */
+  async #remove(trx: Kysely<Tables>, stepId: number): Promise<void> {
+    await trx
+      .deleteFrom('log_batches')
+      .where('step_id', '=', stepId)
+      .where(sql<boolean>`batch < coalesce((select max(batches) from logs where step_id = ${stepId}), 0)`)
+      .execute();
+    await trx.deleteFrom('logs').where('step_id', '=', stepId).execute();
+  }
+
+  /** Writes `bytes` as the step's parts, each at most the dialect's largest value. */
+  async #insertParts(trx: Kysely<Tables>, stepId: number, bytes: Buffer, batches: number): Promise<void> {
+    const size = this.#adapter.maxBlobBytes;
+    for (let part = 0; part === 0 || part * size < bytes.length; part++) {
+      const data = bytes.subarray(part * size, (part + 1) * size);
+      await trx.insertInto('logs').values({ step_id: stepId, part, data, batches }).execute();
+    }
   }
 
   /** Nothing to do: the rows went with their steps (foreign keys cascade). */

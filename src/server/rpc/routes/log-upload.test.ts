@@ -64,7 +64,7 @@ describe('rpc log upload after batches', () => {
     expect(await s.store.logs.find(empty)).toEqual([]);
   });
 
-  it('answers 409 when a batch is missing, or gone after an earlier upload, and stores nothing', async () => {
+  it('answers 409 when a batch is missing and stores nothing; a retry of an upload stores the same log', async () => {
     const s = await server();
     const stepId = await runningStep(s);
     await json(await batch(s, stepId, 0, lines(0, 2)));
@@ -76,9 +76,15 @@ describe('rpc log upload after batches', () => {
 
     await json(await batch(s, stepId, 1, lines(2, 2)));
     expect((await upload(s, stepId, { batches: 3, lines: [] })).status).toBe(204);
-    // A retry whose acknowledgement was lost: the batches are gone, the runner must send every line.
-    expect((await upload(s, stepId, { batches: 3, lines: [] })).status).toBe(409);
+    // A retry whose acknowledgement was lost: the batches are the log's now, and make it again.
+    expect((await upload(s, stepId, { batches: 3, lines: [] })).status).toBe(204);
     expect(await s.store.logs.find(stepId)).toEqual(lines(0, 6));
+    expect(await s.store.logBatches.list(stepId)).toEqual([]);
+    // Batches the stage's end deleted (a stage closed by the server): every line, then.
+    const closed = await runningStep(s);
+    await json(await batch(s, closed, 0, lines(0, 2)));
+    await s.store.logBatches.delete(closed);
+    expect((await upload(s, closed, { batches: 1, lines: [] })).status).toBe(409);
   });
 
   it('refuses a malformed upload with 400', async () => {

@@ -20,7 +20,7 @@ export const UPLOAD_BODY_LIMIT = 500 * 1024 * 1024;
 export interface LogUploadDeps {
   store: {
     steps: Pick<StepStore, 'find'>;
-    logs: Pick<LogStore, 'create' | 'createJson'>;
+    logs: Pick<LogStore, 'create' | 'createFromBatches'>;
     logBatches: Pick<LogBatchStore, 'delete' | 'json'>;
     queue: Pick<QueueStore, 'beat'>;
   };
@@ -31,12 +31,12 @@ export interface LogUploadDeps {
 
 /**
  * POST /rpc/v2/step/{id}/logs/upload — the log of a finished step, stored as the step's log
- * (replacing any earlier upload, so a retry is harmless), then the step's batches are deleted and
- * live watchers hear the end. 204. Counts as a heartbeat of the stage. The body is every line (an
- * array), or `{batches, lines}` from svc runners: the lines of batches 0 … batches − 1 as stored,
- * then `lines` — the batches are joined as stored JSON, never read back into lines — and those
- * lines go to live watchers too. When any of those batches is missing (deleted by an earlier
- * upload, or by the stage's end) the answer is 409, and the runner uploads every line.
+ * (replacing any earlier upload, so a retry is harmless), then the step's other batches are deleted
+ * and live watchers hear the end. 204. Counts as a heartbeat of the stage. The body is every line
+ * (an array), or `{batches, lines}` from svc runners: the lines of batches 0 … batches − 1 as
+ * stored, then `lines` — the batches become the log as they are (LogStore.createFromBatches), never
+ * read back into lines — and those lines go to live watchers too. When any of those batches is
+ * missing (deleted by the stage's end) the answer is 409, and the runner uploads every line.
  */
 export function logUploadRoute(app: FastifyInstance, deps: LogUploadDeps): void {
   app.post('/step/:id/logs/upload', { bodyLimit: UPLOAD_BODY_LIMIT }, async (request, reply) => {
@@ -63,20 +63,20 @@ async function storeAfterBatches(
   rest: readonly LogLine[],
 ): Promise<number> {
   const { logs, logBatches } = deps.store;
-  const stored = await logBatches.json(stepId, batches);
-  if (stored === undefined) {
+  // Only the last of the batches and any later ones are read: where the lines to publish start.
+  const edges = await logBatches.json(stepId, batches, batches - 1);
+  if (edges === undefined || !(await logs.createFromBatches(stepId, batches, rest))) {
     throw new ConflictError(
       `step ${stepId} lacks some of log batches 0 to ${batches - 1}: upload every line`,
     );
   }
-  await logs.createJson(stepId, stored.batches, rest);
   // Lines no batch brought to live watchers get to them now, rather than from the stored log.
-  const published = stored.later.reduce((last, json) => Math.max(last, lastPos(json)), -1);
+  const published = edges.later.reduce((last, json) => Math.max(last, lastPos(json)), -1);
   deps.liveLogs.publish(
     stepId,
     rest.filter((line) => line.pos > published),
   );
-  const lastStored = stored.batches.at(-1);
+  const lastStored = edges.batches.at(-1);
   return Math.max(lastStored === undefined ? -1 : lastPos(lastStored), rest.at(-1)?.pos ?? -1);
 }
 
