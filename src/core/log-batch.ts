@@ -8,7 +8,8 @@ import type { LogLine } from './log.js';
  * and `list` and `delete` leave them out.
  * - `append` stores a batch and returns true, or returns false and stores nothing when the step
  *   already has a batch of that number (a runner retrying a batch whose acknowledgement it missed).
- *   NotFoundError when the step does not exist.
+ *   NotFoundError when the step does not exist. `json`, when given, is the lines' JSON as it came,
+ *   which reads back as exactly `lines` (stored unchanged instead of written again).
  * - `list` returns the lines of the step's batches, in batch order, then line order.
  * - `after` returns the step's batches numbered above `batch`, in order, each with its lines (a
  *   viewer on one server following the lines a runner sends to another, docs/ha.md).
@@ -18,7 +19,7 @@ import type { LogLine } from './log.js';
  * - `delete` removes the step's batches; none is not an error.
  */
 export interface LogBatchStore {
-  append(stepId: number, batch: number, lines: readonly LogLine[]): Promise<boolean>;
+  append(stepId: number, batch: number, lines: readonly LogLine[], json?: string): Promise<boolean>;
   list(stepId: number): Promise<LogLine[]>;
   after(stepId: number, batch: number): Promise<{ batch: number; lines: LogLine[] }[]>;
   json(

@@ -48,14 +48,20 @@ export function lenientJson(
   body: string,
   done: (err: Error | null, value?: unknown) => void,
 ): void {
-  if (body.trim() === '') {
-    done(null, undefined);
-    return;
-  }
   try {
-    done(null, JSON.parse(body));
+    done(null, jsonText(body));
+  } catch (error) {
+    done(error as Error);
+  }
+}
+
+/** A body's text as JSON, as lenientJson reads it: undefined when empty; InvalidInputError when not JSON. */
+export function jsonText(body: string): unknown {
+  if (body.trim() === '') return undefined;
+  try {
+    return JSON.parse(body);
   } catch {
-    done(new InvalidInputError('the body is not JSON'));
+    throw new InvalidInputError('the body is not JSON');
   }
 }
 

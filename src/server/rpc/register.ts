@@ -107,7 +107,7 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
         closing: closing.signal,
         now,
       });
-      logBatchRoute(rpc, { store, liveLogs, beats });
+      logBatchRoute(rpc, { store, liveLogs, beats }, BODY_LIMIT);
       logUploadRoute(rpc, { store, liveLogs, holders, now });
       registered();
     },

@@ -31,6 +31,14 @@ export function logBatchesContract(open: OpenFreshStore): void {
       expect(await store().logBatches.list(id)).toEqual(lines(0, 5));
     });
 
+    it('stores the lines’ JSON as it came when given', async () => {
+      const id = await stepId();
+      const json = JSON.stringify(lines(0, 3));
+      expect(await store().logBatches.append(id, 0, lines(0, 3), json)).toBe(true);
+      expect(await store().logBatches.list(id)).toEqual(lines(0, 3));
+      expect((await store().logBatches.json(id, 1))?.batches.map((b) => b.toString('utf8'))).toEqual([json]);
+    });
+
     it('drops a batch whose number the step already has, keeping the first', async () => {
       const id = await stepId();
       expect(await store().logBatches.append(id, 0, lines(0, 2))).toBe(true);

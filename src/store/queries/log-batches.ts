@@ -21,8 +21,8 @@ export class SqlLogBatchStore implements LogBatchStore {
     this.#adapter = adapter;
   }
 
-  async append(stepId: number, batch: number, lines: readonly LogLine[]): Promise<boolean> {
-    const data = Buffer.from(linesJson(lines), 'utf8');
+  async append(stepId: number, batch: number, lines: readonly LogLine[], json?: string): Promise<boolean> {
+    const data = Buffer.from(json ?? linesJson(lines), 'utf8');
     try {
       await write(
         this.#adapter,

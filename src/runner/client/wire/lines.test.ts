@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { linesJson, readBatch, readLines, readUpload } from './lines.js';
+import { linesJson, readBatch, readBatchText, readLines, readUpload } from './lines.js';
 import { wireBatch, wireLine, wireUpload } from './schemas.js';
 
 const lines = z.array(wireLine);
@@ -64,5 +64,38 @@ describe('reading log lines without zod', () => {
     const expected = JSON.stringify(lines.map(({ pos, out, time }) => ({ pos, out, time })));
     expect(linesJson(lines)).toBe(expected);
     expect(linesJson([])).toBe('[]');
+  });
+
+  it('reads the text of a batch as svc runners write it, keeping the lines’ JSON as it came', () => {
+    const lines = [
+      { pos: 7, out: 'quotes " and \\ and \u0001 and é 😀', time: 12 },
+      { pos: 8, out: '', time: 0 },
+    ];
+    const json = linesJson(lines);
+    expect(readBatchText(`{"batch":3,"lines":${json}}`)).toEqual({ batch: 3, lines, json });
+    expect(readBatchText('{"batch":0,"lines":[]}')).toEqual({ batch: 0, lines: [], json: '[]' });
+  });
+
+  it('leaves any other text to be parsed: other forms, lines that would not read back the same, tricks', () => {
+    const other = [
+      '[{"pos":0,"out":"a","time":0}]',
+      '{"lines":[],"batch":1}',
+      '{"batch": 1,"lines":[]}',
+      '{"batch":01,"lines":[]}',
+      '{"batch":-1,"lines":[]}',
+      `{"batch":${2 ** 31},"lines":[]}`,
+      '{"batch":1,"lines": []}',
+      '{"batch":1,"lines":[] }',
+      '{"batch":1,"lines":[]',
+      '{"batch":1,"lines":[],"lines":[]}',
+      '{"batch":1,"lines":[{"pos":0,"out":"a","time":0}],"lines":[{"pos":1,"out":"b","time":0}]}',
+      '{"batch":1,"lines":[{"pos":0,"out":"a","time":1.5}]}',
+      '{"batch":1,"lines":[{"pos":0,"out":"a"}]}',
+      '{"batch":1,"lines":[{"pos":0,"out":"a","time":0,"extra":1}]}',
+      '{"batch":1,"lines":[{"pos":-1,"out":"a","time":0}]}',
+      '{"batch":1,"lines":{"pos":0}}',
+      '{"batch":1,"lines":[}',
+    ];
+    for (const text of other) expect(readBatchText(text), text).toBeUndefined();
   });
 });

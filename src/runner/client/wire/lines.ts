@@ -43,6 +43,49 @@ export function readLines(value: unknown): WireLine[] | undefined {
   return lines;
 }
 
+/**
+ * Lines whose JSON, stored as it is, reads back as exactly these lines: each an object of `pos`,
+ * `out` and `time` alone, `time` a whole number of seconds (what readLines would otherwise round or
+ * fill in). Undefined otherwise.
+ */
+function exactLines(value: unknown): WireLine[] | undefined {
+  const lines = readLines(value);
+  if (lines === undefined) return undefined;
+  const items = value as Record<string, unknown>[];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    if (item.time !== lines[i]!.time || Object.keys(item).length !== 3) return undefined;
+  }
+  return lines;
+}
+
+const NUMBERED_BATCH = /^\{"batch":(0|[1-9]\d{0,9}),"lines":/;
+
+/**
+ * A numbered batch in the form svc runners write it, `{"batch":N,"lines":[…]}` with nothing else,
+ * read from its text: the lines, and their JSON as it came, which the server stores unchanged
+ * instead of writing it again (it reads back as exactly these lines, see exactLines). Undefined for
+ * any other text: parse it, and read it with readBatch then.
+ */
+export function readBatchText(text: string): { batch: number; lines: WireLine[]; json: string } | undefined {
+  const head = NUMBERED_BATCH.exec(text);
+  if (head === null || text.charCodeAt(text.length - 1) !== 0x7d /* } */) return undefined;
+  const batch = Number(head[1]);
+  if (batch > INT32_MAX) return undefined;
+  // Parsing the lines' text alone proves the whole text is this one object: no key twice, nothing after.
+  const json = text.slice(head[0].length, -1);
+  // Stored batches are joined by their brackets (joinJsonArrays): no space around them.
+  if (json.charCodeAt(0) !== 0x5b || json.charCodeAt(json.length - 1) !== 0x5d) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  const lines = exactLines(value);
+  return lines && { batch, lines, json };
+}
+
 /** `wireBatch` read the fast way (see readLines); undefined when it does not match. */
 export function readBatch(value: unknown): WireBatch | undefined {
   if (Array.isArray(value)) return readLines(value);
