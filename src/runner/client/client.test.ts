@@ -10,13 +10,14 @@ import { isConflict, isRetriable, RpcError } from './errors.js';
 import { httpTransport, insecureHttpsTransport, type HttpRequest, type HttpResponse } from './transport.js';
 import { linuxDockerFilter } from '../testing/filter.js';
 
-/** A transport that records requests and answers from a script. */
+/** A transport that records requests (bodies as the text sent) and answers from a script. */
 function scripted(answer: (request: HttpRequest) => HttpResponse | Error) {
-  const sent: HttpRequest[] = [];
+  const sent: (HttpRequest & { body?: string })[] = [];
   return {
     sent,
     transport: (request: HttpRequest) => {
-      sent.push(request);
+      // A log body's buffer carries the next request once this one is over: keep what was sent.
+      sent.push({ ...request, body: request.body?.toString() });
       const result = answer(request);
       return result instanceof Error ? Promise.reject(result) : Promise.resolve(result);
     },

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { LogLine } from '../../core/log.js';
 import { dumpingTransport, type DumpSink } from './dump.js';
 import { RpcError } from './errors.js';
+import { BodyBuffers } from './body-buffers.js';
 import { httpTransport, type HttpTransport } from './transport.js';
 import {
-  linesJson,
   wireDetails,
   wireStage,
   wireStep,
@@ -39,7 +39,7 @@ export interface RpcClientOptions {
 
 /** A request body already encoded as JSON. */
 class JsonText {
-  constructor(readonly text: string) {}
+  constructor(readonly text: string | Buffer) {}
 }
 
 const batchAck = z.object({ batch: z.number(), duplicate: z.boolean() });
@@ -56,6 +56,7 @@ export class RpcClient {
   readonly #transport: HttpTransport;
   readonly #timeout: number;
   readonly #longPoll: number;
+  readonly #bodies = new BodyBuffers();
 
   constructor(options: RpcClientOptions) {
     this.#endpoint = options.endpoint.replace(/\/+$/, '');
@@ -126,14 +127,14 @@ export class RpcClient {
     lines: readonly LogLine[],
     signal?: AbortSignal,
   ): Promise<{ batch: number; duplicate: boolean }> {
-    const body = new JsonText(`{"batch":${batch},"lines":${linesJson(lines)}}`);
-    const response = await this.#send('POST', `/rpc/v2/step/${stepId}/logs/batch`, body, signal);
+    const path = `/rpc/v2/step/${stepId}/logs/batch`;
+    const response = await this.#sendLines(path, `{"batch":${batch},"lines":`, lines, '}', signal);
     return parse(batchAck, response.body, 'batch acknowledgement');
   }
 
   /** Uploads the whole log of a finished step. */
   async upload(stepId: number, lines: readonly LogLine[], signal?: AbortSignal): Promise<void> {
-    await this.#send('POST', `/rpc/v2/step/${stepId}/logs/upload`, new JsonText(linesJson(lines)), signal);
+    await this.#sendLines(`/rpc/v2/step/${stepId}/logs/upload`, '', lines, '', signal);
   }
 
   /**
@@ -147,8 +148,29 @@ export class RpcClient {
     lines: readonly LogLine[],
     signal?: AbortSignal,
   ): Promise<void> {
-    const body = new JsonText(`{"batches":${batches},"lines":${linesJson(lines)}}`);
-    await this.#send('POST', `/rpc/v2/step/${stepId}/logs/upload`, body, signal);
+    await this.#sendLines(
+      `/rpc/v2/step/${stepId}/logs/upload`,
+      `{"batches":${batches},"lines":`,
+      lines,
+      '}',
+      signal,
+    );
+  }
+
+  /** POSTs `head`, the lines' JSON array and `tail`, written into a buffer used again (BodyBuffers). */
+  async #sendLines(
+    path: string,
+    head: string,
+    lines: readonly LogLine[],
+    tail: string,
+    signal: AbortSignal | undefined,
+  ): Promise<{ status: number; body: string }> {
+    const body = this.#bodies.lines(head, lines, tail);
+    try {
+      return await this.#send('POST', path, new JsonText(body), signal);
+    } finally {
+      this.#bodies.release(body);
+    }
   }
 
   async #send(

@@ -38,7 +38,7 @@ function requestEntry(request: HttpRequest, bodies: boolean): Record<string, unk
     method: request.method,
     url: request.url,
     headers: redact(request.headers),
-    ...(bodies && request.body !== undefined ? { body: request.body } : {}),
+    ...(bodies && request.body !== undefined ? { body: request.body.toString() } : {}),
   };
 }
 

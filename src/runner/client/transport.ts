@@ -6,7 +6,7 @@ export interface HttpRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
-  body?: string | undefined;
+  body?: string | Buffer | undefined;
   /** Milliseconds before the request is given up. */
   timeout: number;
   signal?: AbortSignal | undefined;

@@ -8,11 +8,13 @@ import { INT32_MAX } from './schemas.js';
  */
 export function linesJson(lines: readonly LogLine[]): string {
   let json = '[';
-  for (let i = 0; i < lines.length; i++) {
-    const { pos, out, time } = lines[i]!;
-    json += `${i === 0 ? '' : ','}{"pos":${jsonNumber(pos)},"out":${JSON.stringify(out)},"time":${jsonNumber(time)}}`;
-  }
+  for (let i = 0; i < lines.length; i++) json += `${i === 0 ? '' : ','}${lineJson(lines[i]!)}`;
   return `${json}]`;
+}
+
+/** One line of linesJson. */
+export function lineJson({ pos, out, time }: LogLine): string {
+  return `{"pos":${jsonNumber(pos)},"out":${JSON.stringify(out)},"time":${jsonNumber(time)}}`;
 }
 
 /** A number as JSON writes it (non-finite ones as null). */
