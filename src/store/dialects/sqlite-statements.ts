@@ -17,8 +17,12 @@ export class CachedStatements implements SqliteDatabase {
   readonly #database: Database.Database;
   readonly #statements = new Map<string, SqliteStatement>();
 
-  constructor(database: Database.Database) {
+  readonly #closing: (() => void) | undefined;
+
+  /** `closing` runs before the connection closes. */
+  constructor(database: Database.Database, closing?: () => void) {
     this.#database = database;
+    this.#closing = closing;
   }
 
   prepare(sql: string): SqliteStatement {
@@ -39,6 +43,7 @@ export class CachedStatements implements SqliteDatabase {
   }
 
   close(): void {
+    this.#closing?.();
     this.#statements.clear();
     this.#database.close();
   }
