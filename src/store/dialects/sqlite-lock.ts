@@ -5,11 +5,6 @@ import { failureKind } from './failures.js';
 /** Statements that only read: they go on in WAL mode while another process holds the write lock. */
 const READ = /^\s*(select|with|pragma)\b/i;
 
-/** Whether a statement only reads (or is a pragma). */
-export function onlyReads(sql: string): boolean {
-  return READ.test(sql);
-}
-
 /**
  * Shortens SQLite's busy wait while another process holds the write lock for long. better-sqlite3
  * waits synchronously, so every write that waits for the lock stops the whole server — API,
@@ -33,7 +28,7 @@ export class SqliteLockWatch {
   observe(query: CompiledQuery, error: unknown): void {
     if (error !== undefined) {
       if (!this.#contended && failureKind('SQLite', error) === 'locked') this.#set(true);
-    } else if (this.#contended && !onlyReads(query.sql)) {
+    } else if (this.#contended && !READ.test(query.sql)) {
       this.#set(false);
     }
   }

@@ -17,12 +17,8 @@ export class CachedStatements implements SqliteDatabase {
   readonly #database: Database.Database;
   readonly #statements = new Map<string, SqliteStatement>();
 
-  readonly #closing: (() => void) | undefined;
-
-  /** `closing` runs before the connection closes. */
-  constructor(database: Database.Database, closing?: () => void) {
+  constructor(database: Database.Database) {
     this.#database = database;
-    this.#closing = closing;
   }
 
   prepare(sql: string): SqliteStatement {
@@ -43,7 +39,6 @@ export class CachedStatements implements SqliteDatabase {
   }
 
   close(): void {
-    this.#closing?.();
     this.#statements.clear();
     this.#database.close();
   }

@@ -15,8 +15,7 @@ import type { Connection, DialectAdapter } from './adapter.js';
 import { errorCode, unavailable } from './errors.js';
 import { databaseFailure } from './failures.js';
 import { GuardedDialect } from './guard.js';
-import { SqliteCheckpoints } from './sqlite-checkpoints.js';
-import { onlyReads, SqliteLockWatch } from './sqlite-lock.js';
+import { SqliteLockWatch } from './sqlite-lock.js';
 import { CachedStatements } from './sqlite-statements.js';
 
 /** How long a writer waits for another process's write transaction before giving up. */
@@ -86,8 +85,7 @@ function waitingPragma(database: Database.Database, pragma: string): void {
 /**
  * Opens (and creates, with its folder) the SQLite file: WAL journal, foreign keys on, a busy
  * timeout (shortened while another process holds the lock for long), statements prepared once
- * (CachedStatements), checkpoints on a thread of their own (SqliteCheckpoints); a locked file or a
- * full disk fails statements with a DatabaseError.
+ * (CachedStatements); a locked file or a full disk fails statements with a DatabaseError.
  */
 export function connectSqlite(path: string): Connection {
   const file = path === ':memory:' ? path : resolve(path);
@@ -113,15 +111,11 @@ export function connectSqlite(path: string): Connection {
   }
   const adapter = sqliteAdapter(file);
   const lock = new SqliteLockWatch(database, { fullMs: BUSY_TIMEOUT_MS, shortMs: CONTENDED_TIMEOUT_MS });
-  const checkpoints = file === ':memory:' ? undefined : new SqliteCheckpoints(database, file);
   const dialect = new GuardedDialect(
-    new ImmediateSqliteDialect({ database: new CachedStatements(database, () => checkpoints?.close()) }),
+    new ImmediateSqliteDialect({ database: new CachedStatements(database) }),
     {
       classify: (error) => databaseFailure(adapter.product, file, error),
-      observe: (query, error) => {
-        lock.observe(query, error);
-        if (error === undefined && !onlyReads(query.sql)) checkpoints?.wrote();
-      },
+      observe: (query, error) => lock.observe(query, error),
     },
   );
   return { db: new Kysely<Tables>({ dialect }), adapter };
