@@ -87,23 +87,11 @@ export class SqlLogBatchStore implements LogBatchStore {
     if (batches.length !== count - first || batches.some((row, i) => Number(row.batch) !== first + i)) {
       return undefined;
     }
-    if (first > 0 && !(await this.#stored(stepId, first))) return undefined;
+    if (first > 0 && !(await storedBatches(this.#db, stepId, first))) return undefined;
     return {
       batches: batches.map((row) => row.data),
       later: rows.filter((row) => Number(row.batch) >= count).map((row) => row.data),
     };
-  }
-
-  /** Whether batches 0 … count − 1 of the step are all stored (numbers are unique and not negative). */
-  async #stored(stepId: number, count: number): Promise<boolean> {
-    const found = await this.#db
-      .selectFrom('log_batches')
-      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-      .where('step_id', '=', stepId)
-      .where('batch', '>=', 0)
-      .where('batch', '<', count)
-      .executeTakeFirstOrThrow();
-    return Number(found.n) === count;
   }
 
   async delete(stepId: number): Promise<void> {
@@ -132,4 +120,16 @@ function parseBatch(data: Buffer, stepId: number, batch: number): LogLine[] {
     }
   }
   return value as LogLine[];
+}
+
+/** Whether batches 0 … count − 1 of the step are all stored (numbers are unique and not negative). */
+export async function storedBatches(db: Kysely<Tables>, stepId: number, count: number): Promise<boolean> {
+  const found = await db
+    .selectFrom('log_batches')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .where('step_id', '=', stepId)
+    .where('batch', '>=', 0)
+    .where('batch', '<', count)
+    .executeTakeFirstOrThrow();
+  return Number(found.n) === count;
 }

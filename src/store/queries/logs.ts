@@ -4,6 +4,7 @@ import type { LogLine, LogStore } from '../../core/log.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
 import type { Tables } from '../tables.js';
 import { inTransaction } from '../transaction.js';
+import { storedBatches } from './log-batches.js';
 import { write } from './rows.js';
 
 /**
@@ -92,14 +93,7 @@ export class SqlLogStore implements LogStore {
       this.#adapter,
       () =>
         inTransaction(this.#db, async (trx) => {
-          const found = await trx
-            .selectFrom('log_batches')
-            .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-            .where('step_id', '=', stepId)
-            .where('batch', '>=', 0)
-            .where('batch', '<', count)
-            .executeTakeFirstOrThrow();
-          if (Number(found.n) !== count) return false;
+          if (!(await storedBatches(trx, stepId, count))) return false;
           await trx.deleteFrom('logs').where('step_id', '=', stepId).execute();
           await this.#insertParts(trx, stepId, Buffer.from(linesJson(rest), 'utf8'), count);
           return true;
