@@ -33,28 +33,31 @@ export class SqlLogStore implements LogStore {
    * lines.
    */
   async findJson(stepId: number): Promise<Buffer | undefined> {
-    const parts = await this.#db
-      .selectFrom('logs')
-      .select(['data', 'batches'])
-      .where('step_id', '=', stepId)
-      .orderBy('part')
-      .execute();
-    if (parts.length === 0) return undefined;
-    const own = parts.length === 1 ? parts[0]!.data : Buffer.concat(parts.map((part) => part.data));
-    const kept = Number(parts[0]!.batches);
-    if (kept === 0) return own;
-    const batches = await this.#db
-      .selectFrom('log_batches')
-      .select('data')
-      .where('step_id', '=', stepId)
-      .where('batch', '>=', 0)
-      .where('batch', '<', kept)
-      .orderBy('batch')
-      .execute();
-    if (batches.length !== kept) {
-      throw new SvcError('INTERNAL', `the log of step ${stepId} lacks some of its ${kept} log batches`);
+    // The parts and the batches are two reads: a log replaced or deleted between them is read again.
+    for (let attempt = 1; ; attempt++) {
+      const parts = await this.#db
+        .selectFrom('logs')
+        .select(['data', 'batches'])
+        .where('step_id', '=', stepId)
+        .orderBy('part')
+        .execute();
+      if (parts.length === 0) return undefined;
+      const own = parts.length === 1 ? parts[0]!.data : Buffer.concat(parts.map((part) => part.data));
+      const kept = Number(parts[0]!.batches);
+      if (kept === 0) return own;
+      const batches = await this.#db
+        .selectFrom('log_batches')
+        .select('data')
+        .where('step_id', '=', stepId)
+        .where('batch', '>=', 0)
+        .where('batch', '<', kept)
+        .orderBy('batch')
+        .execute();
+      if (batches.length === kept) return joinJsonArrays([...batches.map((batch) => batch.data), own]);
+      if (attempt === 2) {
+        throw new SvcError('INTERNAL', `the log of step ${stepId} lacks some of its ${kept} log batches`);
+      }
     }
-    return joinJsonArrays([...batches.map((batch) => batch.data), own]);
   }
 
   async create(stepId: number, lines: readonly LogLine[]): Promise<void> {
