@@ -104,7 +104,12 @@ export class SqlLogBatchStore implements LogBatchStore {
  * on (all of them while the step runs, or when its log was stored whole).
  */
 function notKept(stepId: number): RawBuilder<boolean> {
-  return sql<boolean>`batch >= coalesce((select max(batches) from logs where step_id = ${stepId}), 0)`;
+  return sql<boolean>`batch >= ${keptBatches(stepId)}`;
+}
+
+/** How many of the step's batches (0 … n − 1) its finished log is made of: `logs.batches`, or 0. */
+export function keptBatches(stepId: number): RawBuilder<number> {
+  return sql<number>`coalesce((select max(batches) from logs where step_id = ${stepId}), 0)`;
 }
 
 /** The lines of a stored batch; its objects are checked in place rather than copied. */

@@ -4,7 +4,7 @@ import type { LogLine, LogStore } from '../../core/log.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
 import type { Tables } from '../tables.js';
 import { inTransaction } from '../transaction.js';
-import { storedBatches } from './log-batches.js';
+import { keptBatches, storedBatches } from './log-batches.js';
 import { write } from './rows.js';
 
 /**
@@ -115,7 +115,7 @@ export class SqlLogStore implements LogStore {
     await trx
       .deleteFrom('log_batches')
       .where('step_id', '=', stepId)
-      .where(sql<boolean>`batch < coalesce((select max(batches) from logs where step_id = ${stepId}), 0)`)
+      .where(sql<boolean>`batch < ${keptBatches(stepId)}`)
       .execute();
     await trx.deleteFrom('logs').where('step_id', '=', stepId).execute();
   }

@@ -1,10 +1,17 @@
 /* The runner's side of the protocol, step by step, for protocol tests. */
 import type { WireStage, WireStep } from '../../../src/runner/client/wire/index.js';
-import { json, type TestServer } from './harness.js';
+import { json, queueBuild, type TestServer } from './harness.js';
 
 /** A step the runner will run, as it reports it when it starts the stage. */
 export function plannedStep(number: number, name: string, fields: Partial<WireStep> = {}): Partial<WireStep> {
   return { id: 0, number, name, status: 'pending', image: 'local/busybox', version: 0, ...fields };
+}
+
+/** Queues a one-stage build and starts it with one step `test`; returns that running step's id. */
+export async function runningStep(server: TestServer): Promise<number> {
+  const { stages } = await queueBuild(server.store, [{ name: 'build' }]);
+  const running = await takeAndStart(server, stages[0]!.id, [plannedStep(1, 'test')]);
+  return running.steps[0]!.id;
 }
 
 /** Accepts the stage as `machine` and starts it with `steps`; returns the running stage. */

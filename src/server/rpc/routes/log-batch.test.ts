@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { plannedStep, takeAndStart } from '../../../../test/rpc/support/flow.js';
+import { runningStep } from '../../../../test/rpc/support/flow.js';
 import { useServers } from '../../../../test/rpc/support/fresh.js';
-import { json, queueBuild, SECRET, type TestServer } from '../../../../test/rpc/support/harness.js';
+import { json, SECRET, type TestServer } from '../../../../test/rpc/support/harness.js';
 
 describe('rpc log batches', () => {
   const server = useServers();
-
-  async function runningStep(s: TestServer): Promise<number> {
-    const { stages } = await queueBuild(s.store, [{ name: 'build' }]);
-    const running = await takeAndStart(s, stages[0]!.id, [plannedStep(1, 'test')]);
-    return running.steps[0]!.id;
-  }
 
   /** Posts `text` as it is, as a runner other than svc's might write it. */
   const post = (s: TestServer, stepId: number, text: string) =>

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LogLine } from '../../../core/log.js';
-import { plannedStep, takeAndStart } from '../../../../test/rpc/support/flow.js';
+import { runningStep } from '../../../../test/rpc/support/flow.js';
 import { useServers } from '../../../../test/rpc/support/fresh.js';
-import { json, queueBuild, type TestServer } from '../../../../test/rpc/support/harness.js';
+import { json, type TestServer } from '../../../../test/rpc/support/harness.js';
 import { lastPos } from './log-upload.js';
 
 const lines = (from: number, count: number, text = 'line'): LogLine[] =>
@@ -14,12 +14,6 @@ const lines = (from: number, count: number, text = 'line'): LogLine[] =>
 
 describe('rpc log upload after batches', () => {
   const server = useServers();
-
-  async function runningStep(s: TestServer): Promise<number> {
-    const { stages } = await queueBuild(s.store, [{ name: 'build' }]);
-    const running = await takeAndStart(s, stages[0]!.id, [plannedStep(1, 'test')]);
-    return running.steps[0]!.id;
-  }
 
   const batch = (s: TestServer, stepId: number, number: number, got: LogLine[]) =>
     s.call('POST', `/rpc/v2/step/${stepId}/logs/batch`, { batch: number, lines: got });
