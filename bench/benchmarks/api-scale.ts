@@ -9,6 +9,7 @@ import type { Datasource } from '../../src/core/datasource.js';
 import { datasourceSetting, testDialects, type TestDialect } from '../../test/support/databases.js';
 import { freePort, RPC_SECRET, startServer, type SvcProcess } from '../../test/e2e/system.js';
 import type { Benchmark } from '../lib/benchmark.js';
+import { cpuSeconds } from '../lib/cpu.js';
 import { openRaw, type RawDb } from '../lib/raw-db.js';
 import { timeComparison, type BenchResult } from '../lib/result.js';
 import { routePlans } from '../lib/scale-plans.js';
@@ -60,7 +61,8 @@ async function sample(
   url: string,
   raw: RawDb,
   seeded: Seeded,
-): Promise<{ svc: number[]; baseline: number[]; bytes: number }> {
+  serverPid: number | undefined,
+): Promise<{ svc: number[]; baseline: number[]; bytes: number; serverCpuMs: number }> {
   const path = `${url}${route.path(seeded)}`;
   let bytes = 0;
   for (let i = 0; i < WARM_UP; i++) {
@@ -71,11 +73,13 @@ async function sample(
     await route.baseline(raw, seeded);
   }
   const samples = { svc: [] as number[], baseline: [] as number[], bytes };
+  const cpuBefore = cpuSeconds(serverPid);
   for (let i = 0; i < route.samples; i++) {
     samples.svc.push((await request(path, seeded.token)).ms);
     samples.baseline.push(await timed(() => route.baseline(raw, seeded)));
   }
-  return samples;
+  // The server is idle between its answers, so its CPU over the loop is what the answers cost.
+  return { ...samples, serverCpuMs: ((cpuSeconds(serverPid) - cpuBefore) * 1000) / route.samples };
 }
 
 async function measure(dialect: TestDialect, skipped: string): Promise<BenchResult[]> {
@@ -91,9 +95,9 @@ async function measure(dialect: TestDialect, skipped: string): Promise<BenchResu
     const results: BenchResult[] = [];
     try {
       for (const route of SCALE_ROUTES) {
-        const { svc, baseline, bytes } = await sample(route, url, raw, seeded);
+        const { svc, baseline, bytes, serverCpuMs } = await sample(route, url, raw, seeded, server.child.pid);
         say(
-          `${dialect.name}: ${route.metric}: p50 ${round(median(svc), 1)} ms, p99 ${round(percentile(svc, 0.99), 1)} ms; baseline p50 ${round(median(baseline), 2)} ms`,
+          `${dialect.name}: ${route.metric}: p50 ${round(median(svc), 1)} ms, p99 ${round(percentile(svc, 0.99), 1)} ms; baseline p50 ${round(median(baseline), 2)} ms, p99 ${round(percentile(baseline, 0.99), 1)} ms; server CPU ${round(serverCpuMs, 1)} ms per answer`,
         );
         results.push(
           timeComparison(
@@ -104,6 +108,7 @@ async function measure(dialect: TestDialect, skipped: string): Promise<BenchResu
                 `${SCALE.repos} repositories, ${SCALE.builds} builds × ${SCALE.stagesPerBuild} stages × ${SCALE.stepsPerStage} steps, seeded in ${seeded.seconds.toFixed(0)} s; ` +
                 `${route.samples} sequential requests from this process (fetch, kept-alive connection) to an svc server process, token of a user with a permission on every repository, answers of ${round(bytes / 1024, 0)} KiB; ` +
                 `each followed by the baseline, ${route.baselineText}, through ${driver} in this process; svc and baseline are medians; ` +
+                `baseline p99 ${round(percentile(baseline, 0.99), 1)} ms; server CPU per answer ${round(serverCpuMs, 1)} ms; ` +
                 `plans (${dialect.name === 'SQLite' ? 'EXPLAIN QUERY PLAN' : 'EXPLAIN'}): ${plans.get(route) ?? 'none'}` +
                 (skipped === '' ? '' : `; ${skipped}`),
             },

@@ -1,3 +1,5 @@
+import type { Perm } from './perm.js';
+
 export type Visibility = 'public' | 'private' | 'internal';
 
 /**
@@ -65,12 +67,19 @@ export interface Repo {
 
 export type NewRepo = Omit<Repo, 'id' | 'created' | 'updated' | 'version' | 'counter'>;
 
+/** A repository with one user's permissions on it. */
+export interface RepoWithPerm {
+  readonly repo: Repo;
+  readonly perm: Perm;
+}
+
 /**
  * Persistence of repositories.
  * - `create` throws ConflictError when the uid or slug is taken.
  * - `update` is optimistic-locked: it throws StaleVersionError when `repo.version` is not the
  *   stored version, and returns the repository with its new version.
- * - `listUser` lists the repositories the user has any permission on, by slug.
+ * - `listUser` lists the repositories the user has any permission on, by slug, each with that
+ *   permission (one read: the list of a user with a thousand repositories is a busy API route).
  * - `setCounter(id, counter)` sets the last build number handed out (Drone's `counter` patch),
  *   never below the number of an existing build of the repository: false then, and nothing
  *   changes. It does not change the version (the counter is not part of optimistic locking).
@@ -80,7 +89,7 @@ export interface RepoStore {
   findUid(uid: string): Promise<Repo | undefined>;
   findSlug(namespace: string, name: string): Promise<Repo | undefined>;
   list(): Promise<Repo[]>;
-  listUser(userId: number): Promise<Repo[]>;
+  listUser(userId: number): Promise<RepoWithPerm[]>;
   listActive(): Promise<Repo[]>;
   count(): Promise<number>;
   create(repo: NewRepo): Promise<Repo>;

@@ -50,7 +50,7 @@ import { updateUserRoute } from './user/update.js';
 import { userAdminRoutes } from './users/admin.js';
 
 export { RepoAccess, type Need, type RepoAccessDeps } from './repo-access.js';
-export { RepoSync, type RepoSyncDeps, type RepoWithPerm } from './repo-sync.js';
+export { RepoSync, type RepoSyncDeps } from './repo-sync.js';
 export type { Access, ApiRoute } from './route.js';
 
 /** Everything the JSON API needs, built by the composition root. */
@@ -146,7 +146,7 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
     routes.push(
       findUserRoute(),
       userTokenRoute({ users: store.users, sessions: deps.sessions }),
-      ...userReposRoutes({ repos: store.repos, perms: store.perms, builds: store.builds, sync }),
+      ...userReposRoutes({ repos: store.repos, builds: store.builds, sync }),
       findRepoRoute({ access }),
       ...userAdminRoutes({ users: store.users, events: deps.events }),
       ...changeRepoRoutes({

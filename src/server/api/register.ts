@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { InvalidInputError } from '../../core/errors.js';
+import { ArrayReplies } from './array-replies.js';
 import type { AccessGuard } from './guard.js';
 import { parseInput } from './params.js';
 import type { ApiRoute } from './route.js';
@@ -7,10 +8,11 @@ import type { ApiRoute } from './route.js';
 /**
  * Registers the route table on an API scope: for each route, the guard admits the caller first,
  * then the path, query and body are parsed with the route's schemas (INVALID_INPUT naming the
- * field otherwise), then its code runs.
+ * field otherwise), then its code runs. Long arrays are sent as ArrayReplies writes them.
  */
 export function registerRoutes(api: FastifyInstance, routes: readonly ApiRoute[], guard: AccessGuard): void {
   acceptAnyBody(api);
+  const replies = new ArrayReplies();
   for (const route of routes) {
     api.route({
       method: route.method,
@@ -21,7 +23,10 @@ export function registerRoutes(api: FastifyInstance, routes: readonly ApiRoute[]
         const query = route.query === undefined ? {} : parseInput(route.query, request.query);
         // An empty body reads as `{}`, so that schemas whose fields are all optional accept it.
         const body = route.body === undefined ? undefined : parseInput(route.body, request.body ?? {});
-        return route.handler({ request, reply, principal, repo, params, query, body });
+        return replies.body(
+          await route.handler({ request, reply, principal, repo, params, query, body }),
+          reply,
+        );
       },
     });
   }

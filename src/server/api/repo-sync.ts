@@ -1,5 +1,5 @@
 import type { Perm, PermStore } from '../../core/perm.js';
-import type { NewRepo, Repo, RepoStore } from '../../core/repo.js';
+import type { NewRepo, Repo, RepoStore, RepoWithPerm } from '../../core/repo.js';
 import type { ScmProvider, ScmRepo } from '../../core/scm.js';
 import type { User } from '../../core/user.js';
 import { scmTokenOf } from '../auth/scm-token.js';
@@ -13,12 +13,6 @@ export interface RepoSyncDeps {
   /** SVC_REPOSITORY_FILTER: the accounts whose repositories are synchronized; empty means all. */
   readonly repositoryFilter: readonly string[];
   readonly now?: () => number;
-}
-
-/** A repository with the permissions of the user it was synchronized for. */
-export interface RepoWithPerm {
-  readonly repo: Repo;
-  readonly perm: Perm;
 }
 
 /** A repository svc has not seen before: disabled, owned by no one, with Drone's defaults. */
@@ -64,7 +58,7 @@ export class RepoSync {
     const synced: RepoWithPerm[] = [];
     for (const scm of wanted) synced.push(await this.save(scm, user));
     const kept = new Set(synced.map(({ repo }) => repo.id));
-    for (const stale of await this.#deps.repos.listUser(user.id)) {
+    for (const { repo: stale } of await this.#deps.repos.listUser(user.id)) {
       if (!kept.has(stale.id)) await this.#deps.perms.delete(user.id, stale.id);
     }
     return synced.sort((a, b) => a.repo.slug.localeCompare(b.repo.slug));

@@ -68,7 +68,13 @@ export function reposContract(open: OpenFreshStore): void {
         synced: 1,
       });
 
-      expect((await store().repos.listUser(user.id)).map((r) => r.slug)).toEqual(['listing/a', 'listing/b']);
+      const listed = await store().repos.listUser(user.id);
+      expect(listed.map(({ repo }) => repo.slug)).toEqual(['listing/a', 'listing/b']);
+      expect(listed.map(({ perm }) => [perm.userId, perm.repoId, perm.read, perm.admin])).toEqual([
+        [user.id, adminOnly.id, false, true],
+        [user.id, readable.id, true, false],
+      ]);
+      expect(listed[1]?.perm).toEqual(await store().perms.find(user.id, readable.id));
       const all = await store().repos.list();
       expect(all.map((r) => r.id)).toEqual(expect.arrayContaining([readable.id, adminOnly.id, none.id]));
       expect(await store().repos.count()).toBe(all.length);

@@ -5,6 +5,7 @@ import {
   type NewRepo,
   type Repo,
   type RepoStore,
+  type RepoWithPerm,
   type Visibility,
 } from '../../core/repo.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
@@ -115,16 +116,37 @@ export class SqlRepoStore implements RepoStore {
     return (await this.#db.selectFrom('repos').selectAll().orderBy('slug').execute()).map(toRepo);
   }
 
-  async listUser(userId: number): Promise<Repo[]> {
+  async listUser(userId: number): Promise<RepoWithPerm[]> {
     const rows = await this.#db
       .selectFrom('repos')
       .innerJoin('perms', 'perms.repo_id', 'repos.id')
       .selectAll('repos')
+      // Named apart: both tables have synced, created and updated.
+      .select([
+        'perms.read as perm_read',
+        'perms.write as perm_write',
+        'perms.admin as perm_admin',
+        'perms.synced as perm_synced',
+        'perms.created as perm_created',
+        'perms.updated as perm_updated',
+      ])
       .where('perms.user_id', '=', userId)
       .where((eb) => eb.or([eb('perms.read', '=', 1), eb('perms.write', '=', 1), eb('perms.admin', '=', 1)]))
       .orderBy('repos.slug')
       .execute();
-    return rows.map(toRepo);
+    return rows.map((row) => ({
+      repo: toRepo(row),
+      perm: {
+        userId,
+        repoId: Number(row.id),
+        read: bool(row.perm_read),
+        write: bool(row.perm_write),
+        admin: bool(row.perm_admin),
+        synced: Number(row.perm_synced),
+        created: Number(row.perm_created),
+        updated: Number(row.perm_updated),
+      },
+    }));
   }
 
   async listActive(): Promise<Repo[]> {

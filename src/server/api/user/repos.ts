@@ -1,19 +1,17 @@
 import { z } from 'zod';
 import type { Build, BuildStore } from '../../../core/build.js';
-import type { PermStore } from '../../../core/perm.js';
-import type { RepoStore } from '../../../core/repo.js';
+import type { RepoStore, RepoWithPerm } from '../../../core/repo.js';
 import type { User } from '../../../core/user.js';
 import { buildJson } from '../json/build.js';
 import { repoJson } from '../json/repo.js';
 import { flagQuery } from '../params.js';
-import type { RepoSync, RepoWithPerm } from '../repo-sync.js';
+import type { RepoSync } from '../repo-sync.js';
 import { route, USER, type ApiRoute, type HttpMethod } from '../route.js';
 import { repoSchema } from '../schemas.js';
 
 /** What listing the caller's repositories needs; `sync` is undefined without a git provider. */
 export interface UserReposDeps {
   readonly repos: Pick<RepoStore, 'listUser'>;
-  readonly perms: Pick<PermStore, 'find'>;
   readonly builds: Pick<BuildStore, 'newestOf'>;
   readonly sync: Pick<RepoSync, 'sync'> | undefined;
 }
@@ -59,9 +57,5 @@ export function userReposRoutes(deps: UserReposDeps): ApiRoute[] {
 
 async function listed(deps: UserReposDeps, user: User): Promise<RepoWithPerm[]> {
   if (deps.sync !== undefined && user.scmToken !== '') return deps.sync.sync(user);
-  const repos = await deps.repos.listUser(user.id);
-  const withPerms = await Promise.all(
-    repos.map(async (repo) => ({ repo, perm: await deps.perms.find(user.id, repo.id) })),
-  );
-  return withPerms.flatMap(({ repo, perm }) => (perm === undefined ? [] : [{ repo, perm }]));
+  return deps.repos.listUser(user.id);
 }
