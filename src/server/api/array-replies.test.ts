@@ -38,7 +38,7 @@ describe('ArrayReplies', () => {
     }
   });
 
-  it('leaves short arrays and other values to fastify', async () => {
+  it('leaves short arrays and other values to fastify', () => {
     const replies = new ArrayReplies();
     const short = [1, 2, 3];
     const object = { a: 1 };

@@ -1,4 +1,4 @@
-import type { Perm, PermStore } from '../../core/perm.js';
+import type { PermStore } from '../../core/perm.js';
 import type { NewRepo, Repo, RepoStore, RepoWithPerm } from '../../core/repo.js';
 import type { ScmProvider, ScmRepo } from '../../core/scm.js';
 import type { User } from '../../core/user.js';
