@@ -69,13 +69,9 @@ const userRepos: ScaleRoute = {
   },
   reads: (store, t) => [
     ['user by token', () => store.users.findToken(t.token)],
-    ['the user’s repositories', () => store.repos.listUser(t.userId)],
+    ['the user’s repositories with their permissions', () => store.repos.listUser(t.userId)],
     // As the handler asks: for every repository at once.
-    ['permission (each repository)', () => Promise.all(REPO_IDS.map((id) => store.perms.find(t.userId, id)))],
-    [
-      'newest build (each repository)',
-      () => Promise.all(REPO_IDS.map((id) => store.builds.list(id, { page: 1, perPage: 1 }))),
-    ],
+    ['newest build (each repository)', () => store.builds.newestOf(REPO_IDS)],
   ],
 };
 
