@@ -389,6 +389,47 @@ describe.skipIf(skip)('DockerEngine (real Docker engine)', () => {
     expect(result.status).toBe('error');
   });
 
+  it('removes what a run created by id and name without listing, and lists by label when a create failed', async () => {
+    if (!docker) return;
+    // The real client, with its list calls counted.
+    const lists: string[] = [];
+    const counted = new Proxy(docker, {
+      get(target, key, receiver) {
+        const value: unknown = Reflect.get(target, key, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]): unknown => {
+          if (String(key).startsWith('list')) lists.push(String(key));
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const engine = new DockerEngine({ docker: counted, owner });
+    // A service (so a network of its own), the workspace and a disk volume, two steps after it.
+    const spec = execSpec(
+      [
+        sh('service', 'exec sleep 60', { detach: true }),
+        sh('first', 'echo one > /cache/one', { mounts: [{ name: 'cache', path: '/cache' }] }),
+        sh('second', 'cat /cache/one', { dependsOn: ['first'], mounts: [{ name: 'cache', path: '/cache' }] }),
+      ],
+      { volumes: [{ kind: 'temp', name: 'cache', medium: 'disk', sizeLimit: 0 }] },
+    );
+    const { result, reporter } = await execute(spec, {}, engine);
+    expect(result.status).toBe('success');
+    expect(reporter.lines('second')).toEqual(['one']);
+    expect(lists).toEqual([]);
+    expect(await countMatching(docker, ownerFilter)).toEqual({ containers: 0, networks: 0, volumes: 0 });
+
+    // Docker refuses the second step's container (a memory limit under its 6 MB minimum): the
+    // run's destroy no longer knows for sure what exists, so it lists by label (afterEach checks).
+    const refused = execSpec([
+      sh('service', 'exec sleep 60', { detach: true }),
+      sh('tiny', 'true', { memLimit: 1024 }),
+    ]);
+    const failed = await execute(refused, {}, engine);
+    expect(failed.result.status).not.toBe('success');
+    expect(lists).toEqual(expect.arrayContaining(['listContainers', 'listNetworks', 'listVolumes']));
+  });
+
   it('removes the leftovers of a runner that died midway, and only runs that are not alive', async () => {
     if (!docker) return;
     // A runner process starts a run and dies before destroy: its containers keep running.

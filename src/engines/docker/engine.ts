@@ -4,6 +4,7 @@ import { removeMatching, runsMatching, type Removed } from './cleanup.js';
 import { containerConfig } from './container-config.js';
 import { attachOutput, type LogFollower } from './logs.js';
 import { ensureImage } from './pull.js';
+import { RunLedger } from './run-ledger.js';
 import {
   LABEL_OWNER,
   networkName,
@@ -48,6 +49,8 @@ export class DockerEngine implements Engine {
   private readonly active = new Map<string, Set<LogFollower>>();
   /** Removals of finished steps' containers still under way, per run. */
   private readonly removals = new Map<string, Set<Promise<unknown>>>();
+  /** What each run set up and not yet destroyed has created. */
+  private readonly ledgers = new Map<string, RunLedger>();
 
   constructor(options: DockerEngineOptions) {
     this.docker = options.docker;
@@ -58,9 +61,16 @@ export class DockerEngine implements Engine {
   async setup(spec: ExecSpec, signal?: AbortSignal): Promise<void> {
     this.active.set(spec.runId, new Set());
     this.removals.set(spec.runId, new Set());
+    const ledger = new RunLedger();
+    this.ledgers.set(spec.runId, ledger);
     const labels = runLabels(spec, this.owner);
     if (usesStageNetwork(spec)) {
-      await this.docker.createNetwork({ Name: networkName(spec), Driver: 'bridge', Labels: labels }, signal);
+      const Name = networkName(spec);
+      await ledger.created(
+        'network',
+        () => this.docker.createNetwork({ Name, Driver: 'bridge', Labels: labels }, signal),
+        () => Name,
+      );
     }
     const volumes = [
       ...(spec.workspace.hostPath === undefined ? [workspaceVolume(spec)] : []),
@@ -68,7 +78,15 @@ export class DockerEngine implements Engine {
         v.kind === 'temp' && v.medium === 'disk' ? [tempVolume(spec, v.name)] : [],
       ),
     ];
-    await Promise.all(volumes.map((Name) => this.docker.createVolume({ Name, Labels: labels }, signal)));
+    await Promise.all(
+      volumes.map((Name) =>
+        ledger.created(
+          'volume',
+          () => this.docker.createVolume({ Name, Labels: labels }, signal),
+          () => Name,
+        ),
+      ),
+    );
   }
 
   async run(spec: ExecSpec, step: ExecStep, output: OutputSink, signal?: AbortSignal): Promise<StepExit> {
@@ -76,7 +94,13 @@ export class DockerEngine implements Engine {
     abort.throwIfAborted();
     await ensureImage(this.docker, step, output, this.streamPull, abort);
     abort.throwIfAborted();
-    const { Id: container } = await this.docker.createContainer(containerConfig(spec, step, this.owner));
+    // A run not set up (or already destroyed) has no ledger: its destroy lists by label instead.
+    const ledger = this.ledgers.get(spec.runId) ?? new RunLedger();
+    const { Id: container } = await ledger.created(
+      'container',
+      () => this.docker.createContainer(containerConfig(spec, step, this.owner)),
+      (created) => created.Id,
+    );
     if (!step.networkMode) {
       for (const network of step.networks) {
         await this.docker.connectNetwork(network, container, { Aliases: [step.name] });
@@ -98,9 +122,10 @@ export class DockerEngine implements Engine {
     const exit = await this.waitFor(container, logs, abort);
     // As `docker run --rm` does; not awaited, so that the next step starts meanwhile. `destroy`
     // waits for these removals, and removes whatever one of them failed to.
-    const removal = this.docker
-      .removeContainer(container, { force: true, volumes: true })
-      .catch(() => undefined);
+    const removal = this.docker.removeContainer(container, { force: true, volumes: true }).then(
+      () => ledger.containerRemoved(container),
+      () => undefined,
+    );
     this.removals.get(spec.runId)?.add(removal);
     return exit;
   }
@@ -110,9 +135,12 @@ export class DockerEngine implements Engine {
     this.active.delete(spec.runId);
     const removals = this.removals.get(spec.runId) ?? new Set();
     this.removals.delete(spec.runId);
+    const ledger = this.ledgers.get(spec.runId);
+    this.ledgers.delete(spec.runId);
     try {
       await Promise.all(removals);
-      await removeMatching(this.docker, runFilter(spec.runId));
+      if (ledger === undefined) await removeMatching(this.docker, runFilter(spec.runId));
+      else await ledger.removeAll(this.docker, runFilter(spec.runId));
     } finally {
       for (const logs of followers) logs.close();
     }
