@@ -8,6 +8,10 @@
 import type { Datasource } from '../../src/core/datasource.js';
 import { datasourceSetting, testDialects, type TestDialect } from '../../test/support/databases.js';
 import { freePort, RPC_SECRET, startServer, type SvcProcess } from '../../test/e2e/system.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startBareFileServer } from '../lib/bare-file-server.js';
 import type { Benchmark } from '../lib/benchmark.js';
 import { cpuSeconds } from '../lib/cpu.js';
 import { openRaw, type RawDb } from '../lib/raw-db.js';
@@ -82,6 +86,30 @@ async function sample(
   return { ...samples, serverCpuMs: ((cpuSeconds(serverPid) - cpuBefore) * 1000) / route.samples };
 }
 
+/**
+ * The same stored bytes sent by a bare `node:http` server process to the same client, as many
+ * times as svc's route was asked: what HTTP itself costs that answer here (in the notes).
+ */
+async function bareHttp(route: ScaleRoute, raw: RawDb, seeded: Seeded): Promise<string> {
+  const rows = (await route.baseline(raw, seeded)) as { data: Buffer | string }[];
+  const bytes = Buffer.concat(rows.map((row) => Buffer.from(row.data)));
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-bare-'));
+  const file = join(dir, 'answer.json');
+  writeFileSync(file, bytes);
+  const server = await startBareFileServer(file);
+  try {
+    const times: number[] = [];
+    for (let i = 0; i < WARM_UP + route.samples; i++) {
+      const { ms } = await request(server.url, seeded.token);
+      if (i >= WARM_UP) times.push(ms);
+    }
+    return `a bare node:http server process reading the same ${round(bytes.length / 1024, 0)} KiB from a file and sending them to the same client: p50 ${round(median(times), 1)} ms, p99 ${round(percentile(times, 0.99), 1)} ms`;
+  } finally {
+    server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function measure(dialect: TestDialect, skipped: string): Promise<BenchResult[]> {
   const database = await dialect.create();
   try {
@@ -96,6 +124,8 @@ async function measure(dialect: TestDialect, skipped: string): Promise<BenchResu
     try {
       for (const route of SCALE_ROUTES) {
         const { svc, baseline, bytes, serverCpuMs } = await sample(route, url, raw, seeded, server.child.pid);
+        const bare = route.bareHttp === true ? `; ${await bareHttp(route, raw, seeded)}` : '';
+        if (bare !== '') say(`${dialect.name}: ${bare.slice(2)}`);
         say(
           `${dialect.name}: ${route.metric}: p50 ${round(median(svc), 1)} ms, p99 ${round(percentile(svc, 0.99), 1)} ms; baseline p50 ${round(median(baseline), 2)} ms, p99 ${round(percentile(baseline, 0.99), 1)} ms; server CPU ${round(serverCpuMs, 1)} ms per answer`,
         );
@@ -108,7 +138,7 @@ async function measure(dialect: TestDialect, skipped: string): Promise<BenchResu
                 `${SCALE.repos} repositories, ${SCALE.builds} builds × ${SCALE.stagesPerBuild} stages × ${SCALE.stepsPerStage} steps, seeded in ${seeded.seconds.toFixed(0)} s; ` +
                 `${route.samples} sequential requests from this process (fetch, kept-alive connection) to an svc server process, token of a user with a permission on every repository, answers of ${round(bytes / 1024, 0)} KiB; ` +
                 `each followed by the baseline, ${route.baselineText}, through ${driver} in this process; svc and baseline are medians; ` +
-                `baseline p99 ${round(percentile(baseline, 0.99), 1)} ms; server CPU per answer ${round(serverCpuMs, 1)} ms; ` +
+                `baseline p99 ${round(percentile(baseline, 0.99), 1)} ms; server CPU per answer ${round(serverCpuMs, 1)} ms${bare}; ` +
                 `plans (${dialect.name === 'SQLite' ? 'EXPLAIN QUERY PLAN' : 'EXPLAIN'}): ${plans.get(route) ?? 'none'}` +
                 (skipped === '' ? '' : `; ${skipped}`),
             },

@@ -24,6 +24,8 @@ export interface ScaleRoute {
   baseline(db: RawDb, t: ScaleTarget): Promise<unknown>;
   /** The store calls svc's handler makes, by name, in order. */
   reads(store: Store, t: ScaleTarget): [string, () => Promise<unknown>][];
+  /** Also time a bare HTTP server sending the bytes `baseline` reads (its rows' `data`, joined). */
+  readonly bareHttp?: boolean;
 }
 
 const PAGE = 25;
@@ -129,6 +131,7 @@ const finishedLog: ScaleRoute = {
   answers: (json) => isArray(json, LOG_LINES),
   baselineText: 'reading the stored bytes (SELECT data FROM logs WHERE step_id = ? ORDER BY part)',
   baseline: (db, t) => db.all('SELECT data FROM logs WHERE step_id = ? ORDER BY part', [t.stepId]),
+  bareHttp: true,
   reads: (store, t) => [
     ...access(store, t),
     ['build by number', () => store.builds.findNumber(t.repoId, t.number)],
