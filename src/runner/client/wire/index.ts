@@ -3,6 +3,6 @@
  * runner's client: schemas, conversions from svc's domain types, and the stage filter rules.
  */
 export * from './schemas.js';
-export { linesJson, readBatch, readBatchText, readLines, readUpload } from './lines.js';
+export { lineJson, linesJson, readBatch, readBatchText, readLines, readUpload } from './lines.js';
 export { buildToWire, repoToWire, stageToWire, stepToWire, toMillis, toSeconds } from './convert.js';
 export { matchesFilter, matchesLimits, type FilterFacts, type RunnerLimits } from './filter.js';

@@ -11,7 +11,7 @@ import { findBuild, findStep } from '../lookup.js';
 import { StepParams } from '../params.js';
 import { REPO_READ, route, type ApiRoute, type RouteContext } from '../route.js';
 import { SentPositions } from './sent-positions.js';
-import { lineEvent, sharedEvents } from './shared-events.js';
+import { lineEvent, SharedEventEncoder } from './shared-events.js';
 
 /** What following a step's log needs. */
 export interface StreamLogDeps {
@@ -39,6 +39,7 @@ const WRITE_CHARS = 1 << 20;
  */
 export function streamLogRoutes(app: FastifyInstance, deps: StreamLogDeps): ApiRoute[] {
   const open = new Set<ServerResponse>();
+  const encoder = new SharedEventEncoder(WRITE_CHARS);
   app.addHook('preClose', (done) => {
     // Viewers would otherwise hold the server open on shutdown until they leave.
     for (const response of open) response.end();
@@ -73,9 +74,10 @@ export function streamLogRoutes(app: FastifyInstance, deps: StreamLogDeps): ApiR
       if (ended || lines.length === 0) return;
       // Lines that follow what this viewer has (live lines, nearly always) go out as the events
       // encoded once for all the step's viewers.
-      const shared = sharedEvents(lines, WRITE_CHARS);
+      const shared = encoder.events(lines);
       if (shared !== undefined && sent.addRun(shared.first, lines.length)) {
-        for (const chunk of shared.chunks) response.write(chunk);
+        // The chunks' buffers are used again once every viewer's write of them is over.
+        for (const chunk of shared.chunks) response.write(chunk, shared.hold());
         return;
       }
       // One socket write per batch (up to WRITE_CHARS): a write per line made a flooding step's
