@@ -32,8 +32,10 @@ export async function followContainer(
     AttachStdout: true,
     AttachStderr: true,
   });
+  let attached: Awaited<ReturnType<DockerClient['attachContainer']>> | undefined;
   try {
     const stream = await docker.attachContainer(container);
+    attached = stream;
     await docker.startContainer(container);
     let lines = 0;
     let pending: Buffer = Buffer.alloc(0);
@@ -73,6 +75,8 @@ export async function followContainer(
     await Promise.all([docker.waitContainer(container), read]);
     return { ms: performance.now() - started, lines };
   } finally {
+    // Ended, the attach connection can stay half open and keep the benchmark's process alive.
+    attached?.destroy();
     await docker.removeContainer(container, { force: true });
   }
 }
