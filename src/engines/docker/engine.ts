@@ -47,9 +47,7 @@ export class DockerEngine implements Engine {
   private readonly streamPull: boolean;
   /** Runs set up and not yet destroyed, with the log streams of their detached steps. */
   private readonly active = new Map<string, Set<LogFollower>>();
-  /** Removals of finished steps' containers still under way, per run. */
-  private readonly removals = new Map<string, Set<Promise<unknown>>>();
-  /** What each run set up and not yet destroyed has created. */
+  /** What each run set up and not yet destroyed has created, and is removing. */
   private readonly ledgers = new Map<string, RunLedger>();
 
   constructor(options: DockerEngineOptions) {
@@ -60,7 +58,6 @@ export class DockerEngine implements Engine {
 
   async setup(spec: ExecSpec, signal?: AbortSignal): Promise<void> {
     this.active.set(spec.runId, new Set());
-    this.removals.set(spec.runId, new Set());
     const ledger = new RunLedger();
     this.ledgers.set(spec.runId, ledger);
     const labels = runLabels(spec, this.owner);
@@ -122,23 +119,16 @@ export class DockerEngine implements Engine {
     const exit = await this.waitFor(container, logs, abort);
     // As `docker run --rm` does; not awaited, so that the next step starts meanwhile. `destroy`
     // waits for these removals, and removes whatever one of them failed to.
-    const removal = this.docker.removeContainer(container, { force: true, volumes: true }).then(
-      () => ledger.containerRemoved(container),
-      () => undefined,
-    );
-    this.removals.get(spec.runId)?.add(removal);
+    ledger.removing(container, this.docker.removeContainer(container, { force: true, volumes: true }));
     return exit;
   }
 
   async destroy(spec: ExecSpec): Promise<void> {
     const followers = this.active.get(spec.runId) ?? new Set();
     this.active.delete(spec.runId);
-    const removals = this.removals.get(spec.runId) ?? new Set();
-    this.removals.delete(spec.runId);
     const ledger = this.ledgers.get(spec.runId);
     this.ledgers.delete(spec.runId);
     try {
-      await Promise.all(removals);
       if (ledger === undefined) await removeMatching(this.docker, runFilter(spec.runId));
       else await ledger.removeAll(this.docker, runFilter(spec.runId));
     } finally {

@@ -17,6 +17,8 @@ export class RunLedger {
   #certain = true;
   /** Creates sent and not answered yet (a cancelled run is destroyed while a step may be created). */
   #creating = 0;
+  /** Removals of finished steps' containers still under way. */
+  readonly #removals = new Set<Promise<void>>();
 
   /** Runs a create of a container (its id), network or volume (their names), and notes the result. */
   async created<T>(
@@ -37,17 +39,24 @@ export class RunLedger {
     }
   }
 
-  /** A step's container was removed. */
-  containerRemoved(id: string): void {
-    this.#containers.delete(id);
+  /** A finished step's container being removed: once Docker says it is gone, it is off the ledger. */
+  removing(id: string, removal: Promise<unknown>): void {
+    this.#removals.add(
+      removal.then(
+        () => void this.#containers.delete(id),
+        () => undefined,
+      ),
+    );
   }
 
   /**
-   * Removes what the run still has: its containers (by force, with their anonymous volumes), then
-   * its networks and volumes, by name. Anything less than certain, or any removal Docker refused
-   * for a reason other than the resource being gone, falls back to the listing by `filter`.
+   * Waits for the removals under way, then removes what the run still has: its containers (by
+   * force, with their anonymous volumes), then its networks and volumes, by name. Anything less than
+   * certain, or any removal Docker refused for a reason other than the resource being gone, falls
+   * back to the listing by `filter`.
    */
   async removeAll(docker: DockerClient, filter: LabelFilter): Promise<void> {
+    await Promise.all(this.#removals);
     if (!this.#certain || this.#creating > 0) {
       await removeMatching(docker, filter);
       return;

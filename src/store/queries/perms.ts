@@ -6,7 +6,7 @@ import type { PermRow, Tables } from '../tables.js';
 import { groups, ReadBatch } from './read-batch.js';
 import { bool, changed, flag, write } from './rows.js';
 
-function toPerm(row: Selectable<PermRow>): Perm {
+export function toPerm(row: Selectable<PermRow>): Perm {
   return {
     userId: Number(row.user_id),
     repoId: Number(row.repo_id),

@@ -10,6 +10,7 @@ import {
 } from '../../core/repo.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
 import type { RepoRow, Tables } from '../tables.js';
+import { toPerm } from './perms.js';
 import { bool, changed, checkVersioned, flag, insertId, write } from './rows.js';
 
 function approvalOf(value: string): ApprovalPolicy {
@@ -136,16 +137,16 @@ export class SqlRepoStore implements RepoStore {
       .execute();
     return rows.map((row) => ({
       repo: toRepo(row),
-      perm: {
-        userId,
-        repoId: Number(row.id),
-        read: bool(row.perm_read),
-        write: bool(row.perm_write),
-        admin: bool(row.perm_admin),
-        synced: Number(row.perm_synced),
-        created: Number(row.perm_created),
-        updated: Number(row.perm_updated),
-      },
+      perm: toPerm({
+        user_id: userId,
+        repo_id: row.id,
+        read: row.perm_read,
+        write: row.perm_write,
+        admin: row.perm_admin,
+        synced: row.perm_synced,
+        created: row.perm_created,
+        updated: row.perm_updated,
+      }),
     }));
   }
 
