@@ -117,11 +117,22 @@ export class FaultFrame {
 
   /** Probes with `probe` until it answers 200; milliseconds from `since` to that answer. */
   async recovered(probe: () => Promise<Probe>, since: number): Promise<number> {
+    let last: Probe | undefined;
     await waitFor(
       'a successful answer',
-      async () => ((await probe()).status === 200 ? true : undefined),
+      async () => {
+        last = await probe();
+        return last.status === 200 ? true : undefined;
+      },
       60_000,
-    );
+    ).catch((error: unknown) => {
+      // Say why: the last answer, and whether the server is still there and what it logged last.
+      const { child } = this.e2e.server;
+      const tail = this.e2e.server.log().split('\n').slice(-30).join('\n');
+      throw new Error(
+        `${(error as Error).message}; last answer ${last?.status} ${last?.message}; server exit ${child.exitCode ?? child.signalCode ?? 'none'}; its log ends:\n${tail}`,
+      );
+    });
     return Date.now() - since;
   }
 

@@ -5,6 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DatabaseError } from '../../core/errors.js';
 import { freePort } from '../../../test/support/pebble.js';
+import { testDialects } from '../../../test/support/databases.js';
 import type { Tables } from '../tables.js';
 import { connectMysql } from './mysql.js';
 import { connectPostgres } from './postgres.js';
@@ -72,4 +73,46 @@ describe('a database that cannot serve now fails statements with a DatabaseError
       await Promise.all([postgres.db.destroy(), mysql.db.destroy()]);
     }
   });
+
+  // What a server shutdown does to every session, while this one runs no statement.
+  const sessionEnders = {
+    PostgreSQL: {
+      id: sql<{ id: number }>`select pg_backend_pid() as id`,
+      end: (id: number | undefined) => sql`select pg_terminate_backend(${id})`,
+    },
+    MariaDB: {
+      id: sql<{ id: number }>`select connection_id() as id`,
+      end: (id: number | undefined) => sql.raw(`kill connection ${Number(id)}`),
+    },
+  };
+  for (const dialect of testDialects().filter((d) => d.name !== 'SQLite')) {
+    it.skipIf(dialect.skip)(
+      `${dialect.name} ending a connection that is checked out but idle (between statements): the next statement fails DATABASE_UNAVAILABLE, the process goes on, the pool serves again`,
+      async () => {
+        const database = await dialect.create();
+        const { datasource } = database;
+        const { db } =
+          datasource.driver === 'sql_b'
+            ? connectPostgres(datasource, () => undefined)
+            : datasource.driver === 'sql_a'
+              ? connectMysql(datasource)
+              : expect.unreachable('a server datasource');
+        const ender = sessionEnders[dialect.name as keyof typeof sessionEnders];
+        try {
+          const failed = await db.connection().execute(async (conn) => {
+            const id = (await ender.id.execute(conn)).rows[0]?.id;
+            await ender.end(id).execute(db);
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            return rejection(() => raw(conn, 'select 1'));
+          });
+          expect(failed).toBeInstanceOf(DatabaseError);
+          expect(failed).toMatchObject({ code: 'DATABASE_UNAVAILABLE' });
+          expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
+        } finally {
+          await db.destroy();
+          await database.drop();
+        }
+      },
+    );
+  }
 });

@@ -72,11 +72,19 @@ export function connectPostgres(source: PostgresDatasource, log: (msg: string) =
     types,
     max: 10,
   });
-  // An idle connection that breaks (server restart) is dropped by the pool; unhandled, the event would end the process.
-  pool.on('error', (error) => log(`PostgreSQL ${target}: idle connection closed: ${describeError(error)}`));
+  // An idle connection that breaks (server restart) is dropped by the pool, which re-emits its error
+  // here; unhandled, that would end the process. The connection's own listener below logs it.
+  pool.on('error', () => undefined);
   // Every connection runs svc's queries as named statements: parsed and planned once each.
   const statements = new StatementNames();
-  pool.on('connect', (client) => statements.use(client));
+  pool.on('connect', (client) => {
+    statements.use(client);
+    // The pool hears a connection's errors only while it is idle. One that breaks while checked out
+    // but between statements (a transaction's JavaScript, a server shutdown's FATAL 57P01) emits
+    // 'error' with no listener, which would end the process; heard here, its next statement fails
+    // as unavailable and the pool drops it on release.
+    client.on('error', (error) => log(`PostgreSQL ${target}: connection closed: ${describeError(error)}`));
+  });
   const adapter = postgresAdapter(target);
   // A lost server fails statements with DATABASE_UNAVAILABLE; the pool opens new connections once it is back.
   const dialect = new GuardedDialect(new PostgresDialect({ pool }), {
