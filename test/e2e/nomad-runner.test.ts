@@ -6,7 +6,7 @@
  * cancelled build stops its job; the jobs of a SIGKILLed runner are purged when it starts again.
  */
 import { hostname } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dockerForTests } from '../../src/engines/docker/testing.case.js';
 import { startNomadDouble, type NomadDouble } from '../doubles/nomad/index.js';
 import { startGitServer, type GitServer } from '../support/git-server.js';
@@ -20,6 +20,7 @@ import {
 import { clusterPipeline, expectClusterBuild, SECRET_VALUE } from './cluster-pipeline.js';
 import { HostE2E, REPO } from './host-e2e.js';
 import { startSvcRunner, waitFor, type SvcProcess } from './system.js';
+import { TASK } from '../../src/runner/nomad/job.js';
 
 const docker = await dockerForTests(['local/busybox', 'svc/git']);
 const RUNNER = hostname();
@@ -70,6 +71,32 @@ describe.skipIf(docker.skip)('svc runner nomad: a Nomad batch job per stage', ()
     );
     runner = startSvcRunner('nomad', e2e.port, RUNNER, runnerEnv());
   }, 300_000);
+
+  // A failed test shows what each part saw: a timeout alone does not say which of them stopped.
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== 'fail') return;
+    const tail = (text: string) => text.split('\n').slice(-40).join('\n');
+    const allocations = await Promise.all(
+      nomad.allocations().map(async (alloc) => {
+        const logs = await fetch(
+          `${nomad.url}/v1/client/fs/logs/${alloc.ID}?task=${TASK}&type=stderr&plain=true`,
+        ).then(
+          (answer) => answer.text(),
+          (error: unknown) => String(error),
+        );
+        const { ID, JobID, ClientStatus, DesiredStatus, TaskStates } = alloc;
+        return `${JSON.stringify({ ID, JobID, ClientStatus, DesiredStatus, TaskStates })}\n${tail(logs)}`;
+      }),
+    );
+    console.error(
+      [
+        `jobs: ${JSON.stringify(nomad.jobs().map((job) => [job.ID, job.Status, job.Stop]))}`,
+        ...allocations,
+        `server log:\n${tail(e2e.server.log())}`,
+        `runner log:\n${tail(runner?.log() ?? '')}`,
+      ].join('\n'),
+    );
+  });
 
   afterAll(async () => {
     await runner?.stop();
