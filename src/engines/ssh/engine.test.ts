@@ -89,6 +89,22 @@ describe.skipIf(skip)('SSH engine', () => {
     expect(lines).toContain('700');
   });
 
+  it('says so when tar cannot start on this machine to copy the working copy (svc exec), and goes on', async () => {
+    const engine = engineFor(keyTarget);
+    const local = mkdtempSync(join(tmpdir(), 'svc-ssh-upload-'));
+    writeFileSync(join(local, 'README.md'), 'hello\n');
+    const spec = execSpec([], { workspace: { ...CONTRACT_WORKSPACE, hostPath: local } });
+    const path = process.env.PATH;
+    // No tar on this PATH: spawning it fails with ENOENT, an 'error' event of the child process.
+    process.env.PATH = mkdtempSync(join(tmpdir(), 'svc-no-tar-'));
+    try {
+      await expect(engine.setup(spec)).rejects.toThrow(`cannot pack ${local}: spawn tar ENOENT`);
+    } finally {
+      process.env.PATH = path;
+      await engine.destroy(spec);
+    }
+  });
+
   it('names the host and the cause when it cannot log in or connect', async () => {
     const wrong = engineFor(() => ({
       host: sshd.host,

@@ -76,14 +76,24 @@ export class SshEngine implements Engine {
     const archive = tar.stdout.pipe(new PassThrough());
     const errors: Buffer[] = [];
     tar.stderr.on('data', (chunk: Buffer) => errors.push(chunk));
+    // A tar that cannot start (not installed) emits 'error', which unheard would end the process;
+    // its empty output still ends the archive, so the host's tar fails and the cause is told here.
+    let unstarted: Error | undefined;
+    tar.once('error', (error) => (unstarted = error));
     const packed = new Promise<number>((resolve) => tar.on('close', (code) => resolve(code ?? 1)));
+    const cannotPack = () =>
+      new Error(
+        `cannot pack ${local}: ${unstarted?.message ?? Buffer.concat(errors).toString('utf8').trim()}`,
+      );
     try {
       await connection.check(`tar -C ${quote(remote)} -xf -`, archive);
     } catch (error) {
+      if (unstarted !== undefined) throw cannotPack();
+      // Nothing reads the rest of the archive any more: tar would wait on a full pipe.
+      tar.kill();
       throw new Error(`cannot copy ${local} to the host: ${(error as Error).message}`);
     }
-    if ((await packed) !== 0)
-      throw new Error(`cannot pack ${local}: ${Buffer.concat(errors).toString('utf8').trim()}`);
+    if ((await packed) !== 0) throw cannotPack();
   }
 
   async run(spec: ExecSpec, step: ExecStep, output: OutputSink, signal?: AbortSignal): Promise<StepExit> {
