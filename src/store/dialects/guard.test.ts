@@ -7,6 +7,7 @@ import { DatabaseError } from '../../core/errors.js';
 import { freePort } from '../../../test/support/pebble.js';
 import { testDialects } from '../../../test/support/databases.js';
 import type { Tables } from '../tables.js';
+import { connect } from './connect.js';
 import { connectMysql } from './mysql.js';
 import { connectPostgres } from './postgres.js';
 import { connectSqlite } from './sqlite.js';
@@ -90,13 +91,7 @@ describe('a database that cannot serve now fails statements with a DatabaseError
       `${dialect.name} ending a connection that is checked out but idle (between statements): the next statement fails DATABASE_UNAVAILABLE, the process goes on, the pool serves again`,
       async () => {
         const database = await dialect.create();
-        const { datasource } = database;
-        const { db } =
-          datasource.driver === 'sql_b'
-            ? connectPostgres(datasource, () => undefined)
-            : datasource.driver === 'sql_a'
-              ? connectMysql(datasource)
-              : expect.unreachable('a server datasource');
+        const { db } = await connect(database.datasource, () => undefined);
         const ender = sessionEnders[dialect.name as keyof typeof sessionEnders];
         try {
           const failed = await db.connection().execute(async (conn) => {
