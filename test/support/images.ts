@@ -8,6 +8,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  gatewayFromContainer,
+  gatewayFromInspect,
+  GatewayNotFound,
+  type BridgeInspect,
+  type ContainerNetworkSettings,
+} from './bridge-gateway.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const PLUGIN_IMAGE = 'svc-test/echo-plugin:1';
@@ -58,9 +65,56 @@ export function ensurePluginImage(): void {
   }
 }
 
-/** The address of the default bridge's gateway: how containers there reach this machine. */
-export function bridgeGateway(): string {
-  return docker('network', 'inspect', 'bridge', '-f', '{{(index .IPAM.Config 0).Gateway}}').trim();
+/**
+ * The address of the default bridge's gateway: how containers there reach this machine. Looked for
+ * as test/support/bridge-gateway.ts says (the inspect answer, the interface, the subnet, then a
+ * container's settings); throws GatewayNotFound naming every attempt when none answers.
+ */
+export function bridgeGateway(network = 'bridge'): string {
+  const inspected = JSON.parse(docker('network', 'inspect', network)) as BridgeInspect[];
+  const answer = gatewayFromInspect(inspected[0] ?? {});
+  if (answer.address !== undefined) return answer.address;
+  const fromContainer = containerGateway(network);
+  if (typeof fromContainer === 'string') return fromContainer;
+  throw new GatewayNotFound(network, [...answer.tried, fromContainer.tried]);
+}
+
+/** The gateway a container started on `network` was given (local/busybox, removed at once). */
+export function containerGateway(network: string): string | { tried: string } {
+  const attempt = `a local/busybox container's NetworkSettings on ${network}`;
+  let id = '';
+  try {
+    id = docker(
+      'run',
+      '-d',
+      '--network',
+      network,
+      '--label',
+      'io.svc.test=gateway',
+      'local/busybox',
+      'sleep',
+      '30',
+    ).trim();
+    const settings = JSON.parse(
+      docker('inspect', '-f', '{{json .NetworkSettings}}', id),
+    ) as ContainerNetworkSettings;
+    return (
+      gatewayFromContainer(settings, network) ?? {
+        tried: `${attempt} (no Gateway in ${JSON.stringify(settings)})`,
+      }
+    );
+  } catch (error) {
+    const failed = error as { stderr?: string; message?: string };
+    return { tried: `${attempt} (${(failed.stderr ?? failed.message ?? String(error)).trim()})` };
+  } finally {
+    if (id !== '') {
+      try {
+        docker('rm', '-f', id);
+      } catch {
+        // Gone already, or the engine failed: the answer above stands either way.
+      }
+    }
+  }
 }
 
 /** Ids of the containers carrying `label` (`key=value`); running ones only unless `all`. */

@@ -106,7 +106,10 @@ export class DockerEngine implements Engine {
     abort.throwIfAborted();
     const logs = await attachOutput(this.docker, container, output);
     try {
-      await this.docker.startContainer(container, abort);
+      // Not aborted midway: the container's processes run before the engine answers, and a
+      // dropped request would leave them running with no one to kill them. An abort meanwhile is
+      // seen by waitFor as soon as the answer comes, and kills the container then.
+      await this.docker.startContainer(container);
     } catch (err) {
       logs.close();
       throw err;

@@ -17,6 +17,12 @@ import type {
   RegistryAuth,
 } from '../../../src/engines/docker/api/types.js';
 import { removeMatching } from '../../../src/engines/docker/cleanup.js';
+import {
+  gatewayFromContainer,
+  gatewayFromInspect,
+  GatewayNotFound,
+  type BridgeInspect,
+} from '../../support/bridge-gateway.js';
 
 export const LABEL_INSTANCE = 'io.svc.kubernetes-double';
 export const LABEL_PID = 'io.svc.kubernetes-double.pid';
@@ -58,7 +64,7 @@ export interface ContainerDetails {
     StartedAt: string;
     FinishedAt: string;
   };
-  NetworkSettings: { IPAddress: string; Gateway: string };
+  NetworkSettings: { IPAddress: string; Gateway: string; Networks?: Record<string, { Gateway?: string }> };
 }
 
 export interface ImageDetails {
@@ -164,14 +170,51 @@ export class Engine {
     }
   }
 
-  /** The gateway of the default bridge: the node's address as the pods see it. */
-  async bridgeGateway(): Promise<string | undefined> {
-    const bridge = await this.http.json<{ IPAM?: { Config?: { Gateway?: string }[] | null } }>(
-      'GET',
-      '/networks/bridge',
-      { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) },
-    );
-    return bridge.IPAM?.Config?.find((c) => c.Gateway !== undefined)?.Gateway;
+  /**
+   * The gateway of the default bridge: the node's address as the pods see it. Looked for as
+   * test/support/bridge-gateway.ts says; the last attempt starts the sandbox image on the bridge and
+   * reads the gateway it was given. Throws GatewayNotFound naming every attempt when none answers.
+   */
+  async bridgeGateway(
+    sandbox: { image: string; command: string[] },
+    labels: Record<string, string>,
+  ): Promise<string> {
+    const bridge = await this.http.json<BridgeInspect>('GET', '/networks/bridge', {
+      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+    });
+    const answer = gatewayFromInspect(bridge);
+    if (answer.address !== undefined) return answer.address;
+    const fromContainer = await this.containerGateway(sandbox, labels);
+    if (typeof fromContainer === 'string') return fromContainer;
+    throw new GatewayNotFound('bridge', [...answer.tried, fromContainer.tried]);
+  }
+
+  /** The gateway a container of `sandbox` started on the default bridge was given; removed at once. */
+  async containerGateway(
+    sandbox: { image: string; command: string[] },
+    labels: Record<string, string>,
+  ): Promise<string | { tried: string }> {
+    const attempt = `a ${sandbox.image} container's NetworkSettings on bridge`;
+    let id: string | undefined;
+    try {
+      id = await this.create({
+        Image: sandbox.image,
+        Cmd: sandbox.command.length > 0 ? sandbox.command : null,
+        Labels: labels,
+        HostConfig: { NetworkMode: 'bridge' },
+      });
+      await this.start(id);
+      const { NetworkSettings } = await this.inspect(id);
+      return (
+        gatewayFromContainer(NetworkSettings, 'bridge') ?? {
+          tried: `${attempt} (no Gateway in ${JSON.stringify(NetworkSettings)})`,
+        }
+      );
+    } catch (error) {
+      return { tried: `${attempt} (${error instanceof Error ? error.message : String(error)})` };
+    } finally {
+      if (id !== undefined) await this.remove(id).catch(() => undefined);
+    }
   }
 
   /** Removes every container and volume that carries `label` (`key=value`). */

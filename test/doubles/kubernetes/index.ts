@@ -69,7 +69,7 @@ import { dockerClient } from '../../../src/engines/docker/client.js';
 import type { ApiContext } from './api-context.js';
 import { Cluster, copy } from './cluster.js';
 import type { PullAttempt } from './image-puller.js';
-import { Engine, LABEL_INSTANCE } from './docker.js';
+import { Engine, LABEL_INSTANCE, LABEL_PID } from './docker.js';
 import { Kubelet } from './kubelet.js';
 import { namespaceObject } from './namespaces.js';
 import { resolveOptions, renderKubeconfig, type KubernetesDoubleOptions } from './options.js';
@@ -161,11 +161,14 @@ export async function startKubernetesDouble(
       closing: closing.signal,
       labels: (pod, role, container) => dockerLabels(instance, pod, role, container),
       podLabel: (uid) => `io.svc.kubernetes-double.pod-uid=${uid}`,
+      // No fallback: a made-up address would send pods' traffic nowhere, and fail far from here.
       nodeIP: () =>
-        (nodeIP ??= engine.bridgeGateway().then(
-          (ip) => ip ?? '127.0.0.1',
-          () => '127.0.0.1',
-        )),
+        (nodeIP ??= engine
+          .bridgeGateway(config.sandbox, { [LABEL_INSTANCE]: instance, [LABEL_PID]: String(process.pid) })
+          .catch((error: unknown) => {
+            nodeIP = undefined; // the next pod asks again
+            throw error;
+          })),
       secret: (namespace, name) => cluster.secret(namespace, name),
       recordPull: (attempt) => pulls.push(attempt),
       onTerminal: retryScheduling,
