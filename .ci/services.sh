@@ -2,6 +2,11 @@
 # Installs (only when missing) and starts, or stops, the real services svc's tests use:
 # MariaDB on 127.0.0.1:13306, PostgreSQL on 127.0.0.1:15432 and a private Docker engine, each in a
 # private data folder under $SVC_CI_DIR. `start` prints the environment the tests read, as exports.
+# A service this script starts gets a data folder that never existed before (the old one is removed
+# first), so every CI run takes the path of a new machine: a Docker engine whose default bridge has no
+# IPAM Gateway yet and no image, databases created by initdb and mariadb-install-db. Set
+# SVC_CI_KEEP_DATA=1 to start on the data of the last run instead (quicker local runs). A service
+# already running is used as it is.
 # Usage: .ci/services.sh start|stop
 set -euo pipefail
 
@@ -52,6 +57,17 @@ ensure_ssh_user() {
   echo "$SSH_USER:$SSH_PASSWORD" | chpasswd
 }
 
+# Removes a data folder of the last run (unless SVC_CI_KEEP_DATA=1), unmounting first what a service
+# that died left mounted below it (a Docker engine's overlay layers and network namespaces).
+fresh_dir() { # <dir>
+  [ "${SVC_CI_KEEP_DATA:-0}" = 1 ] && return 0
+  [ -e "$1" ] || return 0
+  awk -v dir="$1/" 'index($2, dir) == 1 { print $2 }' /proc/mounts | sort -r | while read -r mount; do
+    umount -l "$mount" 2>/dev/null || true
+  done
+  rm -rf "$1"
+}
+
 wait_for() { # <what> <tries> <command...>
   local what=$1 tries=$2; shift 2
   for _ in $(seq 1 "$tries"); do "$@" >/dev/null 2>&1 && return 0; sleep 0.25; done
@@ -60,6 +76,7 @@ wait_for() { # <what> <tries> <command...>
 
 start_mariadb() {
   mkdir -p "$MY"
+  mariadb-admin --no-defaults --socket="$MY/mysqld.sock" -uroot ping >/dev/null 2>&1 || fresh_dir "$MY/data"
   if [ ! -d "$MY/data/mysql" ]; then
     mariadb-install-db --no-defaults --datadir="$MY/data" --user=root \
       --auth-root-authentication-method=normal --skip-test-db >"$MY/install.log" 2>&1
@@ -79,6 +96,7 @@ start_mariadb() {
 start_postgres() {
   mkdir -p "$PG" && chown postgres:postgres "$PG"
   local bin=/usr/lib/postgresql/15/bin
+  su postgres -s /bin/sh -c "$bin/pg_ctl -D $PG/data status" >/dev/null 2>&1 || fresh_dir "$PG/data"
   if [ ! -f "$PG/data/PG_VERSION" ]; then
     su postgres -s /bin/sh -c "$bin/initdb -D $PG/data -A trust -U postgres -E UTF8 --no-sync" >"$PG/initdb.log"
   fi
@@ -93,11 +111,16 @@ start_postgres() {
 start_docker() {
   mkdir -p "$DK"
   if ! DOCKER_HOST=unix://$DK/docker.sock docker info >/dev/null 2>&1; then
+    fresh_dir "$DK/data"
+    fresh_dir "$DK/exec"
     dockerd --data-root "$DK/data" --exec-root "$DK/exec" -H "unix://$DK/docker.sock" \
       --pidfile "$DK/docker.pid" >"$DK/dockerd.log" 2>&1 &
     mark_started docker
     wait_for "Docker engine" 240 env DOCKER_HOST="unix://$DK/docker.sock" docker info
   fi
+  # What the tests' gateway lookup starts from (test/support/bridge-gateway.ts): on a first start,
+  # a subnet without a Gateway.
+  log "Docker engine's default bridge: IPAM config $(DOCKER_HOST=unix://$DK/docker.sock docker network inspect bridge -f '{{json .IPAM.Config}}')"
 }
 
 stop_pid_file() { # <pid file>
