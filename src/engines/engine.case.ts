@@ -136,12 +136,40 @@ export function engineContract(driver: EngineDriver): void {
         controller.abort();
         await expect(running).rejects.toMatchObject({ name: 'AbortError' });
         expect(Date.now() - started).toBeLessThan(10_000);
-        // Gone for good; a loaded machine may take a while to reap what the kill ended.
-        await waitUntil(async () => !(await under.running(marker)), 45_000);
+        // The kill is waited for before run() rejects: what may remain is the kernel's reaping.
+        await waitUntil(async () => !(await under.running(marker)), 5000);
       } finally {
         await under.engine.destroy(spec);
       }
     }, 90_000);
+
+    // An abort can land in any window of a step's start: before its process exists, while the
+    // engine is still answering the start (Docker), before the step's pid is written (SSH). The
+    // Docker engine's abort flake was one of these windows: run() rejected, the step ran on.
+    it('leaves nothing running when the abort comes at any moment of the start', async () => {
+      for (const delayMs of [0, 1, 5, 20, 50, 100, 250]) {
+        const marker = `svc-contract-early-${randomUUID()}`;
+        const steps = [under.shellStep('hang', [`sh -c 'sleep 300; echo ${marker}' & sleep 300`])];
+        const spec = under.spec(steps);
+        await under.engine.setup(spec);
+        try {
+          const controller = new AbortController();
+          const running = under.engine.run(spec, steps[0] as ExecStep, () => undefined, controller.signal);
+          running.catch(() => undefined);
+          await new Promise((resolve) => setTimeout(resolve, delayMs));
+          controller.abort();
+          await expect(running, `aborted after ${delayMs} ms`).rejects.toMatchObject({ name: 'AbortError' });
+          await waitUntil(async () => !(await under.running(marker)), 5000);
+          // Nor does it start late, from a request still on its way when run() rejected.
+          for (let look = 0; look < 5; look++) {
+            expect(await under.running(marker), `aborted after ${delayMs} ms, then started`).toBe(false);
+            await new Promise((resolve) => setTimeout(resolve, 200));
+          }
+        } finally {
+          await under.engine.destroy(spec);
+        }
+      }
+    }, 120_000);
 
     it('starts a detached step without waiting for it, and destroy stops it and leaves nothing', async () => {
       const marker = `svc-detached-${randomUUID()}`;

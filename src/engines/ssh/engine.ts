@@ -25,8 +25,8 @@ interface RemoteRun {
   windows: boolean;
   /** Said once, at the top of the first step's log (a host key trusted on first use). */
   notices: string[];
-  /** Steps still running (detached ones too), by id: their pid files, for the kill. */
-  running: Map<string, string>;
+  /** Steps still running (detached ones too), by id: their pid and cancel files, for the kill. */
+  running: Map<string, { pidFile: string; cancelFile: string }>;
 }
 
 /**
@@ -105,7 +105,7 @@ export class SshEngine implements Engine {
     const paths = this.#paths(run, step);
     const stdout = new LineSplitter(output);
     const stderr = new LineSplitter(output);
-    run.running.set(step.id, paths.pidFile);
+    run.running.set(step.id, paths);
     // One channel per step: the script arrives on standard input, is written into the stage's
     // folder (readable by the user only), and runs with its input at end of file. A channel costs
     // the host a session (a fork and a shell): the upload does not get one of its own.
@@ -137,7 +137,7 @@ export class SshEngine implements Engine {
       let killed = false;
       const abort = () => {
         killed = true;
-        void this.#kill(run, paths.pidFile).finally(() => reject(aborted(signal)));
+        void this.#kill(run, paths).finally(() => reject(aborted(signal)));
       };
       signal?.addEventListener('abort', abort, { once: true });
       exited.then(
@@ -161,7 +161,7 @@ export class SshEngine implements Engine {
     if (run === undefined) return;
     this.#runs.delete(spec.runId);
     try {
-      await Promise.all([...run.running.values()].map((pidFile) => this.#kill(run, pidFile)));
+      await Promise.all([...run.running.values()].map((paths) => this.#kill(run, paths)));
       if (!run.windows) await run.connection.check(`rm -rf ${quote(run.root)}`);
     } catch {
       // A host that went away keeps its folder; there is nothing more to do from here.
@@ -170,9 +170,9 @@ export class SshEngine implements Engine {
     }
   }
 
-  #kill(run: RemoteRun, pidFile: string): Promise<void> {
+  #kill(run: RemoteRun, paths: { pidFile: string; cancelFile: string }): Promise<void> {
     if (run.windows) return Promise.resolve();
-    return run.connection.check(posixKill(pidFile)).then(
+    return run.connection.check(posixKill(paths.pidFile, paths.cancelFile)).then(
       () => undefined,
       () => undefined,
     );
@@ -186,6 +186,7 @@ export class SshEngine implements Engine {
     return {
       script: join(run.root, '.svc', `${id}.${run.windows ? 'ps1' : 'sh'}`),
       pidFile: join(run.root, '.svc', `${id}.pid`),
+      cancelFile: join(run.root, '.svc', `${id}.cancel`),
     };
   }
 

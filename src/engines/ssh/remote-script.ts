@@ -13,6 +13,8 @@ export interface RemoteScript {
 export interface ScriptPaths {
   script: string;
   pidFile: string;
+  /** Left by a cancel that found no pid yet: the step, when its command comes, does not start. */
+  cancelFile: string;
   workingDir: string;
 }
 
@@ -43,7 +45,7 @@ export function posixRemoteScript(
   const dir = shellQuote(paths.workingDir);
   return {
     text: [...exports, '', body, ''].join('\n'),
-    command: `mkdir -p ${dir} && cd ${dir} && echo $$ > ${shellQuote(paths.pidFile)} && exec ${interpreter} ${shellQuote(paths.script)}`,
+    command: `mkdir -p ${dir} && cd ${dir} && echo $$ > ${shellQuote(paths.pidFile)} && [ ! -e ${shellQuote(paths.cancelFile)} ] && exec ${interpreter} ${shellQuote(paths.script)}`,
   };
 }
 
@@ -66,11 +68,15 @@ export function powershellRemoteScript(
 /**
  * The kill of a POSIX step's process group: TERM, then KILL for what is left after two seconds. No
  * `--` before the negative id: dash's `kill` (Debian's /bin/sh) takes it for a process id.
+ * A cancel can come before the step's command has written its pid (its channel still opening): it
+ * then leaves `cancelFile`, which the command checks after writing its pid, and reads the pid again.
+ * Either the step sees the file and never starts, or its pid is there to be read the second time.
  */
-export function posixKill(pidFile: string): string {
+export function posixKill(pidFile: string, cancelFile: string): string {
   const pid = `"$(cat ${shellQuote(pidFile)} 2>/dev/null)"`;
   return [
     `p=${pid}`,
+    `if [ -z "$p" ]; then : > ${shellQuote(cancelFile)} 2>/dev/null; p=${pid}; fi`,
     '[ -n "$p" ] || exit 0',
     'kill -TERM "-$p" 2>/dev/null',
     'for i in 1 2 3 4 5 6 7 8 9 10; do kill -0 "-$p" 2>/dev/null || exit 0; sleep 0.2; done',
