@@ -54,7 +54,7 @@ describe.skipIf(skip)('DockerEngine: an abort while the start is answered', () =
       pull: 'never',
       entrypoint: ['/bin/sh', '-c'],
       command: [`sh -c 'sleep 300; echo ${marker}' & sleep 300`],
-    }) as ExecStep;
+    });
     const spec = execSpec([step]);
     await engine.setup(spec);
     try {
