@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ExecStep } from '../../core/engine.js';
 import { execSpec, execStep } from '../../runner/testing/spec.js';
 import { processRunning } from '../engine.case.js';
 import { DockerClient } from './api/client.js';
