@@ -41,14 +41,24 @@ trap 'fail "command failed (line $LINENO): $BASH_COMMAND"' ERR
 WORK_DIRS=() CONTAINERS=()
 cleanup() {
   [ ${#CONTAINERS[@]} -eq 0 ] || docker rm -f "${CONTAINERS[@]}" >/dev/null 2>&1 || true
-  [ ${#WORK_DIRS[@]} -eq 0 ] || rm -rf "${WORK_DIRS[@]}"
+  local dir
+  for dir in "${WORK_DIRS[@]}"; do
+    # A debootstrap that failed or was stopped leaves its chroot's /proc and /sys mounted: rm -rf
+    # would walk into them (and fail on every file) and leave the folder behind.
+    awk -v dir="$dir/" 'index($2, dir) == 1 { print $2 }' /proc/mounts | sort -r | while read -r mount; do
+      umount -l "$mount" 2>/dev/null || true
+    done
+    rm -rf "$dir"
+  done
 }
 trap cleanup EXIT
-work_dir() { # prints a fresh directory that is removed when the script ends
-  local dir
-  dir=$(mktemp -d "${TMPDIR:-/var/tmp}/svc-image.XXXXXX")
-  WORK_DIRS+=("$dir")
-  echo "$dir"
+# Sets the variable named $1 to a fresh directory that is removed when the script ends. Not
+# `dir=$(work_dir)`: a command substitution runs in a subshell, whose WORK_DIRS the cleanup never sees.
+work_dir() { # <variable>
+  local made
+  made=$(mktemp -d "${TMPDIR:-/var/tmp}/svc-image.XXXXXX")
+  WORK_DIRS+=("$made")
+  printf -v "$1" '%s' "$made"
 }
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -61,7 +71,7 @@ APT_UPDATED=0
 apt_install() { # <package...>
   [ "$(id -u)" -eq 0 ] || fail "installing $* needs root; install it yourself and run again"
   local out
-  out=$(work_dir)/apt.log
+  work_dir out && out=$out/apt.log
   if [ $APT_UPDATED -eq 0 ]; then
     apt-get update -q >"$out" 2>&1 || { cat "$out" >&2; fail "apt-get update failed (output above)"; }
     APT_UPDATED=1
@@ -116,7 +126,7 @@ build_busybox() {
   start=$(now_ms)
   old=$(image_id $BUSYBOX)
   log "$BUSYBOX: building from $bin ($("$bin" | head -n 1 | cut -d' ' -f1-2))"
-  dir=$(work_dir)
+  work_dir dir
   mkdir -p "$dir"/{bin,sbin,usr/bin,usr/sbin,etc,root,tmp,var/www,proc,sys,dev}
   chmod 1777 "$dir/tmp"
   cp "$bin" "$dir/bin/busybox"
@@ -145,8 +155,8 @@ build_git_base() {
   local start old dir logfile
   start=$(now_ms)
   old=$(image_id $GIT_BASE)
-  dir=$(work_dir)
-  logfile=$(work_dir)/debootstrap.log
+  work_dir dir
+  work_dir logfile && logfile=$logfile/debootstrap.log
   log "$GIT_BASE: debootstrap --variant=minbase --include=git,ca-certificates $SUITE from $MIRROR (about 40 s)"
   if ! debootstrap --variant=minbase --include=git,ca-certificates "$SUITE" "$dir/rootfs" "$MIRROR" \
     >"$logfile" 2>&1; then
@@ -179,7 +189,7 @@ build_git() {
   CONTAINERS+=("$cid")
   tar --owner=0 --group=0 --mode=0755 -C "$ROOT/images/git" -c svc-clone | docker cp - "$cid:/usr/local/bin/"
   # tmate for debug builds (SVC_SHELLSHARE_ENABLED): a bundle that runs in any step image.
-  bundle=$(work_dir)
+  work_dir bundle
   sh "$ROOT/images/git/tmate-bundle.sh" "$bundle/opt/svc/tmate"
   tar --numeric-owner --owner=0 --group=0 -C "$bundle" -c opt | docker cp - "$cid:/"
   docker commit --change 'ENTRYPOINT ["/usr/local/bin/svc-clone"]' --change 'CMD []' \
@@ -201,7 +211,7 @@ build_placeholder() {
   local start old dir
   start=$(now_ms)
   old=$(image_id $PLACEHOLDER)
-  dir=$(work_dir)
+  work_dir dir
   mkdir -p "$dir/bin" "$dir/usr/bin"
   gcc -static -Os -s -o "$dir/bin/sh" "$source"
   # Shells and env are what pod specs name as commands; each one only waits.
@@ -219,6 +229,8 @@ build_placeholder() {
 build_svc() {
   local node=$ROOT/node_modules/node/bin/node
   if [ ! -f "$ROOT/dist/bundle/main.js" ] || [ ! -x "$node" ]; then
+    # Asked for by name (--only svc/svc, as the cluster tests do), a skip would pass for a build.
+    [ "$ONLY" != "$SVC" ] || fail "$SVC: dist/bundle/main.js or node_modules/node/bin/node is missing (run npm ci first)"
     log "$SVC: skipped: dist/ or node_modules/ is missing (run npm ci first, then npm run images)"
     return
   fi
@@ -237,7 +249,7 @@ build_svc() {
   local start old dir app cid
   start=$(now_ms)
   old=$(image_id $SVC:latest)
-  dir=$(work_dir)
+  work_dir dir
   app=$dir/opt/svc
   mkdir -p "$app" "$dir/usr/local/bin"
   cp -a "$ROOT/package.json" "$ROOT/package-lock.json" "$ROOT/dist" "$ROOT/vendor" "$app/"
