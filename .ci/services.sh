@@ -3,8 +3,9 @@
 # MariaDB on 127.0.0.1:13306, PostgreSQL on 127.0.0.1:15432 and a private Docker engine, each in a
 # private data folder under $SVC_CI_DIR. `start` prints the environment the tests read, as exports.
 # A service this script starts gets a data folder that never existed before (the old one is removed
-# first), so every CI run takes the path of a new machine: a Docker engine whose default bridge has no
-# IPAM Gateway yet and no image, databases created by initdb and mariadb-install-db. Set
+# first), so every CI run takes the path of a new machine: a Docker engine with no image that creates
+# docker0 itself (its default bridge then has no IPAM Gateway), databases created by initdb and
+# mariadb-install-db. Set
 # SVC_CI_KEEP_DATA=1 to start on the data of the last run instead (quicker local runs). A service
 # already running is used as it is.
 # Usage: .ci/services.sh start|stop
@@ -20,10 +21,15 @@ log() { echo "[services] $*" >&2; }
 mark_started() { mkdir -p "$CI_DIR" && echo "$1" >>"$STARTED"; }
 was_started() { [ -f "$STARTED" ] && grep -qx "$1" "$STARTED"; }
 
+# The newest PostgreSQL server Debian installed (15 on bookworm; the folder is named by its major).
+pg_bin() {
+  find /usr/lib/postgresql -mindepth 2 -maxdepth 2 -name bin -type d 2>/dev/null | sort -V | tail -n 1
+}
+
 install_missing() {
   local missing=()
   command -v mariadbd >/dev/null || missing+=(mariadb-server)
-  [ -x /usr/lib/postgresql/15/bin/initdb ] || missing+=(postgresql)
+  [ -n "$(pg_bin)" ] || missing+=(postgresql)
   command -v dockerd >/dev/null || missing+=(docker.io)
   command -v busybox >/dev/null || missing+=(busybox-static)
   command -v git >/dev/null || missing+=(git)
@@ -68,25 +74,31 @@ fresh_dir() { # <dir>
   rm -rf "$1"
 }
 
-wait_for() { # <what> <tries> <command...>
-  local what=$1 tries=$2; shift 2
+wait_for() { # <what> <tries> <log file> <command...>
+  local what=$1 tries=$2 logfile=$3; shift 3
   for _ in $(seq 1 "$tries"); do "$@" >/dev/null 2>&1 && return 0; sleep 0.25; done
-  log "$what did not become ready"; return 1
+  log "$what did not become ready; the last lines of $logfile:"
+  tail -n 20 "$logfile" >&2 2>/dev/null || true
+  return 1
 }
 
 start_mariadb() {
   mkdir -p "$MY"
   mariadb-admin --no-defaults --socket="$MY/mysqld.sock" -uroot ping >/dev/null 2>&1 || fresh_dir "$MY/data"
-  if [ ! -d "$MY/data/mysql" ]; then
+  # The marker, not the mysql folder, says the install finished: a stopped install leaves that folder.
+  if [ ! -f "$MY/data/.svc-installed" ]; then
+    rm -rf "$MY/data"
     mariadb-install-db --no-defaults --datadir="$MY/data" --user=root \
-      --auth-root-authentication-method=normal --skip-test-db >"$MY/install.log" 2>&1
+      --auth-root-authentication-method=normal --skip-test-db >"$MY/install.log" 2>&1 ||
+      { log "mariadb-install-db failed; $MY/install.log ends:"; tail -n 20 "$MY/install.log" >&2; return 1; }
+    touch "$MY/data/.svc-installed"
   fi
   if ! mariadb-admin --no-defaults --socket="$MY/mysqld.sock" -uroot ping >/dev/null 2>&1; then
     mariadbd --no-defaults --datadir="$MY/data" --user=root --bind-address=127.0.0.1 --port=$MY_PORT \
       --socket="$MY/mysqld.sock" --pid-file="$MY/mysqld.pid" --skip-log-bin --log-error="$MY/err.log" \
       --innodb-flush-log-at-trx-commit=0 >/dev/null 2>&1 &
     mark_started mariadb
-    wait_for MariaDB 240 mariadb-admin --no-defaults --socket="$MY/mysqld.sock" -uroot ping
+    wait_for MariaDB 240 "$MY/err.log" mariadb-admin --no-defaults --socket="$MY/mysqld.sock" -uroot ping
   fi
   # The test user may create and drop its own databases: every store test gets a fresh one.
   mariadb --no-defaults --socket="$MY/mysqld.sock" -uroot -e \
@@ -95,7 +107,8 @@ start_mariadb() {
 
 start_postgres() {
   mkdir -p "$PG" && chown postgres:postgres "$PG"
-  local bin=/usr/lib/postgresql/15/bin
+  local bin; bin=$(pg_bin)
+  [ -n "$bin" ] || { log "no PostgreSQL server under /usr/lib/postgresql/*/bin"; return 1; }
   su postgres -s /bin/sh -c "$bin/pg_ctl -D $PG/data status" >/dev/null 2>&1 || fresh_dir "$PG/data"
   if [ ! -f "$PG/data/PG_VERSION" ]; then
     su postgres -s /bin/sh -c "$bin/initdb -D $PG/data -A trust -U postgres -E UTF8 --no-sync" >"$PG/initdb.log"
@@ -113,10 +126,16 @@ start_docker() {
   if ! DOCKER_HOST=unix://$DK/docker.sock docker info >/dev/null 2>&1; then
     fresh_dir "$DK/data"
     fresh_dir "$DK/exec"
+    # A new machine has no docker0 either, and that is what decides the bridge's shape: an engine
+    # that creates docker0 reports IPAM without a Gateway; one that finds it (left by an engine
+    # that ran before) fills the Gateway in from its address. Removed when no engine at all runs.
+    if [ "${SVC_CI_KEEP_DATA:-0}" != 1 ] && ! pgrep -x dockerd >/dev/null && ip link show docker0 >/dev/null 2>&1; then
+      ip link delete docker0 && log "removed docker0, left by an engine that ran before"
+    fi
     dockerd --data-root "$DK/data" --exec-root "$DK/exec" -H "unix://$DK/docker.sock" \
       --pidfile "$DK/docker.pid" >"$DK/dockerd.log" 2>&1 &
     mark_started docker
-    wait_for "Docker engine" 240 env DOCKER_HOST="unix://$DK/docker.sock" docker info
+    wait_for "Docker engine" 240 "$DK/dockerd.log" env DOCKER_HOST="unix://$DK/docker.sock" docker info
   fi
   # What the tests' gateway lookup starts from (test/support/bridge-gateway.ts): on a first start,
   # a subnet without a Gateway.
@@ -150,7 +169,7 @@ ENV
   stop)
     # Only what `start` started: services that were already running belong to someone else.
     was_started mariadb && stop_pid_file "$MY/mysqld.pid"
-    was_started postgres && { su postgres -s /bin/sh -c "/usr/lib/postgresql/15/bin/pg_ctl -D $PG/data -m fast stop" >/dev/null 2>&1 || true; }
+    was_started postgres && { su postgres -s /bin/sh -c "$(pg_bin)/pg_ctl -D $PG/data -m fast stop" >/dev/null 2>&1 || true; }
     was_started docker && stop_pid_file "$DK/docker.pid"
     rm -f "$STARTED"
     ;;

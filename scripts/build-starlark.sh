@@ -59,7 +59,14 @@ build() {
     fail "go build failed"
   }
   rm -rf "$scratch"
-  cp "$(go env GOROOT)/misc/wasm/wasm_exec.js" "$out/wasm_exec.js"
+  # Go keeps its JavaScript glue in misc/wasm up to 1.23 and in lib/wasm from 1.24 on.
+  local goroot glue
+  goroot=$(go env GOROOT)
+  for glue in "$goroot/misc/wasm/wasm_exec.js" "$goroot/lib/wasm/wasm_exec.js" ""; do
+    [ -z "$glue" ] || [ -f "$glue" ] && break
+  done
+  [ -n "$glue" ] || fail "wasm_exec.js is in neither $goroot/misc/wasm nor $goroot/lib/wasm"
+  cp "$glue" "$out/wasm_exec.js"
   chmod 0644 "$out/starlark.wasm" "$out/wasm_exec.js" # data, not programs: the same mode in git everywhere
 }
 

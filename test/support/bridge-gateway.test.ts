@@ -13,14 +13,14 @@ import {
 } from './bridge-gateway.js';
 import { bridgeGateway, containerGateway } from './images.js';
 
-/** `docker network inspect bridge` of Debian's docker.io 20.10 started with a data root that never existed. */
+/** `docker network inspect bridge` of Debian's docker.io 20.10 at its first start on a machine (no docker0 yet). */
 const FIRST_START = (
   JSON.parse(
     readFileSync(new URL('fixtures/docker-bridge-first-start.json', import.meta.url), 'utf8'),
   ) as BridgeInspect[]
 )[0] as BridgeInspect;
 
-/** The same engine started again on that data root: IPAM has filled the gateway in. */
+/** The same engine started again, docker0 now there: IPAM has the gateway, read from docker0. */
 const LATER_START: BridgeInspect = {
   ...FIRST_START,
   IPAM: { Config: [{ Subnet: '172.17.0.0/16', Gateway: '172.17.0.1' }] },
@@ -36,14 +36,14 @@ const DOCKER0_HERE = {
 };
 
 describe('the gateway of a Docker bridge network', () => {
-  it('reads the IPAM Gateway when the engine filled it in (a later start)', () => {
+  it('reads the IPAM Gateway when the engine filled it in (docker0 was there)', () => {
     expect(gatewayFromInspect(LATER_START, {})).toEqual({
       address: '172.17.0.1',
       source: "bridge's IPAM Gateway",
     });
   });
 
-  it('takes the bridge interface’s address when IPAM has only the subnet (a first start)', () => {
+  it('takes the bridge interface’s address when IPAM has only the subnet (docker0 was not there)', () => {
     expect(FIRST_START.IPAM?.Config).toEqual([{ Subnet: '172.17.0.0/16' }]);
     expect(gatewayFromInspect(FIRST_START, DOCKER0_HERE)).toEqual({
       address: '172.17.0.1',

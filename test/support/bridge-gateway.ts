@@ -1,8 +1,10 @@
 /**
  * The address of a Docker bridge network's gateway: how containers on it reach the machine the
- * engine runs on. Docker's answer is not one shape: an engine started for the first time with a new
- * data root reports the default bridge's IPAM config as `[{"Subnet":"172.17.0.0/16"}]`, with no
- * `Gateway`, although the address is on the bridge interface all the same; later starts fill it in.
+ * engine runs on. Docker's answer is not one shape: an engine that creates the docker0 interface
+ * itself (its first start on a machine, Debian's docker.io 20.10) reports the default bridge's IPAM
+ * config as `[{"Subnet":"172.17.0.0/16"}]`, with no `Gateway`, although the address is on docker0 all
+ * the same; an engine that finds docker0 already there (left by one that ran before) fills the
+ * Gateway in from its address, whatever its data root.
  * So the gateway is looked for in order, and every attempt is named when none answers, instead of
  * handing a runner an empty host:
  *   1. the IPAM config's `Gateway`;

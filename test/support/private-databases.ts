@@ -6,14 +6,31 @@
  * processes run as the `postgres` account.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  chownSync,
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import pg from 'pg';
 import { freePort } from './pebble.js';
 
-const PG_BIN = '/usr/lib/postgresql/15/bin';
+/** The newest PostgreSQL server Debian installed, as .ci/services.sh picks it (15 on bookworm). */
+const PG_BIN = newestPostgresBin();
+
+function newestPostgresBin(): string {
+  const root = '/usr/lib/postgresql';
+  const majors = existsSync(root) ? readdirSync(root).filter((name) => /^\d+$/.test(name)) : [];
+  const newest = majors.map(Number).sort((a, b) => b - a)[0];
+  return join(root, String(newest ?? 15), 'bin');
+}
 
 /** A database server that the test owns. */
 export interface PrivateDatabase {
@@ -56,15 +73,40 @@ function exited(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   });
 }
 
-/** Polls `probe` until it succeeds; fails after `timeoutMs` with the last error. */
-async function ready(what: string, probe: () => Promise<void>, timeoutMs = 60_000): Promise<void> {
+/**
+ * Polls `probe` until it succeeds; fails after `timeoutMs` with the last error, or at once when the
+ * server exited (by a code or a signal), with the end of its log.
+ */
+async function ready(
+  what: string,
+  server: { child: ChildProcess; log: string },
+  probe: () => Promise<void>,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const logTail = () => {
+    try {
+      return readFileSync(server.log, 'utf8').trim().split('\n').slice(-15).join('\n');
+    } catch {
+      return '(no log)';
+    }
+  };
   for (;;) {
+    const { exitCode, signalCode } = server.child;
+    if (exitCode !== null || signalCode !== null) {
+      throw new Error(
+        `${what} exited (${exitCode ?? signalCode}) while starting; ${server.log} ends:\n${logTail()}`,
+      );
+    }
     try {
       await probe();
       return;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`${what} did not start: ${(error as Error).message}`);
+      if (Date.now() > deadline) {
+        throw new Error(
+          `${what} did not start: ${(error as Error).message}; ${server.log} ends:\n${logTail()}`,
+        );
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -90,11 +132,17 @@ export async function startPrivatePostgres(): Promise<PrivateDatabase> {
   };
   const start = async () => {
     const options = ['-D', data, '-c', 'listen_addresses=127.0.0.1', '-p', String(port), '-k', dir];
-    child = spawn(join(PG_BIN, 'postgres'), [...options, '-c', 'fsync=off'], { ...account, stdio: 'ignore' });
-    await ready('PostgreSQL', async () => {
-      if (child?.exitCode !== null) throw new Error(`postgres exited with ${child?.exitCode}`);
-      await (await connect('postgres')).end();
-    });
+    const log = join(dir, 'postgres.log');
+    const stderr = openSync(log, 'a');
+    try {
+      child = spawn(join(PG_BIN, 'postgres'), [...options, '-c', 'fsync=off'], {
+        ...account,
+        stdio: ['ignore', 'ignore', stderr],
+      });
+    } finally {
+      closeSync(stderr);
+    }
+    await ready('PostgreSQL', { child, log }, async () => (await connect('postgres')).end());
   };
   // SIGINT is PostgreSQL's fast shutdown (pg_ctl stop -m fast): sessions are ended, not waited for.
   const stop = async () => {
@@ -153,10 +201,7 @@ export async function startPrivateMariadb(): Promise<PrivateDatabase> {
       ],
       { stdio: 'ignore' },
     );
-    await ready('MariaDB', async () => {
-      if (child?.exitCode !== null) throw new Error(`mariadbd exited with ${child?.exitCode}`);
-      await (await admin()).end();
-    });
+    await ready('MariaDB', { child, log: join(dir, 'err.log') }, async () => (await admin()).end());
   };
   // SIGTERM is a normal shutdown, as `mariadb-admin shutdown` and service managers do.
   const stop = async () => {

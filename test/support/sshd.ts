@@ -31,7 +31,8 @@ export interface TestSshd {
 export function sshdForTests(): { skip: boolean } {
   const sshd = service('SVC_TEST_SSHD', 'OpenSSH server');
   const user = service('SVC_TEST_SSH_USER', 'OpenSSH password account');
-  return { skip: sshd.skip || user.skip };
+  const password = service('SVC_TEST_SSH_PASSWORD', 'OpenSSH password account’s password');
+  return { skip: sshd.skip || user.skip || password.skip };
 }
 
 export async function startSshd(): Promise<TestSshd> {
@@ -71,8 +72,9 @@ export async function startSshd(): Promise<TestSshd> {
     rmSync(join(dir, 'host_key.pub'), { force: true });
     keygen('host_key');
     // -D: stays in the foreground as this test's child, so the test can stop exactly what it started.
-    child = spawn(sshd, ['-D', '-f', config, '-E', join(dir, 'sshd.log')], { stdio: 'ignore' });
-    await listening(port);
+    const started = spawn(sshd, ['-D', '-f', config, '-E', join(dir, 'sshd.log')], { stdio: 'ignore' });
+    child = started;
+    await listening(port, started, join(dir, 'sshd.log'));
   };
   const stopDaemon = async () => {
     const running = child;
@@ -104,18 +106,39 @@ export async function startSshd(): Promise<TestSshd> {
   };
 }
 
-/** Waits (at most 5 s) until something accepts connections on the port. */
-async function listening(port: number): Promise<void> {
+/**
+ * Waits (at most 5 s) until the daemon answers on the port with an SSH banner: another process that
+ * took the port meanwhile (it was free when chosen) does not pass. A daemon that exits fails at once,
+ * with its log.
+ */
+async function listening(port: number, daemon: ChildProcess, logFile: string): Promise<void> {
+  const log = () => {
+    try {
+      return readFileSync(logFile, 'utf8').trim().split('\n').slice(-10).join('\n');
+    } catch {
+      return '(no log)';
+    }
+  };
   for (let attempt = 0; attempt < 100; attempt++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => {
+    if (daemon.exitCode !== null || daemon.signalCode !== null) {
+      throw new Error(
+        `sshd exited (${daemon.exitCode ?? daemon.signalCode}) before listening on 127.0.0.1:${port}:\n${log()}`,
+      );
+    }
+    const banner = await new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      const done = (text: string) => {
         socket.destroy();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
+        resolve(text);
+      };
+      socket.setTimeout(1000, () => done(''));
+      socket.once('data', (chunk) => done(chunk.toString('latin1')));
+      socket.on('error', () => done(''));
     });
-    if (open) return;
+    if (banner.startsWith('SSH-2.0-OpenSSH')) return;
+    if (banner !== '')
+      throw new Error(`127.0.0.1:${port} answers, but not as sshd: ${JSON.stringify(banner.slice(0, 80))}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`sshd did not listen on 127.0.0.1:${port}`);
+  throw new Error(`sshd did not listen on 127.0.0.1:${port} within 5 s:\n${log()}`);
 }

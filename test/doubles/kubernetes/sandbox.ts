@@ -155,6 +155,14 @@ export async function startSandbox(ctx: SandboxContext, pod: Pod, runtime: PodRu
     Networks?: Record<string, { IPAddress?: string }>;
   };
   const podIP = network.IPAddress || network.Networks?.[ctx.sandbox.network]?.IPAddress || '';
+  if (!hostNetwork && podIP === '') {
+    // A pod with no IP is not one Kubernetes would report: the sandbox died, or the network has
+    // no addresses. Said here (the pod's setup problem, retried), not as an empty status field.
+    const { Status, Error: reason } = details.State;
+    throw new Error(
+      `the pod sandbox on Docker network ${ctx.sandbox.network} has no IP address (container ${Status}${reason ? `: ${reason}` : ''}; NetworkSettings ${JSON.stringify(details.NetworkSettings)})`,
+    );
+  }
   runtime.sandbox = { id, hostIP, podIP: hostNetwork ? hostIP : podIP };
 }
 
