@@ -64,6 +64,12 @@ describe.skipIf(skip)('DockerClient (real Docker engine)', () => {
     }
   });
 
+  it('speaks API 1.41 to the Docker 20.10 engine, as its GET /version allows', async () => {
+    const engine = await docker!.version();
+    expect(engine.ApiVersion).toBe('1.41');
+    expect(await docker!.apiVersion()).toBe('1.41');
+  });
+
   it("answers an error with the HTTP status and Docker's message", async () => {
     const error = await docker!.inspectContainer('svc-no-such-container').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DockerApiError);

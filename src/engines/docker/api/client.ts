@@ -37,6 +37,11 @@ export class DockerClient {
     return this.http.json('GET', '/version', { signal });
   }
 
+  /** The API version svc speaks to this engine (its newest up to 1.41, or its oldest above). */
+  apiVersion(signal?: AbortSignal): Promise<string> {
+    return this.http.apiVersion(signal);
+  }
+
   async ping(signal?: AbortSignal): Promise<void> {
     await this.http.empty('GET', '/_ping', { signal });
   }

@@ -1,14 +1,17 @@
 import type * as Http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { http, https } from '../../../platform/node-http.js';
+import { chooseApiVersion, PREFERRED_API_VERSION } from './api-version.js';
 import { apiError } from './errors.js';
 
 /**
- * The API version every path is prefixed with: 1.41 (Docker 20.10) is the lowest with everything
- * svc uses (`wait?condition=next-exit`, tmpfs mounts, 101 on attach). Pinning it keeps newer engines
- * answering in the shapes of ./types.ts.
+ * The API version the doubles of the tests speak to the engine they drive (Debian's Docker 20.10).
+ * svc itself asks each engine (chooseApiVersion in ./api-version.ts).
  */
-export const API_VERSION = 'v1.41';
+export const API_VERSION = `v${PREFERRED_API_VERSION}`;
+
+/** How long the version question may take: an engine that does not answer it answers nothing. */
+const VERSION_TIMEOUT_MS = 30_000;
 
 /** Where requests go: a unix socket, or a host and port over plain HTTP or TLS. */
 export type Endpoint =
@@ -28,6 +31,8 @@ export class Transport {
   private readonly agent: Http.Agent;
   private readonly base: Http.RequestOptions;
   private readonly request: typeof http.request;
+  /** The `/v1.xx` prefix of every path, asked of the engine once (GET /version, unprefixed). */
+  private prefix: Promise<string> | undefined;
 
   constructor(readonly endpoint: Endpoint) {
     if ('socketPath' in endpoint) {
@@ -49,9 +54,10 @@ export class Transport {
   }
 
   /** Sends a request; resolves with the response once its status is below 400, else rejects with Docker's error. */
-  send(method: string, path: string, options: RequestOptions = {}): Promise<Http.IncomingMessage> {
+  async send(method: string, path: string, options: RequestOptions = {}): Promise<Http.IncomingMessage> {
+    const prefix = await this.versionPrefix(options.signal);
     return new Promise((resolve, reject) => {
-      const request = this.open(method, path, options);
+      const request = this.open(prefix, method, path, options);
       request.once('response', (response) => {
         const status = response.statusCode ?? 0;
         if (status < 400) return resolve(response);
@@ -66,9 +72,10 @@ export class Transport {
    * Sends a request Docker answers by hijacking the connection (attach): resolves with the raw
    * socket after `101 Switching Protocols`, with any bytes read past the response put back.
    */
-  upgrade(method: string, path: string, options: RequestOptions = {}): Promise<Duplex> {
+  async upgrade(method: string, path: string, options: RequestOptions = {}): Promise<Duplex> {
+    const prefix = await this.versionPrefix(options.signal);
     return new Promise((resolve, reject) => {
-      const request = this.open(method, path, {
+      const request = this.open(prefix, method, path, {
         ...options,
         headers: { ...options.headers, Connection: 'Upgrade', Upgrade: 'tcp' },
       });
@@ -99,6 +106,11 @@ export class Transport {
     await this.read(options.signal, async () => void (await text(await this.send(method, path, options))));
   }
 
+  /** The API version this transport speaks to the engine (`1.41`), asked of it on first use. */
+  async apiVersion(signal?: AbortSignal): Promise<string> {
+    return (await this.versionPrefix(signal)).slice('/v'.length);
+  }
+
   /** Closes the idle keep-alive connections. */
   close(): void {
     this.agent.destroy();
@@ -117,14 +129,59 @@ export class Transport {
     }
   }
 
-  private open(method: string, path: string, options: RequestOptions): Http.ClientRequest {
+  /**
+   * The version prefix for this engine: GET /version is the one call every engine answers without a
+   * prefix (in its own newest shape). Shared by concurrent callers, so not cut short by one caller's
+   * abort (bounded by its own timeout instead); asked again after a failure (the engine not up yet).
+   */
+  private async versionPrefix(signal: AbortSignal | undefined): Promise<string> {
+    signal?.throwIfAborted();
+    this.prefix ??= this.askVersion().catch((error: unknown) => {
+      this.prefix = undefined;
+      throw error;
+    });
+    const prefix = await this.prefix;
+    signal?.throwIfAborted();
+    return prefix;
+  }
+
+  private askVersion(): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      const request = this.open('', 'GET', '/version', { signal: AbortSignal.timeout(VERSION_TIMEOUT_MS) });
+      request.once('response', (response) => {
+        const status = response.statusCode ?? 0;
+        text(response).then((body) => {
+          if (status >= 400) return reject(apiError(status, body, 'GET /version'));
+          try {
+            resolve(`/v${chooseApiVersion(JSON.parse(body) as object, this.where())}`);
+          } catch (error) {
+            const notJson = error instanceof SyntaxError;
+            reject(
+              notJson || !(error instanceof Error)
+                ? new Error(`GET /version: not JSON: ${body.slice(0, 200)}`)
+                : error,
+            );
+          }
+        }, reject);
+      });
+      request.once('error', reject);
+      request.end();
+    });
+  }
+
+  private where(): string {
+    const endpoint = this.endpoint;
+    return 'socketPath' in endpoint ? `unix://${endpoint.socketPath}` : `${endpoint.host}:${endpoint.port}`;
+  }
+
+  private open(prefix: string, method: string, path: string, options: RequestOptions): Http.ClientRequest {
     const headers: Record<string, string> = { ...options.headers };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     return this.request({
       ...this.base,
       agent: this.agent,
       method,
-      path: `/${API_VERSION}${path}${queryString(options.query)}`,
+      path: `${prefix}${path}${queryString(options.query)}`,
       headers,
       signal: options.signal,
     });
