@@ -123,8 +123,8 @@ export function engineContract(driver: EngineDriver): void {
     });
 
     it('stops an aborted step with its children, and rejects', async () => {
-      const marker = `svc-contract-${randomUUID()}`;
-      const steps = [under.shellStep('hang', [`sh -c 'sleep 300; echo ${marker}' & sleep 300`])];
+      const { marker, commands } = markedChild('svc-contract', '& sleep 300');
+      const steps = [under.shellStep('hang', commands)];
       const spec = under.spec(steps);
       await under.engine.setup(spec);
       try {
@@ -137,7 +137,7 @@ export function engineContract(driver: EngineDriver): void {
         await expect(running).rejects.toMatchObject({ name: 'AbortError' });
         expect(Date.now() - started).toBeLessThan(10_000);
         // The kill is waited for before run() rejects: what may remain is the kernel's reaping.
-        await waitUntil(async () => !(await under.running(marker)), 5000);
+        await waitUntil(async () => !(await under.running(marker)), 2000);
       } finally {
         await under.engine.destroy(spec);
       }
@@ -147,9 +147,9 @@ export function engineContract(driver: EngineDriver): void {
     // engine is still answering the start (Docker), before the step's pid is written (SSH). The
     // Docker engine's abort flake was one of these windows: run() rejected, the step ran on.
     it('leaves nothing running when the abort comes at any moment of the start', async () => {
-      for (const delayMs of [0, 1, 5, 20, 50, 100, 250]) {
-        const marker = `svc-contract-early-${randomUUID()}`;
-        const steps = [under.shellStep('hang', [`sh -c 'sleep 300; echo ${marker}' & sleep 300`])];
+      for (const delayMs of [0, 2, 10, 50, 200]) {
+        const { marker, commands } = markedChild('svc-contract-early', '& sleep 300');
+        const steps = [under.shellStep('hang', commands)];
         const spec = under.spec(steps);
         await under.engine.setup(spec);
         try {
@@ -159,7 +159,7 @@ export function engineContract(driver: EngineDriver): void {
           await new Promise((resolve) => setTimeout(resolve, delayMs));
           controller.abort();
           await expect(running, `aborted after ${delayMs} ms`).rejects.toMatchObject({ name: 'AbortError' });
-          await waitUntil(async () => !(await under.running(marker)), 5000);
+          await waitUntil(async () => !(await under.running(marker)), 2000);
           // Nor does it start late, from a request still on its way when run() rejected.
           for (let look = 0; look < 5; look++) {
             expect(await under.running(marker), `aborted after ${delayMs} ms, then started`).toBe(false);
@@ -172,8 +172,8 @@ export function engineContract(driver: EngineDriver): void {
     }, 120_000);
 
     it('starts a detached step without waiting for it, and destroy stops it and leaves nothing', async () => {
-      const marker = `svc-detached-${randomUUID()}`;
-      const steps = [under.shellStep('service', [`sh -c 'sleep 300; echo ${marker}'`], { detach: true })];
+      const { marker, commands } = markedChild('svc-detached', '');
+      const steps = [under.shellStep('service', commands, { detach: true })];
       const spec = under.spec(steps);
       await under.engine.setup(spec);
       const exit = await under.engine.run(spec, steps[0] as ExecStep, () => undefined);
@@ -184,6 +184,19 @@ export function engineContract(driver: EngineDriver): void {
       expect(await under.leftovers(spec)).toBe(false);
     });
   });
+}
+
+/**
+ * Commands whose step starts a child process carrying a fresh marker on its command line, and only
+ * the child: the marker is put together by the step's shell, so the script's own text (which a
+ * Kubernetes placeholder waiting in the step's container also carries in its arguments) lacks it.
+ */
+function markedChild(prefix: string, then: string): { marker: string; commands: string[] } {
+  const id = randomUUID();
+  return {
+    marker: `${prefix}-${id}`,
+    commands: [`id=${id}`, `sh -c "sleep 300; echo ${prefix}-$id" ${then}`.trim()],
+  };
 }
 
 /** Polls `check` every 100 ms for at most `ms` (15 s). */

@@ -14,11 +14,17 @@ import {
   stepSecret,
   type PodNames,
 } from './pod-spec.js';
-import { stepState, unschedulable, type StepState } from './pod-state.js';
+import { sameImage, stepState, unschedulable, type KubePod, type StepState } from './pod-state.js';
 import { PodWatcher } from './watcher.js';
 
 /** How long a step's container may stay ended with the placeholder before its start counts as failed. */
 const PLACEHOLDER_GRACE_MS = 20_000;
+
+/** How long an aborted step's start may take to settle before the placeholder takes it back. */
+const STOP_SETTLE_MS = 10_000;
+
+/** How long the kubelet may take to stop an aborted step: the pod's 5 s grace, and a margin. */
+const STOP_WAIT_MS = 15_000;
 
 /** Labels of everything the engine creates: leftovers are found by owner. */
 export const OWNER_LABEL = 'io.svc.owner';
@@ -112,8 +118,10 @@ export class KubernetesEngine implements Engine {
       if (run.written[name] !== value) changed[name] = run.written[name] = value;
     }
     await run.launcher.launch(container, step.image, changed);
+    let started = false;
     try {
       await this.#started(run, container, step, output, stop);
+      started = true;
       const logs = followLines(api, names.namespace, names.pod, container, output);
       if (step.detach) {
         logs.catch(() => undefined);
@@ -131,8 +139,7 @@ export class KubernetesEngine implements Engine {
       return { exitCode: exited.exitCode, oomKilled: exited.reason === 'OOMKilled' };
     } catch (error) {
       if (stop.aborted) {
-        // The placeholder takes the container back: the kubelet stops the step.
-        await run.launcher.launch(container, names.placeholder, {}).catch(() => undefined);
+        await this.#stopStep(run, container, step, started);
         throw abortError(stop.reason);
       }
       throw error;
@@ -199,6 +206,32 @@ export class KubernetesEngine implements Engine {
         cause: error,
       });
     }
+  }
+
+  /**
+   * Stops an aborted step, and waits for it to be stopped: the caller hears of the abort once the
+   * step is dead. The placeholder takes the container back and the kubelet stops the step (SIGTERM,
+   * the pod's 5 s grace, SIGKILL). An abort that came while the kubelet may still be acting on the
+   * step's image first lets that start settle (bounded): reverted meanwhile, a kubelet already
+   * syncing the step's spec would start the step after the caller was told it was stopped.
+   */
+  async #stopStep(run: Run, container: string, step: ExecStep, started: boolean): Promise<void> {
+    const { names } = run;
+    const settled = (pod: KubePod) => {
+      const kind = stepState(pod, container, step.image).kind;
+      return kind === 'running' || kind === 'exited' || kind === 'failed' || kind === 'pulling-failed'
+        ? true
+        : undefined;
+    };
+    if (!started)
+      await run.watcher.until(settled, AbortSignal.timeout(STOP_SETTLE_MS)).catch(() => undefined);
+    await run.launcher.launch(container, names.placeholder, {}).catch(() => undefined);
+    const stepRuns = (pod: KubePod) => {
+      const status = pod.status?.containerStatuses?.find((s) => s.name === container);
+      const running = status?.state?.running !== undefined && sameImage(status.image ?? '', step.image);
+      return running ? undefined : true;
+    };
+    await run.watcher.until(stepRuns, AbortSignal.timeout(STOP_WAIT_MS)).catch(() => undefined);
   }
 
   async destroy(spec: ExecSpec): Promise<void> {
