@@ -11,7 +11,7 @@ import {
   GatewayNotFound,
   type BridgeInspect,
 } from './bridge-gateway.js';
-import { bridgeGateway, containerGateway } from './images.js';
+import { bridgeGateway, containerGateway, type GatewaySources } from './images.js';
 
 /** `docker network inspect bridge` of Debian's docker.io 20.10 at its first start on a machine (no docker0 yet). */
 const FIRST_START = (
@@ -114,6 +114,43 @@ describe('the gateway of a Docker bridge network', () => {
       gatewayFromContainer({ Gateway: '', Networks: { bridge: { Gateway: '172.17.0.1' } } }, 'bridge'),
     ).toBe('172.17.0.1');
     expect(gatewayFromContainer({ Gateway: '', Networks: {} }, 'bridge')).toBeUndefined();
+  });
+});
+
+describe('bridgeGateway() on each shape of the inspect answer', () => {
+  const sources = (
+    answer: BridgeInspect,
+    interfaces = {},
+    container: string | { tried: string } = { tried: 'a container (not asked)' },
+  ): GatewaySources => ({
+    inspect: () => JSON.stringify([answer]),
+    interfaces: () => interfaces,
+    container: () => container,
+  });
+
+  it('answers from the IPAM Gateway (docker0 was there when the engine started)', () => {
+    expect(bridgeGateway('bridge', sources(LATER_START))).toBe('172.17.0.1');
+  });
+
+  it('answers from docker0 when IPAM has only the subnet (the engine created docker0)', () => {
+    expect(bridgeGateway('bridge', sources(FIRST_START, DOCKER0_HERE))).toBe('172.17.0.1');
+    expect(bridgeGateway('bridge', sources(FIRST_START, {}))).toBe('172.17.0.1');
+  });
+
+  it('asks a container last, and throws naming all four attempts when it cannot answer either', () => {
+    const bare: BridgeInspect = { Name: 'bridge', IPAM: { Config: [] }, Options: {} };
+    expect(bridgeGateway('bridge', sources(bare, {}, '10.9.0.1'))).toBe('10.9.0.1');
+    const refused = { tried: "a local/busybox container's NetworkSettings on bridge (no such image)" };
+    expect(() => bridgeGateway('bridge', sources(bare, {}, refused))).toThrow(GatewayNotFound);
+    expect(() => bridgeGateway('bridge', sources(bare, {}, refused))).toThrow(
+      [
+        'cannot find the gateway of Docker network "bridge"; tried:',
+        "- bridge's IPAM Gateway ([] has none)",
+        "- the bridge interface (bridge's options have no com.docker.network.bridge.name)",
+        "- the first host of bridge's subnet (no IPv4 subnet in its IPAM config)",
+        "- a local/busybox container's NetworkSettings on bridge (no such image)",
+      ].join('\n'),
+    );
   });
 });
 

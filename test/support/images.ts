@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir, type NetworkInterfaceInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -70,14 +70,28 @@ export function ensurePluginImage(): void {
  * as test/support/bridge-gateway.ts says (the inspect answer, the interface, the subnet, then a
  * container's settings); throws GatewayNotFound naming every attempt when none answers.
  */
-export function bridgeGateway(network = 'bridge'): string {
-  const inspected = JSON.parse(docker('network', 'inspect', network)) as BridgeInspect[];
-  const answer = gatewayFromInspect(inspected[0] ?? {});
+export function bridgeGateway(network = 'bridge', sources: GatewaySources = ENGINE_SOURCES): string {
+  const inspected = JSON.parse(sources.inspect(network)) as BridgeInspect[];
+  const answer = gatewayFromInspect(inspected[0] ?? {}, sources.interfaces());
   if (answer.address !== undefined) return answer.address;
-  const fromContainer = containerGateway(network);
+  const fromContainer = sources.container(network);
   if (typeof fromContainer === 'string') return fromContainer;
   throw new GatewayNotFound(network, [...answer.tried, fromContainer.tried]);
 }
+
+/** Where bridgeGateway reads: the engine of DOCKER_HOST and this machine, or a test's answers. */
+export interface GatewaySources {
+  /** `docker network inspect <network>`: a JSON array of one network. */
+  inspect(network: string): string;
+  interfaces(): NodeJS.Dict<NetworkInterfaceInfo[]>;
+  container(network: string): string | { tried: string };
+}
+
+const ENGINE_SOURCES: GatewaySources = {
+  inspect: (network) => docker('network', 'inspect', network),
+  interfaces: networkInterfaces,
+  container: (network) => containerGateway(network),
+};
 
 /** The gateway a container started on `network` was given (local/busybox, removed at once). */
 export function containerGateway(network: string): string | { tried: string } {
