@@ -126,18 +126,25 @@ describe('pipeline file helpers: encrypt and sign', () => {
       const signed = (await post(writer, 'guarded/sign', { data: FILE })).json as { file: string };
       const tampered = signed.file.replace('echo test', 'echo pwned');
       const otherKey = (await post(writer, 'other/sign', { data: FILE })).json as { file: string };
+      // Past the signed file's `...` end, or on a `---` line: the parser reads what the HMAC skips.
+      const evil = 'kind: pipeline\nname: evil\nsteps:\n- name: x\n  image: alpine\n  commands: [id]\n';
+      const inline = '--- {kind: pipeline, name: evil, steps: [{name: x, image: alpine, commands: [id]}]}\n';
       const cases = [
         { file: signed.file, status: 'pending' },
         { file: FILE, status: 'blocked' },
         { file: tampered, status: 'blocked' },
         { file: otherKey.file, status: 'blocked' },
+        { file: `${signed.file}---\n${evil}`, status: 'blocked' },
+        { file: `${inline}${signed.file}`, status: 'blocked' },
       ];
       for (const [index, { file, status }] of cases.entries()) {
         h.github.commit(slug, 'main', { '.drone.yml': file }, `change ${index}`);
         expect(await h.github.push(slug, 'main', `${h.url}/hook`)).toBe(200);
         const build = await h.store.builds.findNumber(repo.id, index + 1);
         expect(build?.status, `case ${index}`).toBe(status);
-        expect((await h.store.stages.list(build?.id ?? 0)).map((stage) => stage.status)).toEqual([status]);
+        const stages = await h.store.stages.list(build?.id ?? 0);
+        expect(stages.length, `case ${index}`).toBeGreaterThan(0);
+        expect(new Set(stages.map((stage) => stage.status))).toEqual(new Set([status]));
       }
     });
   });

@@ -74,6 +74,27 @@ describe('pipeline file signatures', () => {
     expect(() => signFile(FILE, 'short')).toThrow(/at least 32 bytes/);
   });
 
+  // The parser reads past what Drone's split hashes: after a `...` line, and on a `---` line.
+  it('refuses a signed file with documents the HMAC does not cover', () => {
+    const { file } = signFile(FILE, KEY);
+    const evil = 'kind: pipeline\nname: evil\nsteps:\n- name: x\n  image: alpine\n  commands: [id]\n';
+    expect(hasValidSignature(`${file}---\n${evil}`, KEY)).toBe(false);
+    expect(hasValidSignature(`${file}${evil}`, KEY)).toBe(false);
+    expect(hasValidSignature(`${file}...\n---\n${evil}`, KEY)).toBe(false);
+    const inline = '--- {kind: pipeline, name: evil, steps: [{name: x, image: alpine, commands: [id]}]}\n';
+    expect(hasValidSignature(`${inline}${file}`, KEY)).toBe(false);
+    expect(
+      hasValidSignature(file.replace('---\nkind: signature', `${inline}---\nkind: signature`), KEY),
+    ).toBe(false);
+  });
+
+  it('still accepts what reads the same: comments after the markers and after the end, blank lines', () => {
+    const { file } = signFile(FILE, KEY);
+    expect(hasValidSignature(file.replace(/^---\n/, '--- # the pipeline\n'), KEY)).toBe(true);
+    expect(hasValidSignature(`${file}# signed on Monday\n\n`, KEY)).toBe(true);
+    expect(hasValidSignature(file.replaceAll('\n', '\r\n'), KEY)).toBe(true);
+  });
+
   it('refuses to sign what is not YAML documents, naming the document', () => {
     expect(() => signFile(`${FILE}---\nkey: [unclosed\n`, KEY)).toThrow(/^document 2: /);
     expect(() => signFile('- a list\n', KEY)).toThrow('document 1 is not a map of fields');

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { parseDocument } from 'yaml';
+import { isDeepStrictEqual } from 'node:util';
+import { parseAllDocuments, parseDocument } from 'yaml';
 
 /**
  * One document of a pipeline file as Drone's signer splits it: the lines between `---` separators
@@ -53,7 +54,41 @@ export function hasValidSignature(text: string, key: string): boolean {
   const claimed = claimedHmac(documents);
   if (claimed === undefined) return false;
   const actual = hmacOf(documents, key);
-  return claimed.length === actual.length && timingSafeEqual(claimed, actual);
+  if (claimed.length !== actual.length || !timingSafeEqual(claimed, actual)) return false;
+  return readsAsSigned(text, documents);
+}
+
+/**
+ * YAML as the pipeline parser reads it (src/pipeline/parse.ts): version 1.1, repeated keys allowed.
+ */
+const PIPELINE_YAML = { version: '1.1', uniqueKeys: false } as const;
+
+/**
+ * Whether the YAML parser reads from the whole file exactly the documents the HMAC covers. Drone's
+ * split hashes neither what follows a `...` line nor what shares a line with `---`, while YAML reads
+ * both: a document appended after the signed file's `...`, or a `--- {kind: pipeline, …}` line, would
+ * otherwise run on a signature that never covered it. Comments and blank lines differ in neither.
+ */
+function readsAsSigned(text: string, documents: readonly RawDocument[]): boolean {
+  try {
+    const parsed = parseAllDocuments(text, PIPELINE_YAML);
+    if (!Array.isArray(parsed) || parsed.some((document) => document.errors.length > 0)) return false;
+    const read = parsed.map((document) => document.toJS() as unknown).filter(isPipelineContent);
+    const signed = documents
+      .filter((document) => document.kind !== 'signature')
+      .map((document) => parseDocument(document.text, PIPELINE_YAML).toJS() as unknown)
+      .filter(isPipelineContent);
+    return isDeepStrictEqual(read, signed);
+  } catch {
+    // toJS refuses an alias bomb: what cannot be read cannot be what was signed.
+    return false;
+  }
+}
+
+/** A document the parser makes something of: not empty, not a signature. */
+function isPipelineContent(value: unknown): boolean {
+  if (value === null || value === undefined) return false;
+  return !(typeof value === 'object' && (value as { kind?: unknown }).kind === 'signature');
 }
 
 /** The first signature document's `hmac`, decoded; undefined when absent or not hex. */
