@@ -132,4 +132,15 @@ describe('rpc stage details', () => {
     await seedSecrets(s.store, repo.id, 'acme');
     expect((await details(s, stages[0]!.id)).secrets).toEqual([]);
   });
+
+  // The providers send no source repository once a fork is deleted: empty must not read as "ours".
+  it('gives no secret at all to a pull request whose fork was deleted (no source repository)', async () => {
+    const s = await server();
+    const { repo, stages } = await queueBuild(s.store, [{ name: 'build' }], {
+      repo: { namespace: 'acme' },
+      build: { event: 'pull_request', sourceRepo: '' },
+    });
+    await seedSecrets(s.store, repo.id, 'acme');
+    expect((await details(s, stages[0]!.id)).secrets).toEqual([]);
+  });
 });

@@ -136,4 +136,17 @@ data: ${encryptSecret('x', KEY).replace(/^.{4}/, 'AAAA')}
     expect(d.secrets).toEqual([]);
     expect(d.secret_errors).toEqual([]);
   });
+
+  it('give a pull request whose fork was deleted (no source repository) no decrypted value', async () => {
+    const s = await server();
+    const { stages } = await queueBuild(s.store, [{ name: 'build' }], {
+      repo: { signingKey: KEY },
+      build: {
+        config: pipelineWith(encryptSecret('from-the-file', KEY)),
+        event: 'pull_request',
+        sourceRepo: '',
+      },
+    });
+    expect((await details(s, stages[0]!.id)).secrets).toEqual([]);
+  });
 });

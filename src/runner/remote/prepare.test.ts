@@ -90,6 +90,16 @@ describe('prepareStage', () => {
     expect(JSON.stringify(prepared.spec)).toContain('server-value');
   });
 
+  it('gives a pull request whose fork was deleted (no source repository) none of them either', async () => {
+    const gone = await prepareStage(details({ sourceRepo: '', event: 'pull_request' }), SETTINGS, 1_000);
+    if (!gone.ok) throw new Error(gone.error);
+    expect(JSON.stringify(gone.spec)).not.toContain('runner-value');
+    // Other events come from the repository itself, whatever the stored source says.
+    const push = await prepareStage(details({ sourceRepo: '', event: 'push' }), SETTINGS, 1_000);
+    if (!push.ok) throw new Error(push.error);
+    expect(JSON.stringify(push.spec)).toContain('runner-value');
+  });
+
   it('refuses builds outside the runner’s limits with Drone’s message', async () => {
     const limited = { ...SETTINGS, limits: { events: ['tag'], repos: [], trusted: false } };
     expect(await prepareStage(details(), limited, 1_000)).toEqual({

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { InvalidInputError, SvcError } from '../../core/errors.js';
+import { comesFromFork } from '../../core/fork.js';
 import type { ExecSpec } from '../../core/engine.js';
 import type { EnvironPlugin, RegistryPlugin, SecretPlugin } from '../../core/plugins.js';
 import {
@@ -196,5 +197,5 @@ function secretResolver(
 
 /** The change comes from a fork: its code gets none of the runner's secrets either. */
 function fromFork({ build, repository }: WireDetails): boolean {
-  return build.source_repo !== '' && build.source_repo.toLowerCase() !== repository.slug.toLowerCase();
+  return comesFromFork({ event: build.event, sourceRepo: build.source_repo }, repository.slug);
 }

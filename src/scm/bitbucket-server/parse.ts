@@ -127,7 +127,8 @@ function fromPullRequest(repo: RepoIdentity, event: string, payload: PullRequest
       (before.id !== pr.toRef.id || (before.latestCommit ?? pr.toRef.latestCommit) !== pr.toRef.latestCommit);
     if (!retargeted) return { kind: 'ignored', reason: 'pull request edited' };
   }
-  const from = pr.fromRef.repository;
+  // Documented as always there; a payload without it (a deleted fork) is a fork's, never ours.
+  const from = pr.fromRef.repository as typeof pr.fromRef.repository | null | undefined;
   const author = pr.author?.user;
   const build: ScmHookBuild = {
     event: 'pull_request',
@@ -137,8 +138,8 @@ function fromPullRequest(repo: RepoIdentity, event: string, payload: PullRequest
     after: pr.fromRef.latestCommit,
     source: pr.fromRef.displayId,
     target: pr.toRef.displayId,
-    sourceRepo: `${from.project.key}/${from.slug}`,
-    fork: from.id !== pr.toRef.repository.id,
+    sourceRepo: from == null ? '' : `${from.project.key}/${from.slug}`,
+    fork: from == null || from.id !== pr.toRef.repository.id,
     title: pr.title,
     message: pr.title,
     link: pr.links?.self?.[0]?.href ?? '',

@@ -183,6 +183,18 @@ describe('Bitbucket Cloud webhooks', () => {
     expect(updated).toMatchObject({ kind: 'build', build: { action: 'synchronized', fork: false } });
   });
 
+  it('builds a pull request whose fork was deleted (no source repository) as a fork, with no source', async () => {
+    const payload = pullRequest('OPEN', 'bob/repo', '{bc771cbf-0000-0000-0000-000000000000}');
+    const gone = {
+      ...payload,
+      pullrequest: { ...payload.pullrequest, source: { ...payload.pullrequest.source, repository: null } },
+    };
+    expect(await parse(delivery('pullrequest:updated', gone))).toMatchObject({
+      kind: 'build',
+      build: { event: 'pull_request', sourceRepo: '', fork: true },
+    });
+  });
+
   it('ignores merged and declined pull requests, and other events', async () => {
     expect(await parse(delivery('pullrequest:fulfilled', pullRequest('MERGED', 'ws/repo', '{x}')))).toEqual({
       kind: 'ignored',

@@ -97,7 +97,8 @@ function fromPush(repo: RepoIdentity, push: PushPayload): ScmHookResult {
 function fromPullRequest(repo: RepoIdentity, event: string, payload: PullRequestPayload): ScmHookResult {
   const pr = payload.pullrequest;
   if (pr.state !== 'OPEN') return { kind: 'ignored', reason: `pull request ${pr.state.toLowerCase()}` };
-  const sourceRepo = pr.source.repository?.full_name ?? payload.repository.full_name;
+  // A deleted fork's pull request has no source repository: a fork's, never the repository's own.
+  const sourceRepo = pr.source.repository?.full_name ?? '';
   const build: ScmHookBuild = {
     event: 'pull_request',
     action: event === 'pullrequest:created' ? 'opened' : 'synchronized',
@@ -108,8 +109,8 @@ function fromPullRequest(repo: RepoIdentity, event: string, payload: PullRequest
     target: pr.destination.branch.name,
     sourceRepo,
     fork:
-      (pr.source.repository?.uuid ?? payload.repository.uuid) !==
-      (pr.destination.repository?.uuid ?? payload.repository.uuid),
+      pr.source.repository == null ||
+      pr.source.repository.uuid !== (pr.destination.repository?.uuid ?? payload.repository.uuid),
     title: pr.title,
     message: pr.title,
     link: pr.links.html.href,

@@ -1,10 +1,11 @@
 import type { Build } from '../../core/build.js';
+import { comesFromFork } from '../../core/fork.js';
 import type { Repo } from '../../core/repo.js';
 import type { Secret, SecretStore } from '../../core/secret.js';
 
 /** The build's change comes from another repository than the one it builds: a fork's pull request. */
 export function isFromFork(repo: Repo, build: Build): boolean {
-  return build.sourceRepo !== '' && build.sourceRepo.toLowerCase() !== repo.slug.toLowerCase();
+  return comesFromFork(build, repo.slug);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Build } from '../../core/build.js';
+import { comesFromFork } from '../../core/fork.js';
 import { InvalidInputError } from '../../core/errors.js';
 import type { Repo } from '../../core/repo.js';
 import type { Store } from '../../core/store.js';
@@ -100,7 +101,7 @@ function requestOf(repo: Repo, build: Build, by: RebuildBy): BuildRequest {
     source: build.source,
     target: build.target,
     sourceRepo: build.sourceRepo,
-    fork: build.sourceRepo !== '' && build.sourceRepo !== repo.slug,
+    fork: comesFromFork(build, repo.slug),
     title: build.title,
     message: build.message,
     link: build.link,
