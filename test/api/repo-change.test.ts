@@ -63,6 +63,31 @@ describe('repositories: change settings, disable', () => {
     expect((await h.store.repos.findSlug('octocat', 'app'))?.configPath).toBe('.ci/pipeline.yml');
   });
 
+  // A repository admin must not make svc read outside the repository: `..` reaches other provider
+  // endpoints with the owner's token, and the Jsonnet program is written under svc's own folder.
+  it('refuses a config_path that leaves the repository or is not a plain path, naming it', async () => {
+    const refusals = {
+      '../../../user': 'has a "." or ".." folder',
+      'ci/../../x.yml': 'has a "." or ".." folder',
+      './.drone.yml': 'has a "." or ".." folder',
+      '/etc/passwd': 'starts with "/"',
+      'ci//x.yml': 'has an empty folder name',
+      'ci\\x.yml': 'contains "\\"',
+      'a\u0007.yml': 'contains a control character',
+      [`${'a/'.repeat(130)}x.yml`]: 'characters long; expected at most 255',
+    };
+    for (const [path, problem] of Object.entries(refusals)) {
+      const answer = await patch(owner, { config_path: path });
+      expect(answer.status, path).toBe(400);
+      expect((answer.json as { message: string }).message, path).toContain(`config_path: "${path}" `);
+      expect((answer.json as { message: string }).message, path).toContain(problem);
+    }
+    expect((await h.store.repos.findSlug('octocat', 'app'))?.configPath).toBe('.ci/pipeline.yml');
+    expect((await patch(owner, { config_path: 'ci/.drone.jsonnet' })).status).toBe(200);
+    expect((await patch(owner, { config_path: '' })).status).toBe(200);
+    expect((await patch(owner, { config_path: '.ci/pipeline.yml' })).status).toBe(200);
+  });
+
   it('disables a repository: no more builds, and the webhook at the provider is gone', async () => {
     expect(h.github.hooks('octocat/app')).toHaveLength(1);
     expect(

@@ -14,6 +14,7 @@ import type {
   ScmStatus,
   ScmToken,
 } from '../../core/scm.js';
+import { filePath } from '../paths.js';
 import { gitAuthOf, netrcFor, type GitAuthOptions } from '../netrc.js';
 import { oauth2LoginOf } from '../oauth2.js';
 import { providerTransport } from '../transport.js';
@@ -153,11 +154,7 @@ export class BitbucketProvider implements ScmProvider {
     path: string,
     commit: string,
   ): Promise<string | undefined> {
-    const file = path
-      .replace(/^\/+/, '')
-      .split('/')
-      .map((part) => encodeURIComponent(part))
-      .join('/');
+    const file = filePath(path);
     try {
       return (
         await this.#client.raw(token.token, `${repoPath(repo)}/src/${encodeURIComponent(commit)}/${file}`)

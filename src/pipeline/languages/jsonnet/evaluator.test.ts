@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { languageFacts } from '../facts.js';
 import { ConfigLanguageError, type LanguageRequest } from '../types.js';
@@ -83,6 +86,15 @@ describe.runIf(JsonnetEvaluator.available())('JsonnetEvaluator', () => {
         /^\.drone\.jsonnet:1:6: import.* only files of the repository can be imported/,
       );
     }
+  });
+
+  // config_path is the program's own path: svc writes the program under its folder by it.
+  it('refuses a program whose path leaves the repository, and writes nothing outside its folder', async () => {
+    const marker = join(tmpdir(), `svc-jsonnet-escape-${process.pid}.jsonnet`);
+    const path = `../../../../../../../../..${marker}`;
+    const error = await failure(evaluator.evaluate(request('{ a: 1 }', {}, path)));
+    expect(error.message).toContain('has a "." or ".." folder');
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('names a missing import', async () => {

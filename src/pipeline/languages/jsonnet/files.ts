@@ -1,3 +1,4 @@
+import { repoFilePathProblem } from '../../../core/pipeline-path.js';
 import { posix } from 'node:path';
 import { ConfigLanguageError, type LanguageRequest } from '../types.js';
 import { ImportScanError, scanImports } from './imports.js';
@@ -18,6 +19,9 @@ export async function gatherFiles(
   request: LanguageRequest,
   limits: ImportLimits,
 ): Promise<Map<string, string>> {
+  // The program is written under a folder of svc's own by this path: it must stay inside it.
+  const problem = repoFilePathProblem(request.path);
+  if (problem !== undefined) throw new ConfigLanguageError(request.path, `the file's path ${problem}`);
   const entry = posix.normalize(request.path);
   const files = new Map([[entry, request.source]]);
   let bytes = Buffer.byteLength(request.source);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SystemEvents } from '../../../core/events.js';
+import { repoFilePathProblem } from '../../../core/pipeline-path.js';
 import { ForbiddenError, InvalidInputError } from '../../../core/errors.js';
 import { APPROVAL_POLICIES, type Repo, type RepoStore } from '../../../core/repo.js';
 import type { ScmProvider } from '../../../core/scm.js';
@@ -30,7 +31,11 @@ export interface ChangeRepoDeps {
  */
 const RepoPatch = z
   .object({
-    config_path: z.string().max(500),
+    config_path: z.string().superRefine((path, ctx) => {
+      // '' is "the default files" (.svc.yml, then .drone.yml).
+      const problem = path === '' ? undefined : repoFilePathProblem(path);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `"${path}" ${problem}` });
+    }),
     protected: z.boolean(),
     trusted: z.boolean(),
     timeout: z
