@@ -179,6 +179,39 @@ describe('webhook → build', () => {
     expect(await h.store.builds.count()).toBe(before);
   });
 
+  // Two different 401 texts would confirm to anyone that a private repository is enabled here.
+  it('answers an unknown repository and a wrong signature alike', async () => {
+    const slug = await enabledRepo(h, session, 'probed');
+    const [owner = '', name = ''] = slug.split('/');
+    const send = async (repo: { id: number; owner: string; name: string }) => {
+      const body = JSON.stringify({
+        ref: 'refs/heads/main',
+        repository: {
+          id: repo.id,
+          name: repo.name,
+          full_name: `${repo.owner}/${repo.name}`,
+          owner: { login: repo.owner },
+        },
+      });
+      const answer = await fetch(`${h.url}/hook`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-github-event': 'push',
+          'x-hub-signature-256': `sha256=${'0'.repeat(64)}`,
+        },
+        body,
+      });
+      return { status: answer.status, text: await answer.text() };
+    };
+    const stored = await repoOf(h, slug);
+    const enabled = await send({ id: Number(stored.uid), owner, name });
+    const unknown = await send({ id: 987_654_321, owner: 'octocat', name: 'never-enabled' });
+    expect(enabled.status).toBe(401);
+    expect(unknown).toEqual(enabled);
+    expect(enabled.text).not.toContain(name);
+  });
+
   it('makes a build in state error with the lint errors and their positions, and no stages', async () => {
     const slug = await enabledRepo(h, session, 'lint');
     const broken =

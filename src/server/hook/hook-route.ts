@@ -17,8 +17,12 @@ export interface HookDeps {
  * over them), so this route lives in its own scope whose only content-type parser is a Buffer one.
  * The provider adapter verifies the signature with the secret of the repository the hook names;
  * only active repositories have one, so hooks for unknown or disabled repositories are 401 and
- * nothing is stored. A 200 answer means the outcome is durable: the build (if any) is in the database.
+ * nothing is stored. Every refusal answers the same text, so that a hook cannot probe which
+ * (private) repositories are enabled. A 200 answer means the outcome is durable: the build (if any) is in the database.
  */
+/** The one answer to a hook that is not verified, whatever the reason (the log has it). */
+export const UNVERIFIED = 'the hook cannot be verified: unknown repository or wrong signature';
+
 export function hookRoute(app: FastifyInstance, deps: HookDeps): void {
   void app.register((scope, _options, done) => {
     scope.removeAllContentTypeParsers();
@@ -31,13 +35,25 @@ export function hookRoute(app: FastifyInstance, deps: HookDeps): void {
         verifiedFor = repo !== undefined && repo.active && repo.hookSecret !== '' ? repo : undefined;
         return verifiedFor?.hookSecret;
       };
-      const result = await deps.provider.parseHook(hookRequestOf(request), secretOf);
+      let result: Awaited<ReturnType<typeof deps.provider.parseHook>>;
+      try {
+        result = await deps.provider.parseHook(hookRequestOf(request), secretOf);
+      } catch (error) {
+        if (!(error instanceof UnauthorizedError)) throw error;
+        // The adapter's reason (unknown repository, no secret, bad signature) stays in the log: told
+        // to the sender, it would confirm which private repositories are enabled here.
+        request.log.info({ reason: error.message }, 'hook refused');
+        throw new UnauthorizedError(UNVERIFIED);
+      }
       if (result.kind === 'ignored') {
         request.log.info({ reason: result.reason }, 'hook ignored');
         return { result: 'ignored', reason: result.reason };
       }
       // The adapter must have asked for the secret to verify the hook; without that, trust nothing.
-      if (verifiedFor === undefined) throw new UnauthorizedError('the hook is not for an enabled repository');
+      if (verifiedFor === undefined) {
+        request.log.info('hook refused: the provider adapter verified it with no repository’s secret');
+        throw new UnauthorizedError(UNVERIFIED);
+      }
       const outcome = await deps.trigger.trigger(verifiedFor, result.build);
       if (outcome.kind === 'skipped') {
         request.log.info({ repo: verifiedFor.slug, reason: outcome.reason }, 'hook: no build');
