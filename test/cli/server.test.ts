@@ -78,6 +78,8 @@ describe('svc server --local (what npm start runs)', () => {
     expect(exit.stderr).not.toMatch(/\n\s+at /); // no stack traces
     expect(exit.stderr).not.toMatch(/not supported|no effect/);
     expect(exit.stderr).not.toContain('SVC_TLS_AUTOCERT');
+    // The secret npm start makes is long enough.
+    expect(`${exit.stdout}${exit.stderr}`).not.toContain('SVC_RPC_SECRET has');
   });
 });
 
@@ -140,7 +142,12 @@ describe.each(testDialects())('svc server on $name', (dialect) => {
       SVC_USER_CREATE: `username:robot,machine:true,admin:true,token:${token}`,
     });
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-    expect((await server.stop()).code).toBe(0);
+    const exit = await server.stop();
+    expect(exit.code).toBe(0);
+    // REQUIRED's secret has 20 characters: too few to start without a word about it.
+    expect(`${exit.stdout}${exit.stderr}`).toContain(
+      'SVC_RPC_SECRET has 20 characters: whoever guesses it can take builds',
+    );
 
     const store = await openStore({ datasource: database.datasource });
     try {

@@ -39,6 +39,9 @@ export interface ServerWiring {
  * queue signal, one live-log fan-out and one build listener (commit statuses). The only place that
  * knows every concrete part of the server.
  */
+/** The shortest SVC_RPC_SECRET that starts without a warning: 128 bits as hex. */
+const MIN_RPC_SECRET = 32;
+
 export function wireServer({
   settings,
   store,
@@ -145,6 +148,11 @@ export function wireServer({
     if (settings.SVC_CRON_DISABLED !== true) {
       cronScheduler(app, settings, store, provider, trigger, logger, cluster.leader);
     }
+  }
+  if (settings.SVC_RPC_SECRET.length < MIN_RPC_SECRET) {
+    logger.warn(
+      `SVC_RPC_SECRET has ${settings.SVC_RPC_SECRET.length} characters: whoever guesses it can take builds, with their secrets, as a runner; use at least ${MIN_RPC_SECRET} random ones (openssl rand -hex 16)`,
+    );
   }
   registerRpcRoutes(app, {
     store,

@@ -39,7 +39,7 @@ export const serverCore = group(
       required: true,
       secret: true,
       description:
-        'The shared secret runners present to the server (in the X-SVC-Token header). Server and runners must hold the same value.',
+        'The shared secret runners present to the server (in the X-SVC-Token header). Server and runners must hold the same value. Whoever has it can take builds, with their secrets, as a runner: the server warns at start about one shorter than 32 characters (`openssl rand -hex 16` makes one).',
     }),
   ],
 );
