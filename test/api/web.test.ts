@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginHelp, type LoginSettings } from '../../src/server/web/index.js';
 import { call, loginAs } from './client.js';
@@ -59,6 +60,22 @@ describe('start page', () => {
     expect(page.text).toContain('Login: configured, through GitHub or GitHub Enterprise Server.');
     expect(page.text).toContain('<a href="/login">Log in</a>');
     expect(page.text).not.toContain('not configured');
+  });
+
+  // The server's own pages are no less protected than the app's: no script, no framing, and the
+  // inline style allowed by its hash only (a browser hashes exactly the element's text).
+  it('sends its pages under the web UI’s Content-Security-Policy, allowing its one style by hash', async () => {
+    for (const path of ['/', '/login?error=access_denied&state=forged']) {
+      const page = await call(withProvider, path);
+      const policy = page.headers.get('content-security-policy') ?? '';
+      expect(policy, path).toContain("script-src 'self'");
+      expect(policy, path).toContain("frame-ancestors 'none'");
+      expect(page.headers.get('x-content-type-options'), path).toBe('nosniff');
+      const style = /<style>([\s\S]*?)<\/style>/.exec(page.text)?.[1] ?? 'no style';
+      const hash = createHash('sha256').update(style).digest('base64');
+      expect(policy, path).toContain(`style-src 'self' 'sha256-${hash}'`);
+      expect(policy, path).not.toContain('unsafe-inline');
+    }
   });
 
   it('shows the logged-in user and the way into the API', async () => {

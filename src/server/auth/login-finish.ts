@@ -3,7 +3,7 @@ import { SvcError } from '../../core/errors.js';
 import type { SystemEvents } from '../../core/events.js';
 import type { ScmProvider, ScmToken } from '../../core/scm.js';
 import type { UserStore } from '../../core/user.js';
-import { escapeHtml, HTML, htmlPage } from '../web/html.js';
+import { escapeHtml, htmlPage, sendHtml } from '../web/html.js';
 import { admitUser, LoginRefused, type Admission } from './admit-user.js';
 import type { SessionCookies } from './session-cookies.js';
 
@@ -65,5 +65,5 @@ export function loginPage(
 ): FastifyReply {
   if (cookie !== undefined) void reply.header('set-cookie', cookie);
   const body = `<h1>Login</h1>\n<p>${escapeHtml(message)}</p>\n<p><a href="/login">Log in again</a> · <a href="/">Start page</a></p>`;
-  return reply.status(status).type(HTML).send(htmlPage('svc: login', body));
+  return sendHtml(reply.status(status), htmlPage('svc: login', body));
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SvcError } from '../../core/errors.js';
 import type { ScmPasswordLogin, ScmProvider } from '../../core/scm.js';
-import { escapeHtml, HTML, htmlPage } from '../web/html.js';
+import { escapeHtml, htmlPage, sendHtml } from '../web/html.js';
 import { scmTokenOf } from './scm-token.js';
 import { finishLogin, loginFailure, loginPage, type LoginFinishDeps } from './login-finish.js';
 import { sameText, type SessionCookies } from './session-cookies.js';
@@ -82,10 +82,8 @@ function form(reply: FastifyReply, deps: PasswordLoginDeps, status: number, erro
     '<p><a href="/">Start page</a></p>',
   ].join('\n');
   // The form carries a fresh state: never cache it.
-  return reply
-    .status(status)
-    .header('set-cookie', started.cookie)
-    .header('cache-control', 'no-store')
-    .type(HTML)
-    .send(htmlPage('svc: log in', body));
+  return sendHtml(
+    reply.status(status).header('set-cookie', started.cookie).header('cache-control', 'no-store'),
+    htmlPage('svc: log in', body),
+  );
 }

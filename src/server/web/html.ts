@@ -1,3 +1,7 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import { CONTENT_SECURITY_POLICY } from './spa.js';
+
 /** Escapes text for HTML element content and double-quoted attribute values. */
 export function escapeHtml(text: string): string {
   return text
@@ -15,16 +19,11 @@ const ICON =
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0b62d6"/><path d="M9 17l5 5 9-11" fill="none" stroke="#fff" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/></svg>',
   );
 
-/** A complete, self-contained HTML page; `body` must already be escaped. */
-export function htmlPage(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<link rel="icon" type="image/svg+xml" href="${ICON}">
-<style>
+/**
+ * The pages' only style, inline (no asset to serve): the policy below allows it by the SHA-256 of
+ * exactly the element's text, which a browser hashes.
+ */
+const STYLE = `
 body { font-family: system-ui, sans-serif; max-width: 46rem; margin: 3rem auto; padding: 0 1rem; line-height: 1.5; color: #222; }
 code { background: #f2f2f2; padding: 0 .25rem; border-radius: 3px; }
 .note { color: #555; }
@@ -39,7 +38,37 @@ summary { cursor: pointer; font-weight: 600; }
   .note { color: #aaa; }
   a { color: #8ab4f8; }
 }
-</style>
+`;
+
+/**
+ * The Content-Security-Policy of svc's server-rendered pages: the web UI's (no script at all here,
+ * nothing from elsewhere, no framing), with the inline style above allowed by its SHA-256 alone.
+ */
+export const PAGE_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
+  "style-src 'self'",
+  `style-src 'self' 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
+);
+
+/** Sends a page of htmlPage() with its type and the same protections as the web UI's page. */
+export function sendHtml(reply: FastifyReply, html: string): FastifyReply {
+  return reply
+    .type(HTML)
+    .header('content-security-policy', PAGE_CONTENT_SECURITY_POLICY)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'same-origin')
+    .send(html);
+}
+
+/** A complete, self-contained HTML page; `body` must already be escaped. */
+export function htmlPage(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" type="image/svg+xml" href="${ICON}">
+<style>${STYLE}</style>
 </head>
 <body>
 ${body}

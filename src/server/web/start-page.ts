@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Authenticator, Principal } from '../auth/authenticator.js';
 import { publicUrl } from './address.js';
-import { escapeHtml, HTML, htmlPage } from './html.js';
+import { escapeHtml, htmlPage, sendHtml } from './html.js';
 import { sendWebPage } from './spa.js';
 import type { WebApp } from './web-app.js';
 import { callbackUrl, configuredProvider, PROVIDERS, type LoginSettings } from './login-help.js';
@@ -31,10 +31,7 @@ export function startPageRoute(app: FastifyInstance, deps: StartPageDeps): void 
       principal === undefined ? loginSection(deps.settings) : userSection(principal),
     ].join('\n');
     // The page may show the user's API token: never keep it in a cache.
-    return reply
-      .type(HTML)
-      .header('cache-control', 'no-store')
-      .send(htmlPage(`svc ${deps.version}`, body));
+    return sendHtml(reply.header('cache-control', 'no-store'), htmlPage(`svc ${deps.version}`, body));
   });
 }
 
