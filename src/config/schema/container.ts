@@ -42,7 +42,7 @@ export const containerExecution = group(
     }),
     setting('SVC_NETRC_CLONE_ONLY', C, boolean, {
       description:
-        'Gives clone credentials to the clone step only. Otherwise they go to every step when the repository is private or needs authentication to clone; they are never given for public repositories.',
+        "Gives clone credentials to the clone step only. Otherwise they go to every step when the repository is private or needs authentication to clone; they are never given for public repositories. Builds of forks' pull requests always get them in the clone step only: their code runs in the other steps.",
     }),
     setting('SVC_RUNNER_CLONE_IMAGE', CJ, text('an image name such as svc/git:latest'), {
       defaultDoc: "none: svc's clone image, svc/git",

@@ -90,6 +90,23 @@ describe('prepareStage', () => {
     expect(JSON.stringify(prepared.spec)).toContain('server-value');
   });
 
+  it('gives the clone credentials to the clone step alone in builds of forks', async () => {
+    const stepsWith = (spec: { steps: { name: string; secrets: { data: string }[] }[] }) =>
+      spec.steps.filter((s) => s.secrets.some((x) => x.data === 'clone-password')).map((s) => s.name);
+    const own = await prepareStage(
+      details({ sourceRepo: 'acme/site', event: 'pull_request' }),
+      SETTINGS,
+      1_000,
+    );
+    if (!own.ok) throw new Error(own.error);
+    expect(stepsWith(own.spec)).toEqual(['clone', 'test']);
+    for (const sourceRepo of ['mallory/site', '']) {
+      const fork = await prepareStage(details({ sourceRepo, event: 'pull_request' }), SETTINGS, 1_000);
+      if (!fork.ok) throw new Error(fork.error);
+      expect(stepsWith(fork.spec), sourceRepo).toEqual(['clone']);
+    }
+  });
+
   it('gives a pull request whose fork was deleted (no source repository) none of them either', async () => {
     const gone = await prepareStage(details({ sourceRepo: '', event: 'pull_request' }), SETTINGS, 1_000);
     if (!gone.ok) throw new Error(gone.error);

@@ -133,7 +133,9 @@ export async function prepareStage(
       system: systemFacts(details),
       secrets: secretResolver(details, settings.secrets, settings.secretPlugin),
       netrc: details.netrc,
-      netrcCloneOnly: settings.netrcCloneOnly,
+      // A fork's code runs in the steps: on a private repository the credentials would let it read
+      // (or, with a write token, push to) the repository. The clone step alone gets them.
+      netrcCloneOnly: settings.netrcCloneOnly || fromFork(details),
       runner: settings.runner,
       trusted: repo.trusted,
       now,
