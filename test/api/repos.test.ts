@@ -72,6 +72,37 @@ describe('repositories: sync, enable, read access', () => {
     expect(await h.store.repos.listUser(user?.id ?? 0)).toHaveLength(1);
   });
 
+  // A collaborator who revokes svc's grant at the provider must not keep their rights through svc's
+  // API token: once the stored rights are older than the refresh window, a refused token ends them.
+  it('ends stale rights when the provider refuses the caller’s token', async () => {
+    h.github.addUser({ login: 'leaver' });
+    h.github.addRepo({
+      owner: 'octocat',
+      name: 'vault',
+      private: true,
+      admins: ['octocat'],
+      readers: ['leaver'],
+    });
+    const leaver = await loginAs(h, 'leaver');
+    const token = await tokenOf(h, leaver);
+    await call(h, '/api/user/repos', { method: 'POST', session: leaver, csrf: leaver.csrf });
+    expect((await call(h, '/api/repos/octocat/vault', { token })).status).toBe(200);
+    const user = await h.store.users.findLogin('leaver');
+    const repo = await h.store.repos.findSlug('octocat', 'vault');
+    if (user === undefined || repo === undefined) throw new Error('no user or repository');
+    // The grant is revoked (the provider answers 401 Bad credentials), and the rights are stale.
+    await h.store.users.update({ ...user, scmToken: 'revoked-at-the-provider' });
+    const stored = await h.store.perms.find(user.id, repo.id);
+    if (stored === undefined) throw new Error('no stored rights');
+    await h.store.perms.upsert({ ...stored, synced: Date.now() - 2 * 60 * 60_000 });
+    expect((await call(h, '/api/repos/octocat/vault', { token })).status).toBe(404);
+    expect(await h.store.perms.find(user.id, repo.id)).toMatchObject({
+      read: false,
+      write: false,
+      admin: false,
+    });
+  });
+
   it('enables a repository for an admin: active, owned, secret stored, webhook at /hook', async () => {
     const answer = await call(h, '/api/repos/octocat/hello', {
       method: 'POST',

@@ -26,6 +26,9 @@ type Rights = Pick<Perm, 'read' | 'write' | 'admin'>;
 
 /** Permissions are asked again from the provider when older than this. */
 const PERM_MAX_AGE_MS = 60 * 60_000;
+
+/** What the provider answers about a repository that means the caller has no rights on it now. */
+const REFUSALS = new Set<string>(['NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN']);
 const NONE: Rights = { read: false, write: false, admin: false };
 const ALL: Rights = { read: true, write: true, admin: true };
 
@@ -108,10 +111,13 @@ export class RepoAccess {
       const scm = await provider.findRepo(scmTokenOf(user), { namespace: repo.namespace, name: repo.name });
       return await this.#deps.perms.upsert({ userId: user.id, repoId: repo.id, ...scm.perm, synced: now });
     } catch (error) {
-      if (error instanceof SvcError && error.code === 'NOT_FOUND') {
+      // Not found, or the token refused (revoked grant, lost access): the stale rights end here,
+      // else a revoked collaborator would keep them through svc's API token for ever.
+      if (error instanceof SvcError && REFUSALS.has(error.code)) {
+        this.#deps.logger.info({ repo: repo.slug, user: user.login, code: error.code }, 'rights ended');
         return this.#deps.perms.upsert({ userId: user.id, repoId: repo.id, ...NONE, synced: now });
       }
-      // The provider is unreachable or refuses the token: the last known rights are the best guess.
+      // The provider is unreachable or rate-limited: the last known rights are the best guess.
       this.#deps.logger.warn({ err: error, repo: repo.slug, user: user.login }, 'cannot refresh permissions');
       return stored ?? NONE;
     }
