@@ -11,9 +11,13 @@ const LIMITS: readonly { prefix: string; perMinute: number; what: string }[] = [
   { prefix: '/api/user/token', perMinute: 30, what: 'token requests' },
 ];
 
+/**
+ * The limit of the route the request reached (its pattern, once routing decoded the URL): matched
+ * on the raw URL, `/%6cogin` reached the login route without being counted.
+ */
 function limitOf(request: FastifyRequest) {
-  const path = request.url.split('?')[0] ?? '';
-  return LIMITS.find((limit) => path === limit.prefix || path.startsWith(`${limit.prefix}/`));
+  const route = request.routeOptions.url ?? '';
+  return LIMITS.find((limit) => route === limit.prefix || route.startsWith(`${limit.prefix}/`));
 }
 
 const OPTIONS: RateLimitOptions = {

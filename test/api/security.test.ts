@@ -47,4 +47,20 @@ describe('security headers and rate limits', () => {
     expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(1);
     expect(statuses.slice(0, 50).includes(429)).toBe(false);
   });
+
+  // The limit follows the route the request reaches, not the raw URL: `/%6cogin` is `/login`.
+  it('limits an escaped path to the route it reaches, in the same count', async () => {
+    const fresh = await startHarness();
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 62; i++) {
+        const path = i % 2 === 0 ? '/%6cogin' : '/login';
+        statuses.push((await fetch(`${fresh.url}${path}`, { redirect: 'manual' })).status);
+      }
+      expect((await fetch(`${fresh.url}/%6cogin`, { redirect: 'manual' })).status).toBe(429);
+      expect(statuses.slice(0, 60).includes(429)).toBe(false);
+    } finally {
+      await fresh.close();
+    }
+  });
 });
