@@ -25,6 +25,20 @@ describe('rpc authentication', () => {
     }
   });
 
+  // Guessing the shared secret: past 30 failures a minute from one address, nothing is compared.
+  it('answers 429 with Retry-After to an address past 30 failed attempts a minute, even with the secret', async () => {
+    const s = await server();
+    for (let i = 0; i < 30; i++)
+      expect((await s.call('POST', '/rpc/v2/ping', undefined, `guess-${i}`)).status).toBe(401);
+    const blocked = await s.call('POST', '/rpc/v2/ping');
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await blocked.text()).toBe('');
+    // Another server's count is its own.
+    const other = await server();
+    expect((await other.call('POST', '/rpc/v2/ping')).status).toBe(204);
+  });
+
   it('accepts the secret in X-SVC-Token and in Drone’s X-Drone-Token', async () => {
     const s = await server();
     expect((await s.call('POST', '/rpc/v2/ping')).status).toBe(204);

@@ -4,7 +4,7 @@ import { Reaper } from '../queue/reaper.js';
 import { RunnerRegistry } from '../queue/runner-registry.js';
 import { HeartbeatWatchdog } from '../queue/watchdog.js';
 import { StageScheduler } from '../queue/scheduler.js';
-import { requireToken } from './auth.js';
+import { FailedAuthLimit, requireToken } from './auth.js';
 import { HolderChecks } from './holder.js';
 import { RunnerBeats } from './runner-beats.js';
 import type { RpcDeps } from './deps.js';
@@ -77,7 +77,7 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
       rpc.setErrorHandler(handleError);
       rpc.removeAllContentTypeParsers();
       rpc.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, lenientJson);
-      rpc.addHook('onRequest', requireToken(deps.secret));
+      rpc.addHook('onRequest', requireToken(deps.secret, new FailedAuthLimit({ now })));
       const { store, liveLogs } = deps;
       const holders = new HolderChecks(store);
       // Written at least eight times per watchdog timeout: a runner's heartbeat never looks late.
