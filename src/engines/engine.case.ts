@@ -123,13 +123,9 @@ export function engineContract(driver: EngineDriver): void {
     });
 
     it('stops an aborted step with its children, and rejects', async () => {
-      const { marker, commands } = markedChild('svc-contract', '& sleep 300');
-      const steps = [under.shellStep('hang', commands)];
-      const spec = under.spec(steps);
-      await under.engine.setup(spec);
+      const { marker, step, spec } = await hangingStep(under, 'svc-contract');
       try {
         const controller = new AbortController();
-        const step = steps[0] as ExecStep;
         const running = under.engine.run(spec, step, () => undefined, controller.signal);
         await waitUntil(() => under.running(marker));
         const started = Date.now();
@@ -148,13 +144,10 @@ export function engineContract(driver: EngineDriver): void {
     // Docker engine's abort flake was one of these windows: run() rejected, the step ran on.
     it('leaves nothing running when the abort comes at any moment of the start', async () => {
       for (const delayMs of [0, 2, 10, 50, 200]) {
-        const { marker, commands } = markedChild('svc-contract-early', '& sleep 300');
-        const steps = [under.shellStep('hang', commands)];
-        const spec = under.spec(steps);
-        await under.engine.setup(spec);
+        const { marker, step, spec } = await hangingStep(under, 'svc-contract-early');
         try {
           const controller = new AbortController();
-          const running = under.engine.run(spec, steps[0] as ExecStep, () => undefined, controller.signal);
+          const running = under.engine.run(spec, step, () => undefined, controller.signal);
           running.catch(() => undefined);
           await new Promise((resolve) => setTimeout(resolve, delayMs));
           controller.abort();
@@ -197,6 +190,18 @@ function markedChild(prefix: string, then: string): { marker: string; commands: 
     marker: `${prefix}-${id}`,
     commands: [`id=${id}`, `sh -c "sleep 300; echo ${prefix}-$id" ${then}`.trim()],
   };
+}
+
+/** A stage set up with one step that hangs, its child carrying a fresh marker. */
+async function hangingStep(
+  under: EngineUnderTest,
+  prefix: string,
+): Promise<{ marker: string; step: ExecStep; spec: ExecSpec }> {
+  const { marker, commands } = markedChild(prefix, '& sleep 300');
+  const step = under.shellStep('hang', commands);
+  const spec = under.spec([step]);
+  await under.engine.setup(spec);
+  return { marker, step, spec };
 }
 
 /** Polls `check` every 100 ms for at most `ms` (15 s). */

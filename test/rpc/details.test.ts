@@ -123,22 +123,15 @@ describe('rpc stage details', () => {
     });
   });
 
-  it('gives no secret at all to a pull request from a fork', async () => {
-    const s = await server();
-    const { repo, stages } = await queueBuild(s.store, [{ name: 'build' }], {
-      repo: { namespace: 'acme' },
-      build: { event: 'pull_request', sourceRepo: 'mallory/site' },
-    });
-    await seedSecrets(s.store, repo.id, 'acme');
-    expect((await details(s, stages[0]!.id)).secrets).toEqual([]);
-  });
-
   // The providers send no source repository once a fork is deleted: empty must not read as "ours".
-  it('gives no secret at all to a pull request whose fork was deleted (no source repository)', async () => {
+  it.each([
+    ['from a fork', 'mallory/site'],
+    ['whose fork was deleted (no source repository)', ''],
+  ])('gives no secret at all to a pull request %s', async (_case, sourceRepo) => {
     const s = await server();
     const { repo, stages } = await queueBuild(s.store, [{ name: 'build' }], {
       repo: { namespace: 'acme' },
-      build: { event: 'pull_request', sourceRepo: '' },
+      build: { event: 'pull_request', sourceRepo },
     });
     await seedSecrets(s.store, repo.id, 'acme');
     expect((await details(s, stages[0]!.id)).secrets).toEqual([]);

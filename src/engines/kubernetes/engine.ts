@@ -14,7 +14,7 @@ import {
   stepSecret,
   type PodNames,
 } from './pod-spec.js';
-import { sameImage, stepState, unschedulable, type KubePod, type StepState } from './pod-state.js';
+import { stepState, unschedulable, type KubePod, type StepState } from './pod-state.js';
 import { PodWatcher } from './watcher.js';
 
 /** How long a step's container may stay ended with the placeholder before its start counts as failed. */
@@ -226,12 +226,9 @@ export class KubernetesEngine implements Engine {
     if (!started)
       await run.watcher.until(settled, AbortSignal.timeout(STOP_SETTLE_MS)).catch(() => undefined);
     await run.launcher.launch(container, names.placeholder, {}).catch(() => undefined);
-    const stepRuns = (pod: KubePod) => {
-      const status = pod.status?.containerStatuses?.find((s) => s.name === container);
-      const running = status?.state?.running !== undefined && sameImage(status.image ?? '', step.image);
-      return running ? undefined : true;
-    };
-    await run.watcher.until(stepRuns, AbortSignal.timeout(STOP_WAIT_MS)).catch(() => undefined);
+    const stopped = (pod: KubePod) =>
+      stepState(pod, container, step.image).kind === 'running' ? undefined : true;
+    await run.watcher.until(stopped, AbortSignal.timeout(STOP_WAIT_MS)).catch(() => undefined);
   }
 
   async destroy(spec: ExecSpec): Promise<void> {

@@ -1,7 +1,7 @@
 import type * as Http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { http, https } from '../../../platform/node-http.js';
-import { chooseApiVersion, PREFERRED_API_VERSION } from './api-version.js';
+import { chooseApiVersion, PREFERRED_API_VERSION, type EngineApiVersions } from './api-version.js';
 import { apiError } from './errors.js';
 
 /**
@@ -152,15 +152,16 @@ export class Transport {
         const status = response.statusCode ?? 0;
         text(response).then((body) => {
           if (status >= 400) return reject(apiError(status, body, 'GET /version'));
+          let answer: EngineApiVersions | null;
           try {
-            resolve(`/v${chooseApiVersion(JSON.parse(body) as object, this.where())}`);
+            answer = JSON.parse(body) as EngineApiVersions | null;
+          } catch {
+            return reject(new Error(`GET /version: not JSON: ${body.slice(0, 200)}`));
+          }
+          try {
+            resolve(`/v${chooseApiVersion(answer ?? {}, this.where())}`);
           } catch (error) {
-            const notJson = error instanceof SyntaxError;
-            reject(
-              notJson || !(error instanceof Error)
-                ? new Error(`GET /version: not JSON: ${body.slice(0, 200)}`)
-                : error,
-            );
+            reject(error instanceof Error ? error : new Error(String(error)));
           }
         }, reject);
       });
