@@ -17,6 +17,11 @@ export interface Repo {
   /** The user whose credentials svc uses for this repository (who enabled it); 0 when none. */
   userId: number;
   namespace: string;
+  /**
+   * The provider's id of the namespace (ScmRepo.namespaceUid); organization secrets are given only
+   * to repositories of the namespace they were bound to. Empty until known.
+   */
+  namespaceUid: string;
   name: string;
   /** `<namespace>/<name>`; unique. */
   slug: string;
@@ -88,6 +93,11 @@ export interface RepoStore {
   find(id: number): Promise<Repo | undefined>;
   findUid(uid: string): Promise<Repo | undefined>;
   findSlug(namespace: string, name: string): Promise<Repo | undefined>;
+  /**
+   * The provider's id of the namespace, as its most recently synchronized repository that names
+   * one says; empty when no repository of the namespace has one.
+   */
+  findNamespaceUid(namespace: string): Promise<string>;
   list(): Promise<Repo[]>;
   listUser(userId: number): Promise<RepoWithPerm[]>;
   listActive(): Promise<Repo[]>;

@@ -12,6 +12,12 @@ export interface ScmToken {
 
 /** The logged-in user as the provider describes them. */
 export interface ScmAccount {
+  /**
+   * The provider's immutable id of the person (GitHub, GitLab, Gitea, Gogs and Bitbucket Server:
+   * the numeric `id`; Bitbucket Cloud: the account's `uuid`). Logins can be renamed and then
+   * registered by someone else; this cannot.
+   */
+  uid: string;
   login: string;
   email: string;
   avatar: string;
@@ -30,6 +36,12 @@ export interface ScmRepo {
   /** The provider's stable id of the repository. */
   uid: string;
   namespace: string;
+  /**
+   * The provider's id of the namespace (organization, group, workspace, project or user that owns
+   * the repository): an organization deleted and registered again under its name gets a new one.
+   * Empty when the provider's answer does not name it.
+   */
+  namespaceUid: string;
   name: string;
   cloneUrl: string;
   cloneUrlSsh: string;

@@ -20,6 +20,12 @@ export interface Secret {
    * Kept and shown for clients; as in Drone, it does not expose a secret to pull requests by itself.
    */
   pullRequestPush: boolean;
+  /**
+   * An organization secret's namespace, by the provider's id (Repo.namespaceUid): a namespace
+   * deleted and registered again under its name by someone else does not inherit its secrets.
+   * Empty for other scopes, and for a secret not yet bound: the first build that uses it binds it.
+   */
+  namespaceUid: string;
   created: number;
   updated: number;
 }
@@ -40,4 +46,10 @@ export interface SecretStore {
   create(secret: NewSecret): Promise<Secret>;
   update(secret: Secret): Promise<Secret>;
   delete(id: number): Promise<void>;
+  /**
+   * Binds an organization secret that has no namespace id yet to `namespaceUid`, in one
+   * conditional write: true when this call bound it, false when it was bound already (perhaps by
+   * another server a moment before) or the uid is empty.
+   */
+  bindNamespace(id: number, namespaceUid: string): Promise<boolean>;
 }

@@ -16,6 +16,12 @@ export interface User {
   scmRefresh: string;
   /** Epoch milliseconds when `scmToken` expires; 0 when it does not. */
   scmExpiry: number;
+  /**
+   * The provider's immutable id of the person (logins can be renamed and then reused by someone
+   * else). Empty for machine accounts, and for accounts that have not logged in since svc learned
+   * ids. Unique among accounts that have one.
+   */
+  scmUid: string;
   /** Epoch milliseconds; 0 when never. */
   lastLogin: number;
   created: number;
@@ -27,12 +33,14 @@ export type NewUser = Omit<User, 'id' | 'created' | 'updated'>;
 /**
  * Persistence of users.
  * - `find*` return `undefined` when nothing matches.
- * - `create` throws ConflictError when the login or token is taken.
+ * - `create` throws ConflictError when the login, token or provider id is taken.
  * - `update` writes every field of the given user; throws NotFoundError when the id is gone.
  */
 export interface UserStore {
   find(id: number): Promise<User | undefined>;
   findLogin(login: string): Promise<User | undefined>;
+  /** The account of the provider's person `uid`; never matches the empty uid. */
+  findScmUid(uid: string): Promise<User | undefined>;
   findToken(token: string): Promise<User | undefined>;
   list(): Promise<User[]>;
   count(): Promise<number>;

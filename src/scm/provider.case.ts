@@ -107,6 +107,10 @@ export function providerContract(driver: ScmDoubleDriver): void {
         const account = await scm.currentUser(alice);
         expect(account).toMatchObject({ login: 'alice', email: 'alice@example.com' });
         expect(account.avatar).toMatch(/^https?:\/\//);
+        // The immutable id that accounts are matched by (names can be renamed and reused).
+        expect(account.uid).not.toBe('');
+        expect((await scm.currentUser(alice)).uid).toBe(account.uid);
+        expect((await scm.currentUser(bob)).uid).not.toBe(account.uid);
       });
 
       it('rejects a bad token with UNAUTHORIZED', async () => {
@@ -161,6 +165,15 @@ export function providerContract(driver: ScmDoubleDriver): void {
           visibility: 'private',
           perm: { read: true, write: false, admin: false },
         });
+        // The namespace's id (organization secrets are bound to it): one per namespace.
+        const namespaceUids = (name: string) =>
+          new Set(repos.filter((r) => r.namespace === name).map((r) => r.namespaceUid));
+        const [acme] = [...namespaceUids('acme')];
+        const [own] = [...namespaceUids('carol')];
+        expect([namespaceUids('acme').size, namespaceUids('carol').size]).toEqual([1, 1]);
+        expect(acme).not.toBe('');
+        expect(own).not.toBe('');
+        expect(acme).not.toBe(own);
       });
 
       it('finds one repository as the asking user sees it', async () => {

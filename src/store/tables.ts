@@ -18,6 +18,8 @@ export interface UserRow {
   scm_token: string;
   scm_refresh: string;
   scm_expiry: number;
+  /** Since schema version 11: the provider's id of the person; NULL when unknown. */
+  scm_uid: string | null;
   last_login: number;
   created: number;
   updated: number;
@@ -54,6 +56,8 @@ export interface RepoRow {
   cancel_running: number;
   approval: string;
   signing_key: string;
+  /** Since schema version 11. */
+  namespace_uid: string;
   synced: number;
   created: number;
   updated: number;
@@ -193,6 +197,8 @@ export interface SecretRow {
   data: string;
   pull_request: number;
   pull_request_push: number;
+  /** Since schema version 11. */
+  namespace_uid: string;
   created: number;
   updated: number;
 }

@@ -125,6 +125,7 @@ for (const dialect of testDialects()) {
         scmToken: '',
         scmRefresh: '',
         scmExpiry: 0,
+        scmUid: '',
         lastLogin: 0,
       });
       tokens.set('machine', machine.token);

@@ -139,6 +139,7 @@ describe('registration rules', () => {
       scmToken: '',
       scmRefresh: '',
       scmExpiry: 0,
+      scmUid: '',
       lastLogin: 0,
     });
     const session = await loginAs(closed, 'octocat');

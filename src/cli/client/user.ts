@@ -47,6 +47,10 @@ const FLAGS = {
   machine: { type: 'string', help: 'true or false: a machine account (API token, no login)' },
 } as const;
 
+const RENAME = {
+  login: { type: 'string', help: 'a new name for the account (e.g. to free a name someone else now holds)' },
+} as const;
+
 function flagFields(context: VerbContext): Record<string, unknown> {
   return defined({
     admin: boolOption(context.values, 'admin'),
@@ -89,11 +93,11 @@ export const userGroup: Group = {
     update: {
       args: '<login>',
       summary: 'Changes an account',
-      options: FLAGS,
+      options: { ...FLAGS, ...RENAME },
       async run(context) {
-        const body = flagFields(context);
+        const body = { ...flagFields(context), ...defined({ login: context.values.login }) };
         if (Object.keys(body).length === 0)
-          throw new UsageError('nothing to change: give --admin, --active or --machine');
+          throw new UsageError('nothing to change: give --admin, --active, --machine or --login');
         show(context, await context.api.patch<WireUser>(userPath(context), body), userDetails);
       },
     },

@@ -25,6 +25,7 @@ export function toScmRepo(
   return {
     uid: String(repo.id),
     namespace: key,
+    namespaceUid: repo.project.id === undefined ? '' : String(repo.project.id),
     name: repo.slug,
     cloneUrl: http === undefined ? `${web}/scm/${key.toLowerCase()}/${repo.slug}.git` : withoutUser(http),
     cloneUrlSsh: clone.find((link) => link.name === 'ssh')?.href ?? '',

@@ -66,7 +66,12 @@ export class BitbucketServerProvider implements ScmProvider {
    */
   async currentUser(token: ScmToken): Promise<ScmAccount> {
     const user = await this.#user(token);
-    return { login: user.slug, email: user.emailAddress ?? '', avatar: avatarOf(this.#web, user.slug) };
+    return {
+      uid: user.id === undefined ? '' : String(user.id),
+      login: user.slug,
+      email: user.emailAddress ?? '',
+      avatar: avatarOf(this.#web, user.slug),
+    };
   }
 
   async #user(token: ScmToken) {

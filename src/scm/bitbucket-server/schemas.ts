@@ -31,6 +31,7 @@ export type BitbucketServerUser = z.infer<typeof userSchema>;
 
 export const projectSchema = z.object({
   key: z.string(),
+  id: z.number().optional(),
   name: z.string().optional(),
   type: z.string().optional(),
 });

@@ -10,6 +10,7 @@ export function toScmRepo(repo: BitbucketRepo, permission: 'admin' | 'write' | '
   return {
     uid: repo.uuid,
     namespace: workspace,
+    namespaceUid: repo.workspace?.uuid ?? '',
     name: slug,
     cloneUrl: withoutUser(https),
     cloneUrlSsh: repo.links.clone?.find((link) => link.name === 'ssh')?.href ?? '',

@@ -78,6 +78,7 @@ export class BitbucketProvider implements ScmProvider {
         throw error;
       });
     return {
+      uid: user.uuid,
       login: user.nickname,
       email: emails.find((email) => email.is_primary)?.email ?? '',
       avatar: user.links?.avatar?.href ?? '',

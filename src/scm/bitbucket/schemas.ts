@@ -42,6 +42,7 @@ export const repoSchema = z.object({
   slug: z.string().optional(),
   name: z.string(),
   is_private: z.boolean(),
+  workspace: z.object({ uuid: z.string() }).nullish(),
   mainbranch: z.object({ name: z.string() }).nullish(),
   links: z.object({
     html: z.object({ href: z.string() }),

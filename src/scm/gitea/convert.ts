@@ -12,6 +12,7 @@ export function toScmRepo(repo: GiteaRepo): ScmRepo {
   return {
     uid: String(repo.id),
     namespace: repo.owner.login,
+    namespaceUid: repo.owner.id === undefined ? '' : String(repo.owner.id),
     name: repo.name,
     cloneUrl: repo.clone_url,
     cloneUrlSsh: repo.ssh_url,

@@ -69,7 +69,12 @@ export class GiteaProvider implements ScmProvider {
 
   async currentUser(token: ScmToken): Promise<ScmAccount> {
     const user = await this.#client.json(token.token, 'GET', '/user', userSchema);
-    return { login: user.login, email: user.email ?? '', avatar: user.avatar_url ?? '' };
+    return {
+      uid: String(user.id),
+      login: user.login,
+      email: user.email ?? '',
+      avatar: user.avatar_url ?? '',
+    };
   }
 
   async organizations(token: ScmToken): Promise<string[]> {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 
 /** `GET /user`: `login` (and its deprecated twin `username`). */
 export const userSchema = z.object({
+  id: z.number(),
   login: z.string(),
   email: z.string().nullish(),
   avatar_url: z.string().nullish(),
@@ -21,7 +22,7 @@ export const orgPermissionsSchema = z.object({ is_owner: z.boolean(), is_admin: 
 /** A repository with the asking user's permissions. */
 export const repoSchema = z.object({
   id: z.number(),
-  owner: z.object({ login: z.string(), visibility: z.string().optional() }),
+  owner: z.object({ id: z.number().optional(), login: z.string(), visibility: z.string().optional() }),
   name: z.string(),
   full_name: z.string(),
   private: z.boolean(),

@@ -71,7 +71,7 @@ export class GitHubProvider implements ScmProvider {
   async currentUser(token: ScmToken): Promise<ScmAccount> {
     const user = await this.#client.json(token.token, 'GET', '/user', userSchema);
     const email = user.email || (await this.#primaryEmail(token));
-    return { login: user.login, email, avatar: user.avatar_url ?? '' };
+    return { uid: String(user.id), login: user.login, email, avatar: user.avatar_url ?? '' };
   }
 
   async organizations(token: ScmToken): Promise<string[]> {

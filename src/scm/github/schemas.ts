@@ -7,6 +7,7 @@ import { z } from 'zod';
 
 /** `GET /user` (docs: rest/users/users#get-the-authenticated-user). */
 export const userSchema = z.object({
+  id: z.number(),
   login: z.string(),
   avatar_url: z.string().nullish(),
   email: z.string().nullish(),
@@ -33,7 +34,7 @@ export const repoSchema = z.object({
   id: z.number(),
   name: z.string(),
   full_name: z.string(),
-  owner: z.object({ login: z.string() }),
+  owner: z.object({ id: z.number().optional(), login: z.string() }),
   private: z.boolean(),
   visibility: z.enum(['public', 'private', 'internal']).optional(),
   html_url: z.string(),

@@ -24,6 +24,7 @@ export function toScmRepo(project: GitLabProject, level: number): ScmRepo {
   return {
     uid: String(project.id),
     namespace: project.path_with_namespace.slice(0, at),
+    namespaceUid: project.namespace == null ? '' : String(project.namespace.id),
     name: project.path_with_namespace.slice(at + 1),
     cloneUrl: project.http_url_to_repo,
     cloneUrlSsh: project.ssh_url_to_repo,

@@ -70,6 +70,7 @@ export class GitLabProvider implements ScmProvider {
   async currentUser(token: ScmToken): Promise<ScmAccount> {
     const user = await this.#client.json(token.token, 'GET', '/user', userSchema);
     return {
+      uid: String(user.id),
       login: user.username,
       email: user.email || user.public_email || '',
       avatar: absoluteUrl(user.avatar_url, this.#server),

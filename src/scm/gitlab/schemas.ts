@@ -24,6 +24,7 @@ export const projectSchema = z.object({
   id: z.number(),
   path: z.string(),
   path_with_namespace: z.string(),
+  namespace: z.object({ id: z.number() }).nullish(),
   visibility: z.enum(['private', 'internal', 'public']),
   http_url_to_repo: z.string(),
   ssh_url_to_repo: z.string(),

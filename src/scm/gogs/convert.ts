@@ -10,6 +10,7 @@ export function toScmRepo(repo: GogsRepo): ScmRepo {
   return {
     uid: String(repo.id),
     namespace: repo.owner.username,
+    namespaceUid: repo.owner.id === undefined ? '' : String(repo.owner.id),
     name: repo.name,
     cloneUrl: repo.clone_url,
     cloneUrlSsh: repo.ssh_url,

@@ -54,6 +54,7 @@ export class GogsProvider implements ScmProvider {
   async currentUser(token: ScmToken): Promise<ScmAccount> {
     const user = await this.#client.json(token.token, 'GET', '/user', userSchema);
     return {
+      uid: String(user.id),
       login: user.username,
       email: user.email ?? '',
       avatar: absoluteAvatar(user.avatar_url, this.#server),

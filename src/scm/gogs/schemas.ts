@@ -19,7 +19,7 @@ export const orgSchema = z.object({ username: z.string() });
 /** A repository; `permissions` is present in API answers, absent in webhook payloads. */
 export const repoSchema = z.object({
   id: z.number(),
-  owner: z.object({ username: z.string() }),
+  owner: z.object({ id: z.number().optional(), username: z.string() }),
   name: z.string(),
   full_name: z.string(),
   private: z.boolean(),

@@ -169,7 +169,7 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       deleteLogRoute(store),
       ...streamLogRoutes(api, { ...store, liveLogs: deps.liveLogs, logBatches: deps.logBatches }),
       ...streamsBadgesAndAccountRoutes(api, deps, access),
-      ...secretRoutes({ secrets: store.secrets }),
+      ...secretRoutes({ secrets: store.secrets, repos: store.repos }),
       ...yamlHelperRoutes({ repos: store.repos }),
       ...queueAdminRoutes({ store, queue: deps.queue, reasons }),
     );

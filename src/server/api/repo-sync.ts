@@ -36,7 +36,7 @@ const DEFAULTS = {
 
 /**
  * Brings svc's copy of a user's repositories in line with the git provider: repositories are
- * matched by the provider's uid (so renames follow), else by slug; the user's permissions are
+ * matched by the provider's uid (so renames follow), never by a name alone; the user's permissions are
  * written for each, and removed from repositories the provider no longer lists for them.
  */
 export class RepoSync {
@@ -70,6 +70,7 @@ export class RepoSync {
     const fields = {
       uid: scm.uid,
       namespace: scm.namespace,
+      namespaceUid: scm.namespaceUid,
       name: scm.name,
       slug: `${scm.namespace}/${scm.name}`,
       cloneUrl: scm.cloneUrl,
@@ -79,8 +80,7 @@ export class RepoSync {
       private: scm.private,
       visibility: scm.visibility,
     };
-    const existing =
-      (await this.#deps.repos.findUid(scm.uid)) ?? (await this.#deps.repos.findSlug(scm.namespace, scm.name));
+    const existing = await this.#recordOf(scm);
     let repo: Repo;
     if (existing === undefined) {
       repo = await this.#deps.repos.create({
@@ -105,6 +105,34 @@ export class RepoSync {
       synced: now,
     });
     return { repo, perm };
+  }
+
+  /**
+   * The record of the provider's repository: the one that holds its uid (whatever its name, so
+   * renames follow), or one under its name that has no uid. A record under its name that holds
+   * another uid belongs to another repository — deleted, or renamed away, and the name taken again
+   * — so it never becomes this one's: it moves aside with its secrets and settings.
+   */
+  async #recordOf(scm: ScmRepo): Promise<Repo | undefined> {
+    const own = await this.#deps.repos.findUid(scm.uid);
+    if (own?.namespace === scm.namespace && own.name === scm.name) return own;
+    const holder = await this.#deps.repos.findSlug(scm.namespace, scm.name);
+    if (holder === undefined || holder.id === own?.id) return own;
+    if (own === undefined && holder.uid === '') return holder;
+    await this.#moveAside(holder);
+    return own;
+  }
+
+  /**
+   * Renames a record that lost its name to another repository to `<name>~stale-<id>`: out of the
+   * way, but kept (with its builds, secrets and keys) for an administrator to repair or delete.
+   * If its repository was only renamed, its own next sync finds it by uid and names it again.
+   */
+  async #moveAside(stale: Repo): Promise<void> {
+    await updateRepo(this.#deps.repos, stale, (current) => {
+      const name = `${current.name}~stale-${current.id}`;
+      return { ...current, name, slug: `${current.namespace}/${name}` };
+    });
   }
 }
 

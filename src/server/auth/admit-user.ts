@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ConflictError } from '../../core/errors.js';
 import type { ScmAccount, ScmToken } from '../../core/scm.js';
 import type { User, UserStore } from '../../core/user.js';
+import { accountFor, LoginRefused, type AccountUsers, type StoredUid } from './account-match.js';
 
 /** Who may register by logging in: SVC_REGISTRATION_CLOSED and SVC_USER_FILTER. */
 export interface Admission {
@@ -16,25 +17,28 @@ export interface Admission {
 /** The message SVC_USER_FILTER refusals show, word for word as documented. */
 export const USER_FILTER_MESSAGE = 'Login Failed. User must be a member of an approved organization.';
 
-/** A login svc refuses, with what to tell the person. */
-export class LoginRefused extends Error {}
+export { LoginRefused };
 
 /**
  * Creates or updates the account of someone who just logged in at the provider: profile, provider
- * credentials and last login. New accounts get a random API token; registration rules apply to new
- * accounts only, so closing registration never locks out existing users; `created` tells a new
- * account from a returning one. `organizations` gives the
- * person's organizations at the provider; it is asked only when the filter does not name them.
+ * credentials, provider id and last login. The account is found by the provider's immutable id,
+ * and follows the person's renames (account-match.ts). New accounts get a random API token;
+ * registration rules apply to new accounts only, so closing registration never locks out existing
+ * users; `created` tells a new account from a returning one. `organizations` gives the person's
+ * organizations at the provider; it is asked only when the filter does not name them.
  */
 export async function admitUser(
-  users: Pick<UserStore, 'findLogin' | 'create' | 'update'>,
+  users: AccountUsers & Pick<UserStore, 'create' | 'update'>,
   account: ScmAccount,
   token: ScmToken,
   admission: Admission,
   now: number,
   organizations: () => Promise<readonly string[]>,
+  storedUid?: StoredUid,
 ): Promise<{ user: User; created: boolean }> {
   const profile = {
+    login: account.login,
+    scmUid: account.uid,
     email: account.email,
     avatar: account.avatar,
     scmToken: token.token,
@@ -42,7 +46,7 @@ export async function admitUser(
     scmExpiry: token.expiry,
     lastLogin: now,
   };
-  const existing = await users.findLogin(account.login);
+  const existing = await accountFor(users, account, storedUid);
   if (existing !== undefined) {
     return { user: await users.update({ ...check(existing), ...profile, updated: now }), created: false };
   }
@@ -56,7 +60,6 @@ export async function admitUser(
   }
   try {
     const user = await users.create({
-      login: account.login,
       machine: false,
       admin: false,
       active: true,
@@ -67,7 +70,7 @@ export async function admitUser(
   } catch (error) {
     // Two logins of the same new person at once: the second one updates what the first created.
     if (!(error instanceof ConflictError)) throw error;
-    const created = await users.findLogin(account.login);
+    const created = await accountFor(users, account, storedUid);
     if (created === undefined) throw error;
     return { user: await users.update({ ...check(created), ...profile, updated: now }), created: false };
   }

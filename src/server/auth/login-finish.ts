@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SvcError } from '../../core/errors.js';
 import type { SystemEvents } from '../../core/events.js';
 import type { ScmProvider, ScmToken } from '../../core/scm.js';
-import type { UserStore } from '../../core/user.js';
+import type { User, UserStore } from '../../core/user.js';
+import { scmTokenOf } from './scm-token.js';
 import { escapeHtml, htmlPage, sendHtml } from '../web/html.js';
 import { admitUser, LoginRefused, type Admission } from './admit-user.js';
 import type { SessionCookies } from './session-cookies.js';
@@ -10,7 +11,7 @@ import type { SessionCookies } from './session-cookies.js';
 /** What finishing a login needs, whatever way the provider gave the token. */
 export interface LoginFinishDeps {
   readonly provider: Pick<ScmProvider, 'currentUser' | 'organizations'>;
-  readonly users: Pick<UserStore, 'findLogin' | 'create' | 'update'>;
+  readonly users: Pick<UserStore, 'findLogin' | 'findScmUid' | 'create' | 'update'>;
   readonly sessions: Pick<SessionCookies, 'endLogin' | 'login'>;
   readonly admission: Admission;
   readonly now?: () => number;
@@ -29,6 +30,19 @@ export async function finishLogin(
   token: ScmToken,
 ): Promise<FastifyReply> {
   const account = await deps.provider.currentUser(token);
+  // An account from before svc stored provider ids is the person's only if its own stored
+  // credentials, when they still work, name the same person (account-match.ts).
+  const storedUid = async (holder: User): Promise<string | undefined> => {
+    try {
+      return (await deps.provider.currentUser(scmTokenOf(holder))).uid || undefined;
+    } catch (error) {
+      request.log.info(
+        { err: error, user: holder.login },
+        'login: the account’s stored credentials no longer work',
+      );
+      return undefined;
+    }
+  };
   const { user, created } = await admitUser(
     deps.users,
     account,
@@ -36,6 +50,7 @@ export async function finishLogin(
     deps.admission,
     (deps.now ?? Date.now)(),
     () => deps.provider.organizations(token),
+    storedUid,
   );
   if (created) deps.events?.emit({ kind: 'user', action: 'created', user });
   request.log.info({ user: user.login }, 'login');

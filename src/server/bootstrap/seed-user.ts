@@ -29,6 +29,7 @@ export async function seedUser(users: UserStore, seed: UserSeed, now = Date.now(
       scmToken: '',
       scmRefresh: '',
       scmExpiry: 0,
+      scmUid: '',
       lastLogin: 0,
     });
   }

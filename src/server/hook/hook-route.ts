@@ -30,8 +30,7 @@ export function hookRoute(app: FastifyInstance, deps: HookDeps): void {
     scope.post('/hook', async (request) => {
       let verifiedFor: Repo | undefined;
       const secretOf = async (ref: ScmRepoRef & { uid: string }): Promise<string | undefined> => {
-        const repo =
-          (await deps.repos.findUid(ref.uid)) ?? (await deps.repos.findSlug(ref.namespace, ref.name));
+        const repo = await repoOfHook(deps.repos, ref);
         verifiedFor = repo !== undefined && repo.active && repo.hookSecret !== '' ? repo : undefined;
         return verifiedFor?.hookSecret;
       };
@@ -76,4 +75,20 @@ function hookRequestOf(request: FastifyRequest): ScmHookRequest {
   }
   const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
   return { headers, body };
+}
+
+/**
+ * The record a hook is for: the one holding the repository's uid. A record found by name only
+ * counts when one side has no uid (a payload that names none, a record from before uids): a
+ * repository deleted and created again under its name must not reach the old record, its secret
+ * and its settings.
+ */
+async function repoOfHook(
+  repos: HookDeps['repos'],
+  ref: ScmRepoRef & { uid: string },
+): Promise<Repo | undefined> {
+  const own = ref.uid === '' ? undefined : await repos.findUid(ref.uid);
+  if (own !== undefined) return own;
+  const named = await repos.findSlug(ref.namespace, ref.name);
+  return named !== undefined && (ref.uid === '' || named.uid === '') ? named : undefined;
 }

@@ -18,19 +18,38 @@ export function isFromFork(repo: Repo, build: Build): boolean {
  * (DESIGN.md "Security").
  */
 export async function secretsForBuild(
-  secrets: Pick<SecretStore, 'list'>,
+  secrets: Pick<SecretStore, 'list' | 'bindNamespace'>,
   repo: Repo,
   build: Build,
 ): Promise<Secret[]> {
   if (isFromFork(repo, build)) return [];
   const byName = new Map<string, Secret>();
-  const scopes = [
-    { kind: 'global' as const },
-    { kind: 'namespace' as const, namespace: repo.namespace },
-    { kind: 'repo' as const, repoId: repo.id },
-  ];
-  for (const scope of scopes) for (const secret of await secrets.list(scope)) byName.set(secret.name, secret);
+  const add = (list: readonly Secret[]) => {
+    for (const secret of list) byName.set(secret.name, secret);
+  };
+  add(await secrets.list({ kind: 'global' }));
+  add(await namespaceSecrets(secrets, repo));
+  add(await secrets.list({ kind: 'repo', repoId: repo.id }));
   return [...byName.values()].filter((secret) => allowedFor(secret, build.event));
+}
+
+/**
+ * The organization secrets of the repository's namespace — its namespace by the provider's id, not
+ * only by name: a namespace deleted and registered again by someone else does not inherit them. A
+ * secret not yet bound to an id (written before svc stored them, or before any repository of the
+ * namespace was synchronized) is bound to this repository's namespace on first use.
+ */
+async function namespaceSecrets(
+  secrets: Pick<SecretStore, 'list' | 'bindNamespace'>,
+  repo: Repo,
+): Promise<Secret[]> {
+  const mine: Secret[] = [];
+  for (const secret of await secrets.list({ kind: 'namespace', namespace: repo.namespace })) {
+    if (secret.namespaceUid === repo.namespaceUid) mine.push(secret);
+    else if (secret.namespaceUid === '' && (await secrets.bindNamespace(secret.id, repo.namespaceUid)))
+      mine.push({ ...secret, namespaceUid: repo.namespaceUid });
+  }
+  return mine;
 }
 
 /** Whether the secret's flags let a build of this event have it. */

@@ -61,6 +61,7 @@ export function newUser(overrides: Partial<NewUser> = {}): NewUser {
     scmRefresh: 'ghr_refresh',
     scmExpiry: 1_900_000_000_000,
     lastLogin: 0,
+    scmUid: '',
     ...overrides,
   };
 }
@@ -72,6 +73,7 @@ export function newRepo(overrides: Partial<NewRepo> = {}): NewRepo {
     uid: unique('uid-'),
     userId: 0,
     namespace,
+    namespaceUid: '',
     name,
     slug: `${namespace}/${name}`,
     scm: 'scmc',
@@ -189,6 +191,7 @@ export function newSecret(scope: SecretScope, overrides: Partial<NewSecret> = {}
     data: 'p4ssw0rd',
     pullRequest: false,
     pullRequestPush: false,
+    namespaceUid: '',
     ...overrides,
   };
 }

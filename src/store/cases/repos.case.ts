@@ -7,6 +7,7 @@ import {
   newSecret,
   newStage,
   newUser,
+  unique,
   useStore,
   type OpenFreshStore,
 } from './fixtures.case.js';
@@ -24,6 +25,16 @@ export function reposContract(open: OpenFreshStore): void {
       expect(await store().repos.findUid(input.uid)).toEqual(repo);
       expect(await store().repos.findSlug('octo-org', input.name)).toEqual(repo);
       expect(await store().repos.findSlug('octo-org', 'missing')).toBeUndefined();
+    });
+
+    it('tells a namespace’s provider id from its most recently synchronized repository', async () => {
+      const namespace = unique('ns-');
+      expect(await store().repos.findNamespaceUid(namespace)).toBe('');
+      await store().repos.create(newRepo({ namespace, namespaceUid: '', synced: 5 }));
+      expect(await store().repos.findNamespaceUid(namespace)).toBe('');
+      await store().repos.create(newRepo({ namespace, namespaceUid: 'old-org', synced: 10 }));
+      await store().repos.create(newRepo({ namespace, namespaceUid: 'new-org', synced: 20 }));
+      expect(await store().repos.findNamespaceUid(namespace)).toBe('new-org');
     });
 
     it('refuses a taken uid or slug, saying which', async () => {

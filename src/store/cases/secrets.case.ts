@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError } from '../../core/errors.js';
 import type { SecretScope } from '../../core/secret.js';
-import { newRepo, newSecret, useStore, type OpenFreshStore } from './fixtures.case.js';
+import { newRepo, newSecret, unique, useStore, type OpenFreshStore } from './fixtures.case.js';
 
 /** SecretStore: the three scopes, uniqueness within a scope, create/find/list/update/delete. */
 export function secretsContract(open: OpenFreshStore): void {
@@ -30,6 +30,20 @@ export function secretsContract(open: OpenFreshStore): void {
       expect(
         await store().secrets.findName({ kind: 'namespace', namespace: 'other' }, 'docker_password'),
       ).toBeUndefined();
+    });
+
+    it('binds an organization secret to its namespace’s id once, whoever asks first', async () => {
+      const scope: SecretScope = { kind: 'namespace', namespace: unique('bind-') };
+      const secret = await store().secrets.create(newSecret(scope));
+      expect(secret.namespaceUid).toBe('');
+      expect(await store().secrets.bindNamespace(secret.id, '')).toBe(false);
+      expect(await store().secrets.bindNamespace(secret.id, '4242')).toBe(true);
+      expect(await store().secrets.bindNamespace(secret.id, '9999')).toBe(false);
+      expect((await store().secrets.find(secret.id))?.namespaceUid).toBe('4242');
+      const global = await store().secrets.create(newSecret({ kind: 'global' }, { namespaceUid: '7' }));
+      expect(global.namespaceUid).toBe('7');
+      expect((await store().secrets.find(global.id))?.namespaceUid).toBe('');
+      expect(await store().secrets.bindNamespace(global.id, '4242')).toBe(false);
     });
 
     it('refuses a second secret of the same name in one scope', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError } from '../../core/errors.js';
-import { newUser, useStore, type OpenFreshStore } from './fixtures.case.js';
+import { newUser, unique, useStore, type OpenFreshStore } from './fixtures.case.js';
 
 /** UserStore: create/find/list/update/delete and the unique login and token. */
 export function usersContract(open: OpenFreshStore): void {
@@ -40,6 +40,20 @@ export function usersContract(open: OpenFreshStore): void {
       expect((await store().users.find(user.id))?.scmToken).toBe('new-scm');
       expect((await store().users.find(other.id))?.scmToken).toBe('other-scm');
       expect(await store().users.replaceScmToken('', fresh)).toBe(0);
+    });
+
+    it('finds a person by the provider’s id, which two accounts cannot share; many have none', async () => {
+      const uid = unique('9');
+      const person = await store().users.create(newUser({ scmUid: uid }));
+      expect(await store().users.findScmUid(uid)).toEqual(person);
+      await expect(store().users.create(newUser({ scmUid: uid }))).rejects.toThrow(ConflictError);
+      await expect(store().users.create(newUser({ scmUid: uid }))).rejects.toThrow(/provider's account/);
+      const a = await store().users.create(newUser());
+      const b = await store().users.create(newUser());
+      expect([a.scmUid, b.scmUid]).toEqual(['', '']);
+      expect(await store().users.findScmUid('')).toBeUndefined();
+      const renamed = await store().users.update({ ...person, login: unique('renamed-') });
+      expect(await store().users.findScmUid(uid)).toEqual(renamed);
     });
 
     it('returns undefined for a user that does not exist', async () => {

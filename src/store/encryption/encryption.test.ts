@@ -11,7 +11,14 @@ const key = parseDatabaseSecret('0123456789abcdef0123456789abcdef') as Uint8Arra
 const otherKey = new Uint8Array(randomBytes(32));
 
 function secret(name: string, data: string): NewSecret {
-  return { scope: { kind: 'global' }, name, data, pullRequest: false, pullRequestPush: false };
+  return {
+    scope: { kind: 'global' },
+    name,
+    data,
+    pullRequest: false,
+    pullRequestPush: false,
+    namespaceUid: '',
+  };
 }
 
 for (const dialect of testDialects()) {

@@ -44,6 +44,7 @@ function toRepo(row: Selectable<RepoRow>): Repo {
     throttle: Number(row.throttle),
     approval: approvalOf(row.approval),
     signingKey: row.signing_key,
+    namespaceUid: row.namespace_uid,
     timeout: Number(row.timeout),
     counter: Number(row.counter),
     hookSecret: row.hook_secret,
@@ -81,6 +82,7 @@ function columns(repo: NewRepo) {
     throttle: repo.throttle,
     approval: repo.approval,
     signing_key: repo.signingKey,
+    namespace_uid: repo.namespaceUid,
     timeout: repo.timeout,
     hook_secret: repo.hookSecret,
     synced: repo.synced,
@@ -105,6 +107,18 @@ export class SqlRepoStore implements RepoStore {
   async findUid(uid: string): Promise<Repo | undefined> {
     const row = await this.#db.selectFrom('repos').selectAll().where('uid', '=', uid).executeTakeFirst();
     return row && toRepo(row);
+  }
+
+  async findNamespaceUid(namespace: string): Promise<string> {
+    const row = await this.#db
+      .selectFrom('repos')
+      .select('namespace_uid')
+      .where('namespace', '=', namespace)
+      .where('namespace_uid', '<>', '')
+      .orderBy('synced', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    return row?.namespace_uid ?? '';
   }
 
   async findSlug(namespace: string, name: string): Promise<Repo | undefined> {

@@ -127,6 +127,18 @@ export class SqlSecretStore implements SecretStore {
     return { ...secret, updated };
   }
 
+  async bindNamespace(id: number, namespaceUid: string): Promise<boolean> {
+    if (namespaceUid === '') return false;
+    const result = await this.#db
+      .updateTable('secrets')
+      .set({ namespace_uid: namespaceUid })
+      .where('id', '=', id)
+      .where('scope', '=', 'namespace')
+      .where('namespace_uid', '=', '')
+      .executeTakeFirstOrThrow();
+    return changed(result) > 0;
+  }
+
   async delete(id: number): Promise<void> {
     await this.#db.deleteFrom('secrets').where('id', '=', id).execute();
   }
@@ -138,6 +150,7 @@ export class SqlSecretStore implements SecretStore {
       data: this.#cipher.seal(secret.data),
       pull_request: flag(secret.pullRequest),
       pull_request_push: flag(secret.pullRequestPush),
+      namespace_uid: secret.scope.kind === 'namespace' ? secret.namespaceUid : '',
     };
   }
 
@@ -159,6 +172,7 @@ export class SqlSecretStore implements SecretStore {
       data,
       pullRequest: bool(row.pull_request),
       pullRequestPush: bool(row.pull_request_push),
+      namespaceUid: row.namespace_uid,
       created: Number(row.created),
       updated: Number(row.updated),
     };

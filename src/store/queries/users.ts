@@ -18,6 +18,7 @@ function toUser(row: Selectable<UserRow>): User {
     scmToken: row.scm_token,
     scmRefresh: row.scm_refresh,
     scmExpiry: Number(row.scm_expiry),
+    scmUid: row.scm_uid ?? '',
     lastLogin: Number(row.last_login),
     created: Number(row.created),
     updated: Number(row.updated),
@@ -36,6 +37,7 @@ function columns(user: NewUser) {
     scm_token: user.scmToken,
     scm_refresh: user.scmRefresh,
     scm_expiry: user.scmExpiry,
+    scm_uid: user.scmUid === '' ? null : user.scmUid,
     last_login: user.lastLogin,
   };
 }
@@ -57,6 +59,12 @@ export class SqlUserStore implements UserStore {
 
   async findLogin(login: string): Promise<User | undefined> {
     const row = await this.#db.selectFrom('users').selectAll().where('login', '=', login).executeTakeFirst();
+    return row && toUser(row);
+  }
+
+  async findScmUid(uid: string): Promise<User | undefined> {
+    if (uid === '') return undefined;
+    const row = await this.#db.selectFrom('users').selectAll().where('scm_uid', '=', uid).executeTakeFirst();
     return row && toUser(row);
   }
 
@@ -132,8 +140,10 @@ export class SqlUserStore implements UserStore {
   /** Which unique column a write of the user (`self`: its id, when it exists) collided on. */
   async #collision(user: NewUser, self: number | undefined): Promise<string> {
     const holder = await this.findLogin(user.login);
-    return holder !== undefined && holder.id !== self
-      ? `user "${user.login}" already exists`
-      : `another user already has the token of user "${user.login}"`;
+    if (holder !== undefined && holder.id !== self) return `user "${user.login}" already exists`;
+    const same = await this.findScmUid(user.scmUid);
+    if (same !== undefined && same.id !== self)
+      return `user "${same.login}" already belongs to the provider's account ${user.scmUid}`;
+    return `another user already has the token of user "${user.login}"`;
   }
 }

@@ -46,7 +46,7 @@ export function pushPayload(env: Env, repo: Repo, kind: 'branch' | 'tag', name: 
     kind === 'branch' && head.branchBefore !== undefined ? repo.commits.get(head.branchBefore) : undefined;
   return {
     actor: actor(env, repo, head.author),
-    repository: renderRepo(repo, env.urls, undefined),
+    repository: renderRepo(env.state, repo, env.urls, undefined),
     push: {
       changes: [
         {
@@ -94,7 +94,7 @@ export function pullRequestPayload(
   const who = actor(env, from, author);
   return {
     actor: who,
-    repository: renderRepo(repo, env.urls, undefined),
+    repository: renderRepo(env.state, repo, env.urls, undefined),
     pullrequest: {
       type: 'pullrequest',
       id,

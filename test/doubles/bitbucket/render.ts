@@ -18,7 +18,7 @@ export function renderAccount(user: User, urls: BitbucketUrls) {
   };
 }
 
-export function renderRepo(repo: Repo, urls: BitbucketUrls, viewer: string | undefined) {
+export function renderRepo(state: ForgeState, repo: Repo, urls: BitbucketUrls, viewer: string | undefined) {
   const fullName = `${repo.owner}/${repo.name}`;
   return {
     type: 'repository',
@@ -29,7 +29,12 @@ export function renderRepo(repo: Repo, urls: BitbucketUrls, viewer: string | und
     is_private: repo.private,
     scm: 'git',
     mainbranch: { type: 'branch', name: repo.defaultBranch },
-    workspace: { type: 'workspace', slug: repo.owner, uuid: uuidOf(repo.id + 1_000_000), name: repo.owner },
+    workspace: {
+      type: 'workspace',
+      slug: repo.owner,
+      uuid: uuidOf(state.ownerId(repo.owner)),
+      name: repo.owner,
+    },
     links: {
       html: { href: `${urls.web}/${fullName}` },
       clone: [

@@ -62,7 +62,7 @@ export function routes(env: Env): BitbucketRoute[] {
     {
       method: 'GET',
       pattern: repo,
-      handler: read((r, ctx) => ({ status: 200, body: renderRepo(r, env.urls, ctx.login) })),
+      handler: read((r, ctx) => ({ status: 200, body: renderRepo(env.state, r, env.urls, ctx.login) })),
     },
     { method: 'GET', pattern: `${repo}/src/{commit}/{path+}`, handler: read((r, ctx) => src(env, r, ctx)) },
     { method: 'GET', pattern: `${repo}/commit/{rev}`, handler: read((r, ctx) => commit(env, r, ctx)) },
@@ -201,7 +201,7 @@ function workspaceRepos(env: Env, ctx: Context): Reply {
   return paginate(
     env,
     ctx,
-    repos.map((r) => renderRepo(r, env.urls, ctx.login)),
+    repos.map((r) => renderRepo(env.state, r, env.urls, ctx.login)),
   );
 }
 
@@ -267,7 +267,7 @@ function renderHook(
     url: hook.url,
     description: 'svc',
     subject_type: 'repository',
-    subject: renderRepo(repo, env.urls, undefined),
+    subject: renderRepo(env.state, repo, env.urls, undefined),
     active: hook.active,
     created_at: hook.created,
     events: hook.events,

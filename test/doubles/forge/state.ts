@@ -122,6 +122,8 @@ export class ForgeState {
   readonly grants = new Map<string, Grant>();
   #nextId = 1000;
   #commits = 0;
+  /** Organizations' ids by lower-case name, handed out on first use. */
+  readonly #orgIds = new Map<string, number>();
 
   nextId(): number {
     return this.#nextId++;
@@ -148,6 +150,43 @@ export class ForgeState {
     };
     this.users.set(user.login.toLowerCase(), added);
     return added;
+  }
+
+  /**
+   * Renames an account, as the provider lets a person do: the old name is free again for someone
+   * else to register, while the id, the tokens and the organizations stay with the person.
+   */
+  renameUser(from: string, to: string): User {
+    const user = this.user(from);
+    if (user === undefined) throw new Error(`forge double: no user ${from}`);
+    if (this.user(to) !== undefined) throw new Error(`forge double: user ${to} exists`);
+    this.users.delete(from.toLowerCase());
+    user.login = to;
+    this.users.set(to.toLowerCase(), user);
+    for (const [token, login] of this.tokens)
+      if (login.toLowerCase() === from.toLowerCase()) this.tokens.set(token, to);
+    return user;
+  }
+
+  /** The stable id of the organization (or group, workspace) `name`: the same for every repository. */
+  orgId(name: string): number {
+    const key = name.toLowerCase();
+    const known = this.#orgIds.get(key);
+    if (known !== undefined) return known;
+    const id = this.nextId();
+    this.#orgIds.set(key, id);
+    return id;
+  }
+
+  /** The organization `name` was deleted and someone registered the name again: a new id. */
+  recreateOrg(name: string): number {
+    this.#orgIds.delete(name.toLowerCase());
+    return this.orgId(name);
+  }
+
+  /** The id of a repository's owner: the user's, else the organization's. */
+  ownerId(owner: string): number {
+    return this.user(owner)?.id ?? this.orgId(owner);
   }
 
   /** Adds a commit on a branch of the repository named `fullName`, by its owner unless `author` says. */

@@ -50,7 +50,7 @@ export function renderRepo(
     owner:
       owner === undefined
         ? {
-            id: repo.id + 100_000,
+            id: state.orgId(repo.owner),
             login: repo.owner,
             username: repo.owner,
             visibility: 'public',

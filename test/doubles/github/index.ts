@@ -141,6 +141,12 @@ export interface GitHubDouble extends ForgeDouble {
   recover(): void;
   /** The requests that got an injected failure, oldest first. */
   faultHits(): readonly FaultHit[];
+  /** The user renames their account: the old login is free for someone else to register. */
+  renameUser(from: string, to: string): void;
+  /** Deletes a repository (with its hooks); its name is free again, and a new one gets a new id. */
+  deleteRepo(fullName: string): void;
+  /** The organization is deleted and its name registered again: its id changes. */
+  recreateOrg(name: string): void;
 }
 
 /** Options of the double; `tls` serves https with that key and certificate (for SKIP_VERIFY tests). */
@@ -217,6 +223,12 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     fail: (rule) => faults.fail(rule),
     recover: () => faults.recover(),
     faultHits: () => faults.hits,
+    renameUser: (from, to) => void state.renameUser(from, to),
+    deleteRepo(fullName) {
+      state.repoByFullName(fullName); // throws for an unknown repository
+      state.repos.delete(fullName.toLowerCase());
+    },
+    recreateOrg: (name) => void state.recreateOrg(name),
     close: () => closeServer(server),
   };
 }

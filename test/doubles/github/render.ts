@@ -46,7 +46,10 @@ export function owner(state: GitHubState, login: string, urls: Urls) {
   const user = state.user(login);
   if (user !== undefined) return simpleUser(user, urls);
   return {
-    ...simpleUser({ id: 1, login, publicEmail: null, primaryEmail: '', orgs: [], orgAdmin: [] }, urls),
+    ...simpleUser(
+      { id: state.orgId(login), login, publicEmail: null, primaryEmail: '', orgs: [], orgAdmin: [] },
+      urls,
+    ),
     type: 'Organization',
   };
 }

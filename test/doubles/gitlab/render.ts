@@ -50,7 +50,7 @@ export function renderProject(
     avatar_url: null,
     archived: false,
     namespace: {
-      id: repo.id + 100_000,
+      id: state.ownerId(repo.owner),
       name: repo.owner,
       path: repo.owner,
       kind: personal ? 'user' : 'group',

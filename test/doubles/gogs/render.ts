@@ -44,7 +44,9 @@ export function renderRepo(
   return {
     id: repo.id,
     owner:
-      owner === undefined ? renderOrg(repo.owner, repo.id + 100_000, urls) : renderUser(owner, urls, false),
+      owner === undefined
+        ? renderOrg(repo.owner, state.orgId(repo.owner), urls)
+        : renderUser(owner, urls, false),
     name: repo.name,
     full_name: fullName,
     description: '',

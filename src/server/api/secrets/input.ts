@@ -53,6 +53,7 @@ export function newSecretOf(scope: SecretScope, body: z.infer<typeof NewSecretBo
     data: body.data,
     pullRequest: body.pull_request,
     pullRequestPush: body.pull_request_push,
+    namespaceUid: '',
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NotFoundError } from '../../../core/errors.js';
+import type { RepoStore } from '../../../core/repo.js';
 import type { Secret, SecretStore } from '../../../core/secret.js';
 import { secretJson } from '../json/secret.js';
 import { ADMIN, NAMESPACE_ADMIN, NAMESPACE_READ, route, type ApiRoute } from '../route.js';
@@ -9,6 +10,8 @@ import { applySecretPatch, NewSecretBody, SecretPatch, newSecretOf } from './inp
 /** What organization secrets need. */
 export interface OrgSecretDeps {
   readonly secrets: Pick<SecretStore, 'findName' | 'list' | 'listAll' | 'create' | 'update' | 'delete'>;
+  /** Tells the namespace's provider id, to bind a new secret to it (secrets.ts namespaceSecrets). */
+  readonly repos: Pick<RepoStore, 'findNamespaceUid'>;
 }
 
 const NamespaceParams = z.object({ namespace: z.string().min(1) });
@@ -77,9 +80,10 @@ export function orgSecretRoutes(deps: OrgSecretDeps): ApiRoute[] {
       body: NewSecretBody,
       response: { schema: secretSchema, description: 'the secret, without its value' },
       async handler({ params, body }) {
-        const secret = await deps.secrets.create(
-          newSecretOf({ kind: 'namespace', namespace: params.namespace }, body),
-        );
+        const secret = await deps.secrets.create({
+          ...newSecretOf({ kind: 'namespace', namespace: params.namespace }, body),
+          namespaceUid: await deps.repos.findNamespaceUid(params.namespace),
+        });
         return secretJson(secret);
       },
     }),

@@ -31,8 +31,17 @@ const NewUserBody = z
   })
   .strict();
 
+/**
+ * `login` (an svc addition) renames the account: how an administrator moves aside an account whose
+ * name someone else now holds at the provider (account-match.ts says so at their login).
+ */
 const UserPatch = z
-  .object({ admin: z.boolean(), active: z.boolean(), machine: z.boolean() })
+  .object({
+    admin: z.boolean(),
+    active: z.boolean(),
+    machine: z.boolean(),
+    login: z.string().min(1).max(250),
+  })
   .partial()
   .strict();
 
@@ -78,6 +87,7 @@ export function userAdminRoutes(deps: UserAdminDeps): ApiRoute[] {
           scmToken: '',
           scmRefresh: '',
           scmExpiry: 0,
+          scmUid: '',
           lastLogin: 0,
         });
         deps.events?.emit({ kind: 'user', action: 'created', user });
@@ -97,7 +107,7 @@ export function userAdminRoutes(deps: UserAdminDeps): ApiRoute[] {
       ...common,
       method: 'PATCH',
       path: '/api/users/:login',
-      summary: 'Changes an account’s admin, active and machine flags',
+      summary: 'Changes an account’s admin, active and machine flags, or renames it',
       params: LoginParams,
       body: UserPatch,
       response: { schema: userSchema, description: 'the account as changed' },
