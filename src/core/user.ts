@@ -24,11 +24,16 @@ export interface User {
   scmUid: string;
   /** Epoch milliseconds; 0 when never. */
   lastLogin: number;
+  /**
+   * Session cookies carry the generation they were issued in; logging out moves it on
+   * (`endSessions`), which ends every session of the account on every server at once.
+   */
+  readonly sessionGen: number;
   created: number;
   updated: number;
 }
 
-export type NewUser = Omit<User, 'id' | 'created' | 'updated'>;
+export type NewUser = Omit<User, 'id' | 'created' | 'updated' | 'sessionGen'>;
 
 /**
  * Persistence of users.
@@ -47,6 +52,11 @@ export interface UserStore {
   create(user: NewUser): Promise<User>;
   update(user: User): Promise<User>;
   delete(id: number): Promise<void>;
+  /**
+   * Moves the account's session generation on, in one write that no other update undoes (`update`
+   * never writes it): every session cookie issued before stops working.
+   */
+  endSessions(id: number): Promise<void>;
   /**
    * Stores refreshed provider credentials in place of `oldToken` (whichever users hold it; normally
    * one) and answers how many users had it. Written as one conditional update so that two refreshes

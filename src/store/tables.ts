@@ -20,6 +20,8 @@ export interface UserRow {
   scm_expiry: number;
   /** Since schema version 11: the provider's id of the person; NULL when unknown. */
   scm_uid: string | null;
+  /** Since schema version 11: moved on by every logout (UserStore.endSessions). */
+  session_gen: Generated<number>;
   last_login: number;
   created: number;
   updated: number;

@@ -91,15 +91,37 @@ describe('login through the git provider', () => {
     expect(await answer.text()).toContain('The git provider did not log you in: The user said no.');
   });
 
-  it('logs out by clearing the cookies', async () => {
+  it('logs out with a POST that ends the session on the server, not only in the browser', async () => {
     const session = await loginAs(h, 'octocat');
-    const out = await fetch(`${h.url}/logout`, { redirect: 'manual', headers: { cookie: session.cookie } });
-    expect(out.status).toBe(302);
+    const other = await loginAs(h, 'octocat');
+    const logout = (body: string) =>
+      fetch(`${h.url}/logout`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      });
+    // A GET changes nothing: it shows the button that posts.
+    const asked = await fetch(`${h.url}/logout`, { headers: { cookie: session.cookie } });
+    expect(asked.status).toBe(200);
+    expect(await asked.text()).toContain(`<input type="hidden" name="csrf" value="${session.csrf}">`);
+    expect((await call(h, '/api/user', { session })).status).toBe(200);
+    // A post from another site (no CSRF token) changes nothing either.
+    expect((await logout('')).status).toBe(403);
+    expect((await call(h, '/api/user', { session })).status).toBe(200);
+
+    const out = await logout(`csrf=${encodeURIComponent(session.csrf)}`);
+    expect(out.status).toBe(303);
     expect(out.headers.get('location')).toBe('/');
     const cleared = out.headers.getSetCookie();
     expect(cleared.find((value) => value.startsWith('svc_session=;'))).toMatch(/Expires=Thu, 01 Jan 1970/);
     const after = await call(h, '/api/user', { session: { ...session, cookie: cookieHeader(cleared) } });
     expect(after.status).toBe(401);
+    // The cookie itself, replayed (kept by an attacker or another browser), ends with it.
+    expect((await call(h, '/api/user', { session })).status).toBe(401);
+    expect((await call(h, '/api/user', { session: other })).status).toBe(401);
+    // Logging in again works, with a new session.
+    expect((await call(h, '/api/user', { session: await loginAs(h, 'octocat') })).status).toBe(200);
   });
 });
 

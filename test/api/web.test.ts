@@ -83,7 +83,9 @@ describe('start page', () => {
     const page = await call(withProvider, '/', { session });
     expect(page.text).toContain('Logged in as <strong>octocat</strong>.');
     expect(page.text).toContain('<a href="/api/user">/api/user</a>');
-    expect(page.text).toContain('<a href="/logout">Log out</a>');
+    expect(page.text).toContain(
+      `<form method="post" action="/logout"><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit">Log out</button></form>`,
+    );
     // Their own API token, over their own session only, and never cached.
     const user = await withProvider.store.users.findLogin('octocat');
     expect(page.text).toContain(`<code>${user?.token ?? 'no user'}</code>`);

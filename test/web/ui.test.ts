@@ -221,13 +221,16 @@ describe.skipIf(skip)('the web UI in Chromium: server, Docker runner, GitHub dou
     expect(problems.join('\n')).toBe('');
   }, 120_000);
 
-  it('logs out', async () => {
+  it('logs out, ending the session on the server', async () => {
     await page.goto(url('/account'));
-    await page.getByRole('link', { name: 'Log out' }).click();
+    const before = await cookieHeader(context);
+    await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('link', { name: 'Log in' }).waitFor();
     expect((await fetch(url('/api/user'), { headers: { cookie: await cookieHeader(context) } })).status).toBe(
       401,
     );
+    // A copy of the cookie kept from before the logout no longer works either.
+    expect((await fetch(url('/api/user'), { headers: { cookie: before } })).status).toBe(401);
   });
 });
 

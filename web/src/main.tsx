@@ -75,7 +75,12 @@ function App() {
         </Link>
         <nav aria-label="account">
           {account.admin ? <Link href="/admin">Administration</Link> : null}{' '}
-          <Link href="/account">{account.login}</Link> <a href="/logout">Log out</a>
+          <Link href="/account">{account.login}</Link>{' '}
+          {/* A POST that ends the session on the server, with the session's CSRF token. */}
+          <form method="post" action="/logout" class="logout">
+            <input type="hidden" name="csrf" value={account.csrf ?? ''} />
+            <button type="submit">Log out</button>
+          </form>
         </nav>
       </header>
       <Page path={path} account={account} />

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { loginRoute, type LoginDeps } from './login-route.js';
-import { logoutRoute } from './logout-route.js';
+import { logoutRoute, type LogoutDeps } from './logout-route.js';
 import type { SessionCookies } from './session-cookies.js';
 
 export { Authenticator, CSRF_HEADER, type AuthenticatorDeps, type Principal } from './authenticator.js';
@@ -16,11 +16,12 @@ export {
 } from './session-cookies.js';
 
 /** What the login and logout routes need. */
-export interface AuthRoutesDeps extends Omit<LoginDeps, 'sessions'> {
+export interface AuthRoutesDeps extends Omit<LoginDeps, 'sessions' | 'users'> {
   readonly sessions: SessionCookies;
+  readonly users: LoginDeps['users'] & LogoutDeps['users'];
 }
 
-/** GET /login (the OAuth round trip with the git provider) and GET /logout. */
+/** GET /login (the OAuth round trip with the git provider), and POST /logout (GET shows its button). */
 export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): void {
   loginRoute(app, deps);
   logoutRoute(app, deps);

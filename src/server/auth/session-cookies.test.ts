@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SessionCookies } from './session-cookies.js';
 
-const user = { id: 7, token: 'a'.repeat(32) };
+const user = { id: 7, token: 'a'.repeat(32), sessionGen: 3 };
 
 function cookiesAt(now: { value: number }, options: { secret?: string | null; secure?: boolean } = {}) {
   return new SessionCookies({
@@ -42,6 +42,14 @@ describe('SessionCookies', () => {
     expect(cookies.belongsTo(session, user)).toBe(true);
     expect(cookies.belongsTo(session, { ...user, token: 'b'.repeat(32) })).toBe(false);
     expect(cookies.belongsTo(session, { ...user, id: 8 })).toBe(false);
+  });
+
+  it('ties the session to the account’s session generation, which a logout moves on', () => {
+    const cookies = cookiesAt({ value: 0 });
+    const session = cookies.read(header(cookies.login(user)));
+    if (session === undefined) throw new Error('no session');
+    expect(session.generation).toBe(3);
+    expect(cookies.belongsTo(session, { ...user, sessionGen: 4 })).toBe(false);
   });
 
   it('marks cookies Secure under https, the session HttpOnly and the CSRF cookie readable', () => {

@@ -21,6 +21,8 @@ export interface Session {
   readonly expires: number;
   /** Ties the session to the user's current API token: rotating the token ends every session. */
   readonly tokenTag: string;
+  /** The account's session generation it was issued in (User.sessionGen); 0 for older cookies. */
+  readonly generation: number;
   /** The CSRF token of this session (X-CSRF-Token). */
   readonly csrf: string;
 }
@@ -53,9 +55,9 @@ export class SessionCookies {
   }
 
   /** Set-Cookie values that log `user` in. */
-  login(user: Pick<User, 'id' | 'token'>): string[] {
+  login(user: Pick<User, 'id' | 'token' | 'sessionGen'>): string[] {
     const expires = this.#now() + this.#options.timeoutMs;
-    const value = `${user.id}:${expires}:${tokenTag(user.token)}`;
+    const value = `${user.id}:${expires}:${tokenTag(user.token)}:${user.sessionGen}`;
     const at = new Date(expires);
     return [
       this.#cookie(SESSION_COOKIE, this.#signer.sign(value), { expires: at, httpOnly: true }),
@@ -78,16 +80,30 @@ export class SessionCookies {
     if (raw === undefined || raw === '') return undefined;
     const unsigned = this.#signer.unsign(raw);
     if (!unsigned.valid) return undefined;
-    const match = /^(\d+):(\d+):([0-9a-f]+)$/.exec(unsigned.value);
+    // Cookies issued before session generations have three parts: generation 0.
+    const match = /^(\d+):(\d+):([0-9a-f]+)(?::(\d{1,15}))?$/.exec(unsigned.value);
     if (match === null) return undefined;
     const expires = Number(match[2]);
     if (expires <= this.#now()) return undefined;
-    return { userId: Number(match[1]), expires, tokenTag: match[3] ?? '', csrf: this.#csrf(unsigned.value) };
+    return {
+      userId: Number(match[1]),
+      expires,
+      tokenTag: match[3] ?? '',
+      generation: Number(match[4] ?? 0),
+      csrf: this.#csrf(unsigned.value),
+    };
   }
 
-  /** True when the session was issued for the user's current API token. */
-  belongsTo(session: Session, user: Pick<User, 'id' | 'token'>): boolean {
-    return session.userId === user.id && sameText(session.tokenTag, tokenTag(user.token));
+  /**
+   * True when the session was issued for the user's current API token, in the account's current
+   * session generation (a logout since ends it).
+   */
+  belongsTo(session: Session, user: Pick<User, 'id' | 'token' | 'sessionGen'>): boolean {
+    return (
+      session.userId === user.id &&
+      session.generation === user.sessionGen &&
+      sameText(session.tokenTag, tokenTag(user.token))
+    );
   }
 
   /** A fresh OAuth `state` and the short-lived cookie that remembers it. */

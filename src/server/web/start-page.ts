@@ -49,7 +49,7 @@ function userSection(principal: Principal): string {
     `<p>Logged in as <strong>${escapeHtml(principal.user.login)}</strong>.</p>`,
     token,
     '<p>API: <a href="/api/user">/api/user</a> (your account), <a href="/api/user/repos">/api/user/repos</a> (your repositories).</p>',
-    '<p><a href="/logout">Log out</a></p>',
+    `<form method="post" action="/logout"><input type="hidden" name="csrf" value="${escapeHtml(principal.csrf ?? '')}"><button type="submit">Log out</button></form>`,
   ].join('\n');
 }
 

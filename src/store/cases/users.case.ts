@@ -56,6 +56,20 @@ export function usersContract(open: OpenFreshStore): void {
       expect(await store().users.findScmUid(uid)).toEqual(renamed);
     });
 
+    it('moves the session generation on, and no other update moves it back', async () => {
+      const user = await store().users.create(newUser());
+      expect(user.sessionGen).toBe(0);
+      await store().users.endSessions(user.id);
+      await store().users.endSessions(user.id);
+      expect((await store().users.find(user.id))?.sessionGen).toBe(2);
+      // An update from a copy read before the logouts keeps them.
+      await store().users.update({ ...user, email: 'changed@example.com' });
+      expect(await store().users.find(user.id)).toMatchObject({
+        sessionGen: 2,
+        email: 'changed@example.com',
+      });
+    });
+
     it('returns undefined for a user that does not exist', async () => {
       expect(await store().users.find(999_999)).toBeUndefined();
       expect(await store().users.findLogin('nobody')).toBeUndefined();

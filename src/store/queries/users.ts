@@ -19,6 +19,7 @@ function toUser(row: Selectable<UserRow>): User {
     scmRefresh: row.scm_refresh,
     scmExpiry: Number(row.scm_expiry),
     scmUid: row.scm_uid ?? '',
+    sessionGen: Number(row.session_gen),
     lastLogin: Number(row.last_login),
     created: Number(row.created),
     updated: Number(row.updated),
@@ -96,7 +97,7 @@ export class SqlUserStore implements UserStore {
         conflict: () => this.#collision(user, undefined),
       },
     );
-    return { ...user, id, created: now, updated: now };
+    return { ...user, id, sessionGen: 0, created: now, updated: now };
   }
 
   async update(user: User): Promise<User> {
@@ -117,6 +118,14 @@ export class SqlUserStore implements UserStore {
 
   async delete(id: number): Promise<void> {
     await this.#db.deleteFrom('users').where('id', '=', id).execute();
+  }
+
+  async endSessions(id: number): Promise<void> {
+    await this.#db
+      .updateTable('users')
+      .set((eb) => ({ session_gen: eb('session_gen', '+', 1) }))
+      .where('id', '=', id)
+      .execute();
   }
 
   async replaceScmToken(
