@@ -37,3 +37,10 @@ export interface LogStore {
    */
   purged(stepIds: readonly number[]): Promise<void>;
 }
+
+/**
+ * What every line of a debug build's tmate session starts with in a step's log. The session's
+ * connection strings let whoever has them into the build's container, so readers without write
+ * access to the repository get these lines masked (anyone may read a public repository's logs).
+ */
+export const DEBUG_SHELL_MARK = '[svc:debug-shell] ';

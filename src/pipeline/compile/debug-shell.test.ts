@@ -1,5 +1,9 @@
 // Settings: SVC_SHELLSHARE_ENABLED, SVC_SHELLSHARE_HOST, SVC_SHELLSHARE_PORT, SVC_SHELLSHARE_FINGERPRINT_RSA and
 // SVC_SHELLSHARE_FINGERPRINT_ED25519, as the Docker runner passes them on (ShellShare).
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   compileYaml,
@@ -9,7 +13,8 @@ import {
 } from '../../../test/fixtures/pipelines/compile-input.js';
 import { DEFAULT_RUNNER_SETTINGS } from './input.js';
 import { posixScript } from './script.js';
-import type { ShellShare } from './debug-shell.js';
+import { DEBUG_SHELL_MARK } from '../../core/log.js';
+import { debugShellScript, TMATE_DIR, type ShellShare } from './debug-shell.js';
 
 const YAML = `
 kind: pipeline
@@ -88,6 +93,34 @@ describe('compilePipeline: tmate in debug builds (SVC_SHELLSHARE_*)', () => {
     for (const spec of [await compiled(false), await compiled(true, null)]) {
       expect(stepOf(spec, 'test').command).toEqual([posixScript(['make test'])]);
       expect(spec.volumes.map((v) => v.name)).not.toContain('svc-debug-shell');
+    }
+  });
+});
+
+describe('the debug session’s output in the log', () => {
+  it('marks every line tmate prints, so that the server can mask them for readers (real /bin/sh)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-tmate-'));
+    try {
+      // A stand-in for tmate that prints what `tmate -F` prints, then ends the session.
+      await writeFile(
+        join(dir, 'tmate'),
+        '#!/bin/sh\necho "ssh session: ssh SECRETTOKEN@relay.example.com"\necho "web session: https://relay.example.com/t/SECRETTOKEN" >&2\n',
+        { mode: 0o755 },
+      );
+      const script = debugShellScript(['echo building', 'exit 3'], SHARE).replaceAll(TMATE_DIR, dir);
+      const run = spawnSync('/bin/sh', ['-c', script], {
+        encoding: 'utf8',
+        env: { PATH: '/usr/bin:/bin', TMPDIR: dir },
+      });
+      expect(run.status).toBe(3);
+      const lines = run.stdout.trimEnd().split('\n');
+      expect(lines.filter((line) => line.includes('SECRETTOKEN'))).toEqual([
+        `${DEBUG_SHELL_MARK}ssh session: ssh SECRETTOKEN@relay.example.com`,
+        `${DEBUG_SHELL_MARK}web session: https://relay.example.com/t/SECRETTOKEN`,
+      ]);
+      expect(lines).toContain('building');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,4 +1,5 @@
 import type { ExecMount, ExecVolume } from '../../core/engine.js';
+import { DEBUG_SHELL_MARK } from '../../core/log.js';
 import { posixScript } from './script.js';
 
 /**
@@ -60,7 +61,9 @@ export function debugShellScript(commands: readonly string[], share: ShellShare)
     '    cat > "$svc_tmate_conf" <<\'SVC_TMATE_CONF\'',
     ...config,
     'SVC_TMATE_CONF',
-    `    ${TMATE_DIR}/tmate -f "$svc_tmate_conf" -F`,
+    // Every line tmate prints (the connection strings among them) carries the mark, so that the
+    // server shows them only to users with write access (core/log.ts DEBUG_SHELL_MARK).
+    `    ${TMATE_DIR}/tmate -f "$svc_tmate_conf" -F 2>&1 | while IFS= read -r svc_line; do printf '%s%s\\n' '${DEBUG_SHELL_MARK}' "$svc_line"; done`,
     '  fi',
     '  exit "$svc_status"',
     '}',

@@ -25,6 +25,7 @@ import { eventStreamRoutes } from './events/stream.js';
 import { cronRoutes } from './crons/index.js';
 import { AccessGuard } from './guard.js';
 import { deleteLogRoute } from './logs/delete.js';
+import type { WriteAccess } from './logs/debug-shell-mask.js';
 import { findLogRoute } from './logs/find.js';
 import { streamLogRoutes } from './logs/stream.js';
 import { NamespaceAccess, providerMembership } from './namespace-access.js';
@@ -120,6 +121,8 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
     sync,
     logger: deps.logger,
   });
+  const canWrite: WriteAccess = async (repo, principal) =>
+    principal !== undefined && (await access.rights(repo, principal)).write;
   const reasons = new PendingReasons({ store });
   const commitBuilds =
     provider === undefined || deps.trigger === undefined
@@ -165,9 +168,9 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       ...rebuildRoutes({ builds: store.builds, rebuilds }),
       ...latestBuildRoutes({ builds: store.builds, stages: store.stages }),
       ...cronRoutes({ crons: store.crons, builds: commitBuilds }),
-      findLogRoute(store),
+      findLogRoute({ ...store, canWrite }),
       deleteLogRoute(store),
-      ...streamLogRoutes(api, { ...store, liveLogs: deps.liveLogs, logBatches: deps.logBatches }),
+      ...streamLogRoutes(api, { ...store, liveLogs: deps.liveLogs, logBatches: deps.logBatches, canWrite }),
       ...streamsBadgesAndAccountRoutes(api, deps, access),
       ...secretRoutes({ secrets: store.secrets, repos: store.repos }),
       ...yamlHelperRoutes({ repos: store.repos }),

@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { Build } from '../../../core/build.js';
+import type { LogLine } from '../../../core/log.js';
 import type { Repo } from '../../../core/repo.js';
 import type { Stage } from '../../../core/stage.js';
 import type { Step } from '../../../core/step.js';
@@ -12,7 +13,10 @@ async function get(stored: Buffer): Promise<{ type: string | undefined; body: Bu
     builds: { findNumber: () => Promise.resolve({ id: 1, number: 3 } as Build) },
     stages: { findNumber: () => Promise.resolve({ id: 2 } as Stage) },
     steps: { findNumber: () => Promise.resolve({ id: 4, name: 'build' } as Step) },
-    logs: { findJson: () => Promise.resolve(stored) },
+    logs: {
+      findJson: () => Promise.resolve(stored),
+      find: () => Promise.resolve(JSON.parse(stored.toString()) as LogLine[]),
+    },
   };
   const route = findLogRoute(deps);
   const app = Fastify();

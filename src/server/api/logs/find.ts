@@ -7,6 +7,7 @@ import type { StepStore } from '../../../core/step.js';
 import { findBuild, findStep } from '../lookup.js';
 import { StepParams } from '../params.js';
 import { REPO_READ, route, type ApiRoute } from '../route.js';
+import { maskDebugShell, masksDebugShell, type WriteAccess } from './debug-shell-mask.js';
 import { logLineSchema } from '../schemas.js';
 
 /** What reading a stored step log needs. */
@@ -14,7 +15,9 @@ export interface FindLogDeps {
   readonly builds: Pick<BuildStore, 'findNumber'>;
   readonly stages: Pick<StageStore, 'findNumber'>;
   readonly steps: Pick<StepStore, 'findNumber'>;
-  readonly logs: Pick<LogStore, 'findJson'>;
+  readonly logs: Pick<LogStore, 'findJson' | 'find'>;
+  /** Whether a caller may write to the repository: only writers see a debug session's lines. */
+  readonly canWrite?: WriteAccess;
 }
 
 /**
@@ -31,9 +34,14 @@ export function findLogRoute(deps: FindLogDeps): ApiRoute {
     summary: 'The stored log of a step (stage and step numbers)',
     params: StepParams,
     response: { schema: z.array(logLineSchema), description: 'the log lines' },
-    async handler({ repo, params, reply }) {
+    async handler({ repo, params, reply, principal }) {
       const build = await findBuild(deps.builds, repo.id, params.number);
       const step = await findStep(deps, build, params.stage, params.step);
+      if (await masksDebugShell(build, repo, principal, deps.canWrite)) {
+        const lines = await deps.logs.find(step.id);
+        if (lines === undefined) throw new NotFoundError(`the log of step ${step.name}`);
+        return maskDebugShell(lines);
+      }
       // The stored JSON is this answer already: sent as it is, a log of 100,000 lines takes tens of
       // milliseconds instead of a second spent parsing it into lines and writing them back.
       const json = await deps.logs.findJson(step.id);

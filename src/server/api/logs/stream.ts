@@ -10,6 +10,7 @@ import type { Step, StepStore } from '../../../core/step.js';
 import { findBuild, findStep } from '../lookup.js';
 import { StepParams } from '../params.js';
 import { REPO_READ, route, type ApiRoute, type RouteContext } from '../route.js';
+import { maskDebugShell, masksDebugShell, type WriteAccess } from './debug-shell-mask.js';
 import { SentPositions } from './sent-positions.js';
 import { lineEvent, SharedEventEncoder } from './shared-events.js';
 
@@ -22,6 +23,8 @@ export interface StreamLogDeps {
   readonly liveLogs: Pick<LiveLogs, 'subscribe'>;
   /** The lines of running steps stored so far (the store's log batches), sent to late joiners first. */
   readonly logBatches?: { list(stepId: number): Promise<readonly LogLine[]> };
+  /** Whether a caller may write to the repository: only writers see a debug session's lines. */
+  readonly canWrite?: WriteAccess;
 }
 
 /** Proxies drop connections that stay silent; a comment line every so often keeps them open. */
@@ -50,9 +53,11 @@ export function streamLogRoutes(app: FastifyInstance, deps: StreamLogDeps): ApiR
     reply,
     repo,
     params,
+    principal,
   }: RouteContext<typeof REPO_READ, z.output<typeof StepParams>, unknown, unknown>): Promise<void> => {
     const build = await findBuild(deps.builds, repo.id, params.number);
     const step = await findStep(deps, build, params.stage, params.step);
+    const masked = await masksDebugShell(build, repo, principal, deps.canWrite);
     reply.hijack();
     const response = reply.raw;
     response.writeHead(200, {
@@ -70,11 +75,12 @@ export function streamLogRoutes(app: FastifyInstance, deps: StreamLogDeps): ApiR
     open.add(response);
     const sent = new SentPositions();
     let ended = false;
-    const write = (lines: readonly LogLine[]): void => {
-      if (ended || lines.length === 0) return;
+    const write = (given: readonly LogLine[]): void => {
+      if (ended || given.length === 0) return;
+      const lines = masked ? maskDebugShell(given) : given;
       // Lines that follow what this viewer has (live lines, nearly always) go out as the events
-      // encoded once for all the step's viewers.
-      const shared = encoder.events(lines);
+      // encoded once for all the step's viewers (not to a viewer who gets them masked).
+      const shared = masked ? undefined : encoder.events(lines);
       if (shared !== undefined && sent.addRun(shared.first, lines.length)) {
         // The chunks' buffers are used again once every viewer's write of them is over.
         for (const chunk of shared.chunks) response.write(chunk, shared.hold());
