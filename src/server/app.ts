@@ -11,6 +11,11 @@ export interface AppDeps {
   readonly version: string;
   readonly schemaVersion: number;
   readonly health: HealthDeps;
+  /**
+   * SVC_SERVER_TRUSTED_PROXIES: only requests from these addresses have X-Forwarded-For honoured
+   * (request.ip becomes the client behind them); empty or absent: never.
+   */
+  readonly trustedProxies?: readonly string[];
   /** PEM certificate chain and key; plain HTTP when absent. */
   readonly tls?: { cert: Buffer; key: Buffer } | undefined;
 }
@@ -25,6 +30,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     requestTimeout: 60_000,
     bodyLimit: 10 * 1024 * 1024,
     return503OnClosing: true,
+    trustProxy:
+      deps.trustedProxies === undefined || deps.trustedProxies.length === 0
+        ? false
+        : [...deps.trustedProxies],
   };
   if (deps.tls) options.https = deps.tls;
   const app = Fastify(options) as unknown as FastifyInstance;

@@ -40,6 +40,8 @@ export interface HarnessOptions {
   repositoryFilter?: string[];
   /** The built web UI to serve (default: none, as when it was not built). */
   web?: WebApp;
+  /** SVC_SERVER_TRUSTED_PROXIES. */
+  trustedProxies?: string[];
   /** SVC_DATABASE_SECRET as a 32-byte key: secrets encrypted at rest. */
   secretKey?: Uint8Array;
 }
@@ -122,7 +124,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   };
   const buildActions = new BuildActions({ store, listener: apiListener, queue, watches, liveLogs, logger });
-  const app = buildApp({ logger, version: '0.0.0-test', schemaVersion: store.schemaVersion, health: store });
+  const app = buildApp({
+    logger,
+    version: '0.0.0-test',
+    schemaVersion: store.schemaVersion,
+    health: store,
+    trustedProxies: options.trustedProxies ?? [],
+  });
   const registered: { method: string; url: string }[] = [];
   app.addHook('onRoute', (options) => {
     for (const method of [options.method].flat()) registered.push({ method, url: options.url });

@@ -48,6 +48,42 @@ describe('security headers and rate limits', () => {
     expect(statuses.slice(0, 50).includes(429)).toBe(false);
   });
 
+  describe('behind a proxy (SVC_SERVER_TRUSTED_PROXIES)', () => {
+    /** Login attempts with X-Forwarded-For naming `client`; the statuses svc answered. */
+    const attempts = async (server: Harness, count: number, client: (i: number) => string) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const headers = { 'x-forwarded-for': client(i) };
+        statuses.push((await fetch(`${server.url}/login`, { redirect: 'manual', headers })).status);
+      }
+      return statuses;
+    };
+
+    it('counts each client behind a trusted proxy on its own', async () => {
+      const proxied = await startHarness({ trustedProxies: ['127.0.0.1', '::1'] });
+      try {
+        expect((await attempts(proxied, 61, () => '203.0.113.7')).at(-1)).toBe(429);
+        // Another client behind the same proxy is not limited by the first one's attempts.
+        expect(await attempts(proxied, 5, () => '203.0.113.8')).not.toContain(429);
+      } finally {
+        await proxied.close();
+      }
+    });
+
+    it('ignores X-Forwarded-For from an address that is not a trusted proxy: a client cannot pick its count', async () => {
+      for (const trustedProxies of [[], ['10.9.9.9']]) {
+        const direct = await startHarness({ trustedProxies });
+        try {
+          const statuses = await attempts(direct, 62, (i) => `198.51.100.${i}`);
+          expect(statuses.slice(0, 60)).not.toContain(429);
+          expect(statuses.at(-1)).toBe(429);
+        } finally {
+          await direct.close();
+        }
+      }
+    });
+  });
+
   // The limit follows the route the request reaches, not the raw URL: `/%6cogin` is `/login`.
   it('limits an escaped path to the route it reaches, in the same count', async () => {
     const fresh = await startHarness();

@@ -62,7 +62,14 @@ export function wireServer({
     proxyHost: settings.SVC_SERVER_PROXY_HOST,
   };
   const system = { proto: address.proto, host: address.host, version };
-  const app = buildApp({ logger, version, schemaVersion: store.schemaVersion, health: store, tls });
+  const app = buildApp({
+    logger,
+    version,
+    schemaVersion: store.schemaVersion,
+    health: store,
+    tls,
+    trustedProxies: settings.SVC_SERVER_TRUSTED_PROXIES ?? [],
+  });
 
   const sessions = new SessionCookies({
     secret: settings.SVC_COOKIE_SECRET,

@@ -1,5 +1,6 @@
 import { SERVER } from '../kinds.js';
-import { host, listenAddress } from '../values/network.js';
+import { list } from '../values/collections.js';
+import { host, listenAddress, proxyAddress } from '../values/network.js';
 import { oneOf, text } from '../values/scalars.js';
 import { group, setting } from './define.js';
 
@@ -26,6 +27,11 @@ export const serverCore = group(
       addition: true,
       description:
         'Where the server listens for HTTP: a port (8080, :8080) or an interface and port (127.0.0.1:8080, [::1]:8080). The spec leaves the listen address open; svc adds this setting for it.',
+    }),
+    setting('SVC_SERVER_TRUSTED_PROXIES', SERVER, list(proxyAddress), {
+      addition: true,
+      description:
+        "The addresses of reverse proxies and load balancers in front of the server (IP addresses, CIDR ranges, or loopback, linklocal, uniquelocal). A request that comes from one of them is taken to come from the client its X-Forwarded-For header names, so that rate limits count each client behind the proxy; from any other address the header is ignored, so that clients cannot choose the address they are counted under. Empty: every request comes from its connection's address.",
     }),
     setting('SVC_SERVER_PROXY_HOST', SERVER, host(true), {
       description:

@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+import type { EntryRule } from './collections.js';
 import { fail, ok, shown, type Codec } from './codec.js';
 
 const HOST_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/;
@@ -85,3 +87,22 @@ function validHost(name: string): boolean {
 function validPort(port: string): boolean {
   return /^\d+$/.test(port) && Number(port) >= 1 && Number(port) <= 65535;
 }
+
+/** proxy-addr's names for address ranges (Fastify's `trustProxy`). */
+const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An IP address, a CIDR range (`10.0.0.0/8`, `fd00::/8`), or one of proxy-addr's range names. */
+export const proxyAddress: EntryRule = {
+  one: 'an address',
+  many: 'addresses',
+  expected:
+    'IP addresses or CIDR ranges such as 10.0.0.5, 10.0.0.0/8 or fd00::/8, or loopback, linklocal, uniquelocal',
+  test(entry) {
+    if (RANGE_NAMES.has(entry)) return true;
+    const [address = '', prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    if (family === 0 || extra !== undefined) return false;
+    if (prefix === undefined) return true;
+    return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+  },
+};
