@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { ConflictError } from '../../core/errors.js';
 import type { ScmAccount, ScmToken } from '../../core/scm.js';
 import type { User, UserStore } from '../../core/user.js';
+import { newApiToken } from './api-token.js';
 
 /** Who may register by logging in: SVC_REGISTRATION_CLOSED and SVC_USER_FILTER. */
 export interface Admission {
@@ -21,7 +21,8 @@ export class LoginRefused extends Error {}
 
 /**
  * Creates or updates the account of someone who just logged in at the provider: profile, provider
- * credentials and last login. New accounts get a random API token; registration rules apply to new
+ * credentials and last login. New accounts get a random API token, which nobody sees (its owner
+ * makes a new one to use: POST /api/user/token?rotate=true); registration rules apply to new
  * accounts only, so closing registration never locks out existing users; `created` tells a new
  * account from a returning one. `organizations` gives the
  * person's organizations at the provider; it is asked only when the filter does not name them.
@@ -60,7 +61,7 @@ export async function admitUser(
       machine: false,
       admin: false,
       active: true,
-      token: randomBytes(16).toString('hex'),
+      tokenHash: newApiToken().hash,
       ...profile,
     });
     return { user, created: true };

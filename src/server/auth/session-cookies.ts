@@ -53,9 +53,9 @@ export class SessionCookies {
   }
 
   /** Set-Cookie values that log `user` in. */
-  login(user: Pick<User, 'id' | 'token'>): string[] {
+  login(user: Pick<User, 'id' | 'tokenHash'>): string[] {
     const expires = this.#now() + this.#options.timeoutMs;
-    const value = `${user.id}:${expires}:${tokenTag(user.token)}`;
+    const value = `${user.id}:${expires}:${tokenTag(user.tokenHash)}`;
     const at = new Date(expires);
     return [
       this.#cookie(SESSION_COOKIE, this.#signer.sign(value), { expires: at, httpOnly: true }),
@@ -86,8 +86,8 @@ export class SessionCookies {
   }
 
   /** True when the session was issued for the user's current API token. */
-  belongsTo(session: Session, user: Pick<User, 'id' | 'token'>): boolean {
-    return session.userId === user.id && sameText(session.tokenTag, tokenTag(user.token));
+  belongsTo(session: Session, user: Pick<User, 'id' | 'tokenHash'>): boolean {
+    return session.userId === user.id && sameText(session.tokenTag, tokenTag(user.tokenHash));
   }
 
   /** A fresh OAuth `state` and the short-lived cookie that remembers it. */
@@ -146,6 +146,10 @@ export function sameText(a: string, b: string): boolean {
   return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 }
 
-function tokenTag(token: string): string {
-  return createHash('sha256').update(token).digest('hex').slice(0, 16);
+/**
+ * 64 bits of the token's SHA-256: the tag sessions carried when svc still stored tokens as they
+ * are, so that sessions outlive the upgrade that started storing hashes.
+ */
+function tokenTag(tokenHash: string): string {
+  return tokenHash.slice(0, 16);
 }
