@@ -42,6 +42,24 @@ export function usersContract(open: OpenFreshStore): void {
       expect(await store().users.replaceScmToken('', fresh)).toBe(0);
     });
 
+    it('lets exactly one of two refreshes racing on one token store its pair, whole', async () => {
+      const user = await store().users.create(newUser({ scmToken: 'race-old', scmRefresh: 'r0' }));
+      const answers = await Promise.all([
+        store().users.replaceScmToken('race-old', { token: 'race-a', refresh: 'ra', expiry: 1 }),
+        store().users.replaceScmToken('race-old', { token: 'race-b', refresh: 'rb', expiry: 2 }),
+      ]);
+      expect(answers.sort()).toEqual([0, 1]);
+      const stored = await store().users.find(user.id);
+      expect([
+        ['race-a', 'ra', 1],
+        ['race-b', 'rb', 2],
+      ]).toContainEqual([stored?.scmToken, stored?.scmRefresh, stored?.scmExpiry]);
+      // The winner's token is the one a later refresh replaces.
+      expect(
+        await store().users.replaceScmToken(stored?.scmToken ?? '', { token: 'c', refresh: '', expiry: 3 }),
+      ).toBe(1);
+    });
+
     it('returns undefined for a user that does not exist', async () => {
       expect(await store().users.find(999_999)).toBeUndefined();
       expect(await store().users.findLogin('nobody')).toBeUndefined();
