@@ -3,6 +3,7 @@
  * read through a plain driver (the baseline), and the store calls svc's handler makes (whose SQL is
  * captured for its plans).
  */
+import { hashApiToken } from '../../src/server/auth/api-token.js';
 import type { Store } from '../../src/core/store.js';
 import type { RawDb } from './raw-db.js';
 import { LOG_LINES, type ScaleTarget } from './scale-seed.js';
@@ -34,7 +35,7 @@ const REPO_IDS = Array.from({ length: SCALE.repos }, (_, i) => i + 1);
 
 /** Authentication and access, as svc does them: the user by token, the repository, the permission. */
 async function admitted(db: RawDb, t: ScaleTarget): Promise<void> {
-  await db.all('SELECT * FROM users WHERE token = ?', [t.token]);
+  await db.all('SELECT * FROM users WHERE token_hash = ?', [hashApiToken(t.token)]);
   await db.all('SELECT * FROM repos WHERE slug = ?', [t.slug]);
   await db.all('SELECT * FROM perms WHERE user_id = ? AND repo_id = ?', [t.userId, t.repoId]);
 }
@@ -43,7 +44,7 @@ async function admitted(db: RawDb, t: ScaleTarget): Promise<void> {
 function access(store: Store, t: ScaleTarget): [string, () => Promise<unknown>][] {
   const [namespace = '', name = ''] = t.slug.split('/');
   return [
-    ['user by token', () => store.users.findToken(t.token)],
+    ['user by token', () => store.users.findTokenHash(hashApiToken(t.token))],
     ['repository by slug', () => store.repos.findSlug(namespace, name)],
     ['permission', () => store.perms.find(t.userId, t.repoId)],
   ];
@@ -61,7 +62,7 @@ const userRepos: ScaleRoute = {
   baselineText:
     'the user by token, then one statement: the repositories joined with the permissions and each one’s newest build (a correlated subquery)',
   async baseline(db, t) {
-    await db.all('SELECT * FROM users WHERE token = ?', [t.token]);
+    await db.all('SELECT * FROM users WHERE token_hash = ?', [hashApiToken(t.token)]);
     return db.all(
       `SELECT r.*, p."read", p."write", p."admin", b.* FROM repos r JOIN perms p ON p.repo_id = r.id
       LEFT JOIN builds b ON b.id = (SELECT id FROM builds WHERE repo_id = r.id ORDER BY number DESC LIMIT 1)
@@ -70,7 +71,7 @@ const userRepos: ScaleRoute = {
     );
   },
   reads: (store, t) => [
-    ['user by token', () => store.users.findToken(t.token)],
+    ['user by token', () => store.users.findTokenHash(hashApiToken(t.token))],
     ['the user’s repositories with their permissions', () => store.repos.listUser(t.userId)],
     // As the handler asks: for every repository at once.
     ['newest build (each repository)', () => store.builds.newestOf(REPO_IDS)],

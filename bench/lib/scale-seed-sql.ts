@@ -76,7 +76,7 @@ export function reposSql(d: SeedDialect, owner: number, now: number): string {
 /** The team: 40 people (the builds' authors), each with write access to the 25 repositories of their number. */
 export function teamSql(d: SeedDialect, now: number): string[] {
   return [
-    `INSERT INTO users (login, email, avatar, machine, admin, active, token, scm_token, scm_refresh, scm_expiry,
+    `INSERT INTO users (login, email, avatar, machine, admin, active, token_hash, scm_token, scm_refresh, scm_expiry,
       last_login, created, updated)
     SELECT 'dev-' || (i - 1), 'dev-' || (i - 1) || '@example.com', '', 0, 0, 1, 'token-of-dev-' || (i - 1), '', '', 0,
       ${now}, ${now}, ${now}

@@ -5,7 +5,7 @@
  * the owner of every repository with an API token; one finished step's log of 100,000 lines
  * stored by svc's own LogStore.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Datasource } from '../../src/core/datasource.js';
 import type { LogLine } from '../../src/core/log.js';
 import { openStore } from '../../src/store/index.js';
@@ -125,13 +125,16 @@ async function inChunks(
   for (let after = 0; after < high; after += size) await raw.all(insert(after, Math.min(high, after + size)));
 }
 
+/** The owner's API token: fixed, since svc stores only its hash and a seeded database is reused. */
+const OWNER_TOKEN = 'scale-owner-token-0123456789abcd';
+
 /** A person (not an administrator, so that permissions decide) with an API token and no git provider token. */
 async function createOwner(raw: RawDb, now: number): Promise<number> {
-  const token = randomBytes(16).toString('hex');
+  const hash = createHash('sha256').update(OWNER_TOKEN).digest('hex');
   await raw.all(
-    `INSERT INTO users (login, email, avatar, machine, admin, active, token, scm_token, scm_refresh, scm_expiry,
+    `INSERT INTO users (login, email, avatar, machine, admin, active, token_hash, scm_token, scm_refresh, scm_expiry,
       last_login, created, updated) VALUES ('scale-owner', 'owner@example.com', '', 0, 0, 1, ?, '', '', 0, ?, ?, ?)`,
-    [token, now, now, now],
+    [hash, now, now, now],
   );
   const [user] = await raw.all('SELECT id FROM users WHERE login = ?', ['scale-owner']);
   return Number(user?.id);
@@ -139,7 +142,7 @@ async function createOwner(raw: RawDb, now: number): Promise<number> {
 
 /** Build 100 of repository 500 or the newest successful one before it; its `test` stage's `test` step. */
 async function chooseTarget(raw: RawDb): Promise<ScaleTarget> {
-  const [user] = await raw.all('SELECT id, token FROM users WHERE login = ?', ['scale-owner']);
+  const [user] = await raw.all('SELECT id FROM users WHERE login = ?', ['scale-owner']);
   const [build] = await raw.all(
     `SELECT b.id, b.number, r.id AS repo_id, r.slug FROM builds b JOIN repos r ON r.id = b.repo_id
     WHERE r.id = 500 AND b.number <= 100 AND b.status = 'success' ORDER BY b.number DESC LIMIT 1`,
@@ -154,7 +157,7 @@ async function chooseTarget(raw: RawDb): Promise<ScaleTarget> {
   if (user === undefined || build === undefined || found === undefined)
     throw new Error('the seeded build is missing');
   return {
-    token: String(user.token),
+    token: OWNER_TOKEN,
     userId: Number(user.id),
     repoId: Number(build.repo_id),
     slug: String(build.slug),

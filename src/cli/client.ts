@@ -91,7 +91,9 @@ function settingsOf(env: Readonly<Record<string, string | undefined>>): ClientSe
   const token = env.SVC_TOKEN ?? '';
   const missing = [
     server === '' ? 'SVC_SERVER (the server’s URL)' : '',
-    token === '' ? 'SVC_TOKEN (your API token, from the web UI or POST /api/user/token)' : '',
+    token === ''
+      ? 'SVC_TOKEN (your API token, made on the web UI’s account page, or by POST /api/user/token?rotate=true)'
+      : '',
   ].filter(Boolean);
   if (missing.length > 0) throw new UsageError(`set ${missing.join(' and ')}`);
   let url: URL;

@@ -54,9 +54,11 @@ directory. With \`sql_a\` or \`sql_b\` the datasource is required. Passwords may
 
 \`SVC_DATABASE_SECRET\` is an AES-256 key, which takes 32 bytes. Give either 64 hexadecimal characters
 (\`openssl rand -hex 32\`), decoded to 32 bytes, or exactly 32 ASCII characters (\`openssl rand -hex 16\`), whose
-bytes are the key. Set it before first use, as the spec says; if you add it to a database that already
-holds plain secrets, svc encrypts them all at the next start, in one transaction. A database whose secrets
-are encrypted refuses to start when the key is missing or wrong: keep the key (docs/database.md).
+bytes are the key. It encrypts secret values, the git provider's access and refresh tokens, repository
+signing keys and webhook secrets; API tokens are stored as hashes with or without it. Set it before first
+use, as the spec says; if you add it to a database that already holds plain values, svc encrypts them all
+at the next start, in one transaction. A database whose values are encrypted refuses to start when the key
+is missing or wrong: keep the key (docs/database.md).
 
 ## Webhook events
 

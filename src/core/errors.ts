@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'DATABASE_FULL'
   | 'SECRET_KEY_MISSING'
   | 'SECRET_KEY_WRONG'
+  | 'ENCRYPTED_VALUE_INVALID'
   | 'INTERNAL';
 
 export class SvcError extends Error {

@@ -9,9 +9,15 @@ export interface User {
   admin: boolean;
   /** An inactive user cannot log in or use the API. */
   active: boolean;
-  /** svc's own API token (bearer token). 32 characters for machine accounts. Unique. */
-  token: string;
-  /** The git provider's OAuth credentials; empty for machine accounts. Never returned by the API. */
+  /**
+   * SHA-256 (hex) of svc's own API token (bearer token); unique. The token itself is never stored:
+   * it is shown once, when made (POST /api/user/token?rotate=true, POST /api/users).
+   */
+  tokenHash: string;
+  /**
+   * The git provider's OAuth credentials; empty for machine accounts. Never returned by the API;
+   * encrypted at rest with SVC_DATABASE_SECRET.
+   */
   scmToken: string;
   scmRefresh: string;
   /** Epoch milliseconds when `scmToken` expires; 0 when it does not. */
@@ -38,7 +44,7 @@ export type NewUser = Omit<User, 'id' | 'created' | 'updated' | 'sessionGen'>;
 /**
  * Persistence of users.
  * - `find*` return `undefined` when nothing matches.
- * - `create` throws ConflictError when the login, token or provider id is taken.
+ * - `create` throws ConflictError when the login, token hash or provider id is taken.
  * - `update` writes every field of the given user; throws NotFoundError when the id is gone.
  */
 export interface UserStore {
@@ -46,7 +52,8 @@ export interface UserStore {
   findLogin(login: string): Promise<User | undefined>;
   /** The account of the provider's person `uid`; never matches the empty uid. */
   findScmUid(uid: string): Promise<User | undefined>;
-  findToken(token: string): Promise<User | undefined>;
+  /** The user whose API token has this SHA-256 hash (hex). */
+  findTokenHash(hash: string): Promise<User | undefined>;
   list(): Promise<User[]>;
   count(): Promise<number>;
   create(user: NewUser): Promise<User>;
@@ -59,8 +66,9 @@ export interface UserStore {
   endSessions(id: number): Promise<void>;
   /**
    * Stores refreshed provider credentials in place of `oldToken` (whichever users hold it; normally
-   * one) and answers how many users had it. Written as one conditional update so that two refreshes
-   * racing on one token cannot store an older pair over a newer one.
+   * one) and answers how many users had it. Each user's row is replaced by one conditional update
+   * that still finds `oldToken` there, so that two refreshes racing on one token cannot store an
+   * older pair over a newer one: the second finds the token gone and answers 0.
    */
   replaceScmToken(
     oldToken: string,

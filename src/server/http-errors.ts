@@ -26,6 +26,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'DATABASE_TOO_NEW':
     case 'SECRET_KEY_MISSING':
     case 'SECRET_KEY_WRONG':
+    case 'ENCRYPTED_VALUE_INVALID':
     case 'INTERNAL':
       return 500;
   }

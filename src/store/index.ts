@@ -27,7 +27,10 @@ import { SqlUserStore } from './queries/users.js';
 
 export interface OpenStoreOptions {
   datasource: Datasource;
-  /** The SVC_DATABASE_SECRET key (32 bytes, see parseDatabaseSecret); secrets are encrypted at rest when given. */
+  /**
+   * The SVC_DATABASE_SECRET key (32 bytes, see parseDatabaseSecret); secret values, provider
+   * tokens, signing keys and hook secrets are encrypted at rest when given.
+   */
   secretKey?: Uint8Array | undefined;
   /** Receives one line per notable step at open (migrations applied, secrets encrypted, lost connections). */
   logger?: ((msg: string) => void) | undefined;
@@ -40,9 +43,10 @@ export interface OpenStoreOptions {
  * At open, under a database-wide lock (so that two processes never migrate at once):
  * 1. the pending migrations are applied, each recorded in the migrations table; a database written
  *    by a newer svc is refused (DATABASE_TOO_NEW) and left untouched;
- * 2. the secret key is checked against the database: encrypted secrets need the key they were
+ * 2. the secret key is checked against the database: encrypted credentials need the key they were
  *    encrypted with (SECRET_KEY_MISSING, SECRET_KEY_WRONG); a key given for the first time encrypts
- *    the existing secrets in one transaction.
+ *    the existing secrets, provider tokens, signing keys and hook secrets in one transaction (and
+ *    values an older svc encrypted are rewritten bound to their rows).
  * A database that cannot be reached is DATABASE_UNAVAILABLE, naming the file or host and port; a
  * datasource parameter svc cannot honour is an InvalidSettingsError for SVC_DATABASE_DATASOURCE.
  */
@@ -94,8 +98,8 @@ class SqlStore implements Store {
   ) {
     this.#connection = connection;
     this.schemaVersion = schemaVersion;
-    this.users = new SqlUserStore(connection);
-    this.repos = new SqlRepoStore(connection);
+    this.users = new SqlUserStore(connection, cipher);
+    this.repos = new SqlRepoStore(connection, cipher);
     this.perms = new SqlPermStore(connection);
     this.builds = new SqlBuildStore(connection);
     this.stages = new SqlStageStore(connection);

@@ -35,3 +35,13 @@ export function storeContract(open: OpenFreshStore): void {
   statusOutboxContract(open);
   clusterContract(open);
 }
+
+/**
+ * The stores whose rows hold credentials (encrypted with SVC_DATABASE_SECRET, bound to their rows),
+ * for stores opened with a key: every behaviour holds with the values encrypted.
+ */
+export function credentialsContract(open: OpenFreshStore): void {
+  usersContract(open);
+  reposContract(open);
+  secretsContract(open);
+}

@@ -14,8 +14,13 @@ export interface UserRow {
   machine: number;
   admin: number;
   active: number;
-  token: string;
+  /** SHA-256 (hex) of the API token, since schema version 12 (before: the token itself, as `token`). */
+  token_hash: string;
+  /** Encrypted with SVC_DATABASE_SECRET when it is set, bound to the row (encryption/columns.ts). */
   scm_token: string;
+  /** SHA-256 (hex) of the plain provider token, '' for none; since schema version 12. */
+  scm_token_hash: string;
+  /** Encrypted as scm_token. */
   scm_refresh: string;
   scm_expiry: number;
   /** Since schema version 11: the provider's id of the person; NULL when unknown. */
@@ -52,11 +57,13 @@ export interface RepoRow {
   cancel_push: number;
   timeout: number;
   counter: number;
+  /** Encrypted with SVC_DATABASE_SECRET when it is set, bound to the row (encryption/columns.ts). */
   hook_secret: string;
   /** Since schema version 5. */
   throttle: number;
   cancel_running: number;
   approval: string;
+  /** Encrypted as hook_secret. */
   signing_key: string;
   /** Since schema version 11. */
   namespace_uid: string;
@@ -196,6 +203,7 @@ export interface SecretRow {
   scope_key: string;
   repo_id: number | null;
   name: string;
+  /** The value; encrypted as repos.hook_secret. */
   data: string;
   pull_request: number;
   pull_request_push: number;

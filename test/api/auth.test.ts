@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashApiToken } from '../../src/server/auth/api-token.js';
 import { seedUser } from '../../src/server/bootstrap/seed-user.js';
 import { call, loginAs, tokenOf, type BrowserSession } from './client.js';
 import { startHarness, type Harness } from './harness.js';
@@ -27,7 +28,7 @@ describe('API authentication', () => {
 
   it('accepts a person by the API token POST /api/user/token gives, and refuses unknown tokens', async () => {
     const token = await tokenOf(h, session);
-    expect(token).toBe((await h.store.users.findLogin('octocat'))?.token);
+    expect(hashApiToken(token)).toBe((await h.store.users.findLogin('octocat'))?.tokenHash);
     expect((await call(h, '/api/user', { token })).json).toMatchObject({ login: 'octocat' });
     const wrong = await call(h, '/api/user', { token: 'f'.repeat(32) });
     expect(wrong.status).toBe(401);
@@ -65,9 +66,16 @@ describe('API authentication', () => {
     const wrong = await call(h, '/api/user/token', { method: 'POST', session, csrf: 'x'.repeat(43) });
     expect(wrong.status).toBe(403);
     const right = await call(h, '/api/user/token', { method: 'POST', session, csrf: session.csrf });
-    expect(right.status).toBe(200);
-    const token = (right.json as { token: string }).token;
-    expect((await call(h, '/api/user/token', { method: 'POST', token })).status).toBe(200);
+    // The CSRF token passed; svc keeps only the token's hash, so a session must ask for a new one.
+    expect(right.status).toBe(409);
+    expect(right.json).toMatchObject({ code: 'CONFLICT' });
+    expect((right.json as { message: string }).message).toContain('POST /api/user/token?rotate=true');
+    const token = await tokenOf(h, session);
+    // Bearer tokens need no CSRF token; without ?rotate=true the caller gets its own token back,
+    // as Drone's CLI expects.
+    const echoed = await call(h, '/api/user/token', { method: 'POST', token });
+    expect(echoed.status).toBe(200);
+    expect(echoed.json).toMatchObject({ login: 'octocat', token });
   });
 
   it('gives the CSRF token in GET /api/user and in a readable cookie, tied to the session', async () => {

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access, ApiRoute } from '../../src/server/api/index.js';
+import { hashApiToken } from '../../src/server/auth/api-token.js';
 import { enable, loginAs, tokenOf } from './client.js';
 import { testDialects } from '../support/databases.js';
 import { startHarness, type Harness } from './harness.js';
@@ -114,21 +115,21 @@ for (const dialect of testDialects()) {
       const root = await h.store.users.findLogin('root');
       if (root === undefined) throw new Error('root did not log in');
       await h.store.users.update({ ...root, admin: true });
-      const machine = await h.store.users.create({
+      await h.store.users.create({
         login: 'robot',
         email: '',
         avatar: '',
         machine: true,
         admin: false,
         active: true,
-        token: 'r'.repeat(32),
+        tokenHash: hashApiToken('r'.repeat(32)),
         scmToken: '',
         scmRefresh: '',
         scmExpiry: 0,
         scmUid: '',
         lastLogin: 0,
       });
-      tokens.set('machine', machine.token);
+      tokens.set('machine', 'r'.repeat(32));
       // Everyone asks for their repositories once, so that svc knows their permissions.
       for (const who of ['outsider', 'reader', 'writer', 'repoAdmin'] as const) {
         expect((await send(h, 'GET', '/api/user/repos', tokens.get(who))).status).toBe(200);

@@ -1,12 +1,15 @@
 /* Test support: an HTTP client for svc that keeps cookies and speaks its JSON API. */
 import type { Harness } from './harness.js';
 
-/** A logged-in browser: its cookies and the CSRF token GET /api/user gives it. */
+/**
+ * A logged-in browser: its cookies and the CSRF token GET /api/user gives it. Rotating the API token
+ * sends the session new cookies: tokenOf brings it up to date in place, as a browser would.
+ */
 export interface BrowserSession {
-  readonly cookie: string;
-  readonly csrf: string;
-  /** The raw Set-Cookie values of the login answer. */
-  readonly setCookies: readonly string[];
+  cookie: string;
+  csrf: string;
+  /** The raw Set-Cookie values of the login answer (or of the rotation that renewed the session). */
+  setCookies: readonly string[];
 }
 
 /** An answer, fully read. */
@@ -111,12 +114,33 @@ async function sessionOf(h: Pick<Harness, 'url'>, back: Response): Promise<Brows
   return { cookie, csrf, setCookies };
 }
 
-/** The API token of a logged-in user (POST /api/user/token). */
+/** Tokens tokenOf made, by server and login: svc shows a token once, when made. */
+const made = new Map<string, string>();
+
+/**
+ * The API token of a logged-in user. svc keeps only hashes, so the first call for a user makes one
+ * (POST /api/user/token?rotate=true), which ends the user's other sessions and gives this one new
+ * cookies (`session` is updated); later calls for the same user answer the same token.
+ */
 export async function tokenOf(h: Pick<Harness, 'url'>, session: BrowserSession): Promise<string> {
-  const answer = await call(h, '/api/user/token', { method: 'POST', session, csrf: session.csrf });
+  const me = await call(h, '/api/user', { session });
+  const login = (me.json as { login?: string } | undefined)?.login;
+  if (me.status !== 200 || login === undefined) throw new Error(`GET /api/user answered ${me.status}`);
+  const known = made.get(`${h.url} ${login}`);
+  if (known !== undefined) return known;
+  const answer = await call(h, '/api/user/token?rotate=true', {
+    method: 'POST',
+    session,
+    csrf: session.csrf,
+  });
   const token = (answer.json as { token?: string } | undefined)?.token;
   if (answer.status !== 200 || token === undefined)
     throw new Error(`POST /api/user/token answered ${answer.status}`);
+  const setCookies = answer.headers.getSetCookie();
+  const renewed = { ...session, cookie: cookieHeader(setCookies), setCookies };
+  const again = await call(h, '/api/user', { session: renewed });
+  Object.assign(session, { ...renewed, csrf: (again.json as { csrf?: string }).csrf ?? '' });
+  made.set(`${h.url} ${login}`, token);
   return token;
 }
 

@@ -24,7 +24,7 @@ import type { LoginSettings } from '../../src/server/web/index.js';
 import { registerWebRoutes, type WebApp } from '../../src/server/web/index.js';
 import { openStore } from '../../src/store/index.js';
 import { startGitHubDouble, type GitHubDouble } from '../doubles/github/index.js';
-import type { TestDialect } from '../support/databases.js';
+import type { TestDatabase, TestDialect } from '../support/databases.js';
 import { testDialects } from '../support/databases.js';
 
 /** What a test can change in the wiring. */
@@ -44,6 +44,11 @@ export interface HarnessOptions {
   trustedProxies?: string[];
   /** SVC_DATABASE_SECRET as a 32-byte key: secrets encrypted at rest. */
   secretKey?: Uint8Array;
+  /**
+   * The database svc opens, made by the test once the GitHub double runs (e.g. one an older svc
+   * wrote, naming the double's users and repositories); dropped at close. Default: a fresh one.
+   */
+  database?: (github: GitHubDouble) => Promise<TestDatabase>;
 }
 
 /** A running svc with its collaborators, for one test file. */
@@ -79,9 +84,9 @@ export const RPC_SECRET = 'an-rpc-secret-for-tests-only';
 /** Starts the GitHub double, a fresh database and svc. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dialect = options.dialect ?? sqlite();
-  const database = await dialect.create();
-  const store = await openStore({ datasource: database.datasource, secretKey: options.secretKey });
   const github = await startGitHubDouble();
+  const database = await (options.database?.(github) ?? dialect.create());
+  const store = await openStore({ datasource: database.datasource, secretKey: options.secretKey });
   const logger = pino({ level: 'silent' });
   const provider = options.noProvider === true ? undefined : githubProvider(github);
   // The port is known only after listening; everything reads the address when it needs it.

@@ -54,17 +54,21 @@ describe('identities follow provider ids', () => {
     expect(taken.status).toBe(403);
     expect(taken.page).toContain('belongs to another person at the git provider');
     expect(taken.page).toContain('svc user update alice --login NEW-NAME');
-    expect(await stored(h, 'alice')).toMatchObject({ id: alice.id, admin: true, token: alice.token });
+    expect(await stored(h, 'alice')).toMatchObject({ id: alice.id, admin: true, tokenHash: alice.tokenHash });
 
     await loginAs(h, 'alice-new');
-    expect(await stored(h, 'alice-new')).toMatchObject({ id: alice.id, admin: true, token: alice.token });
+    expect(await stored(h, 'alice-new')).toMatchObject({
+      id: alice.id,
+      admin: true,
+      tokenHash: alice.tokenHash,
+    });
     expect(await h.store.users.findLogin('alice')).toBeUndefined();
 
     await loginAs(h, 'alice');
     const newcomer = await stored(h, 'alice');
     expect(newcomer.id).not.toBe(alice.id);
     expect(newcomer).toMatchObject({ admin: false });
-    expect(newcomer.token).not.toBe(alice.token);
+    expect(newcomer.tokenHash).not.toBe(alice.tokenHash);
     expect(newcomer.scmUid).not.toBe(alice.scmUid);
   });
 
@@ -101,7 +105,7 @@ describe('identities follow provider ids', () => {
     expect(taken.page).toContain('belongs to another person');
     // The refusal learned whose the old account is: her next login finds it under her new name.
     await loginAs(h, 'caroline');
-    expect(await stored(h, 'caroline')).toMatchObject({ id: carol.id, token: carol.token });
+    expect(await stored(h, 'caroline')).toMatchObject({ id: carol.id, tokenHash: carol.tokenHash });
     await loginAs(h, 'carol');
     expect((await stored(h, 'carol')).id).not.toBe(carol.id);
 

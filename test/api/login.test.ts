@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_FILTER_MESSAGE } from '../../src/server/auth/index.js';
+import { hashApiToken } from '../../src/server/auth/api-token.js';
 import { call, cookieHeader, loginAs, startLogin } from './client.js';
 import { startHarness, type Harness } from './harness.js';
 
@@ -37,25 +38,26 @@ describe('login through the git provider', () => {
     expect(expires).toBeLessThan(Date.now() + 3_700_000);
     const user = await h.store.users.findLogin('octocat');
     expect(user).toMatchObject({ login: 'octocat', email: 'octo@example.com', active: true, admin: false });
-    expect(user?.token).toMatch(/^[0-9a-f]{32}$/);
+    // Only the hash of a token nobody has seen yet: the person makes one to use (rotate).
+    expect(user?.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(user?.scmToken).not.toBe('');
     expect(user?.lastLogin).toBeGreaterThanOrEqual(before - 1000);
     const me = await call(h, '/api/user', { session });
     expect(me.status).toBe(200);
     expect(me.json).toMatchObject({ login: 'octocat', email: 'octo@example.com', machine: false });
-    expect(me.text).not.toContain(user?.token ?? 'no token');
+    expect(me.text).not.toContain(user?.tokenHash ?? 'no token');
     expect(me.text).not.toContain(user?.scmToken ?? 'no token');
   });
 
   it('updates the provider token of a returning user and keeps their API token', async () => {
-    const firstToken = (await h.store.users.findLogin('hubot'))?.token;
+    const firstToken = (await h.store.users.findLogin('hubot'))?.tokenHash;
     await loginAs(h, 'hubot');
     const created = await h.store.users.findLogin('hubot');
     await loginAs(h, 'hubot');
     const again = await h.store.users.findLogin('hubot');
     expect(firstToken).toBeUndefined();
     expect(again?.id).toBe(created?.id);
-    expect(again?.token).toBe(created?.token);
+    expect(again?.tokenHash).toBe(created?.tokenHash);
     expect(again?.lastLogin).toBeGreaterThanOrEqual(created?.lastLogin ?? 0);
   });
 
@@ -157,7 +159,7 @@ describe('registration rules', () => {
       machine: false,
       admin: true,
       active: true,
-      token: 'f'.repeat(32),
+      tokenHash: hashApiToken('f'.repeat(32)),
       scmToken: '',
       scmRefresh: '',
       scmExpiry: 0,

@@ -5,6 +5,7 @@ import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { hashApiToken } from '../../src/server/auth/api-token.js';
 import { openStore } from '../../src/store/index.js';
 import { datasourceSetting, testDialects, type TestDatabase } from '../support/databases.js';
 import { certificate, certificateAuthority } from '../support/certificates.js';
@@ -151,7 +152,12 @@ describe.each(testDialects())('svc server on $name', (dialect) => {
 
     const store = await openStore({ datasource: database.datasource });
     try {
-      expect(await store.users.findLogin('robot')).toMatchObject({ machine: true, admin: true, token });
+      // The token of the setting works; only its hash is stored.
+      expect(await store.users.findLogin('robot')).toMatchObject({
+        machine: true,
+        admin: true,
+        tokenHash: hashApiToken(token),
+      });
     } finally {
       await store.close();
     }

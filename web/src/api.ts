@@ -14,7 +14,6 @@ export interface Account {
   email: string;
   avatar_url: string;
   admin: boolean;
-  token?: string;
   csrf?: string;
 }
 

@@ -24,9 +24,9 @@ export const serverStorage = group(
     }),
     setting('SVC_DATABASE_SECRET', SERVER, databaseSecret, {
       secret: true,
-      defaultDoc: 'none: secrets are stored unencrypted',
+      defaultDoc: 'none: secrets, provider tokens, signing keys and hook secrets are stored unencrypted',
       description:
-        'The AES-256 key encrypting repository secrets in the database (see "The database secret" above). Set it before first use; added later, it encrypts the existing secrets at the next start.',
+        'The AES-256 key encrypting secrets, provider tokens, repository signing keys and webhook secrets in the database, each value bound to its row (see "The database secret" above). API tokens are hashed with or without it. Set it before first use; added later, it encrypts the existing values at the next start.',
     }),
     setting('SVC_OBJSTORE_BUCKET', SERVER, text('a bucket name'), {
       description:

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { ConflictError } from '../../core/errors.js';
 import type { ScmAccount, ScmToken } from '../../core/scm.js';
 import type { User, UserStore } from '../../core/user.js';
 import { accountFor, LoginRefused, type AccountUsers, type StoredUid } from './account-match.js';
+import { newApiToken } from './api-token.js';
 
 /** Who may register by logging in: SVC_REGISTRATION_CLOSED and SVC_USER_FILTER. */
 export interface Admission {
@@ -22,9 +22,10 @@ export { LoginRefused };
 /**
  * Creates or updates the account of someone who just logged in at the provider: profile, provider
  * credentials, provider id and last login. The account is found by the provider's immutable id,
- * and follows the person's renames (account-match.ts). New accounts get a random API token;
- * registration rules apply to new accounts only, so closing registration never locks out existing
- * users; `created` tells a new account from a returning one. `organizations` gives the person's
+ * and follows the person's renames (account-match.ts). New accounts get a random API token, which
+ * nobody sees (its owner makes a new one to use: POST /api/user/token?rotate=true); registration
+ * rules apply to new accounts only, so closing registration never locks out existing users;
+ * `created` tells a new account from a returning one. `organizations` gives the person's
  * organizations at the provider; it is asked only when the filter does not name them.
  */
 export async function admitUser(
@@ -63,7 +64,7 @@ export async function admitUser(
       machine: false,
       admin: false,
       active: true,
-      token: randomBytes(16).toString('hex'),
+      tokenHash: newApiToken().hash,
       ...profile,
     });
     return { user, created: true };

@@ -1,11 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '../../core/errors.js';
 import type { User, UserStore } from '../../core/user.js';
+import { hashApiToken } from './api-token.js';
 import { sameText, type SessionCookies } from './session-cookies.js';
 
 /** What authentication needs: users by id and by token, and the session cookie reader. */
 export interface AuthenticatorDeps {
-  readonly users: Pick<UserStore, 'find' | 'findToken'>;
+  readonly users: Pick<UserStore, 'find' | 'findTokenHash'>;
   readonly sessions: Pick<SessionCookies, 'read' | 'belongsTo'>;
 }
 
@@ -77,15 +78,22 @@ export class Authenticator {
   }
 
   async #byToken(authorization: string): Promise<User> {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    const token = match?.[1];
+    const token = bearerToken(authorization);
     if (token === undefined) throw new UnauthorizedError('the Authorization header must be "Bearer <token>"');
-    const user = await this.#deps.users.findToken(token);
+    // Tokens are stored as hashes: a copy of the database does not let anyone call the API.
+    const hash = hashApiToken(token);
+    const user = await this.#deps.users.findTokenHash(hash);
     // Databases may compare case-insensitively (MySQL collations): the exact check happens here.
-    if (user === undefined || !sameText(user.token, token)) throw new UnauthorizedError('invalid API token');
+    if (user === undefined || !sameText(user.tokenHash, hash))
+      throw new UnauthorizedError('invalid API token');
     active(user);
     return user;
   }
+}
+
+/** The token of an `Authorization: Bearer <token>` header; undefined for any other header. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  return authorization === undefined ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
 }
 
 function active(user: User): void {

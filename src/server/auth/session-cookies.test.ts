@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { hashApiToken } from './api-token.js';
 import { SessionCookies } from './session-cookies.js';
 
-const user = { id: 7, token: 'a'.repeat(32), sessionGen: 3 };
+const user = { id: 7, tokenHash: hashApiToken('a'.repeat(32)), sessionGen: 3 };
 
 function cookiesAt(now: { value: number }, options: { secret?: string | null; secure?: boolean } = {}) {
   return new SessionCookies({
@@ -40,7 +41,7 @@ describe('SessionCookies', () => {
     const session = cookies.read(header(cookies.login(user)));
     if (session === undefined) throw new Error('no session');
     expect(cookies.belongsTo(session, user)).toBe(true);
-    expect(cookies.belongsTo(session, { ...user, token: 'b'.repeat(32) })).toBe(false);
+    expect(cookies.belongsTo(session, { ...user, tokenHash: hashApiToken('b'.repeat(32)) })).toBe(false);
     expect(cookies.belongsTo(session, { ...user, id: 8 })).toBe(false);
   });
 

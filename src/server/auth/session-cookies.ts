@@ -55,9 +55,9 @@ export class SessionCookies {
   }
 
   /** Set-Cookie values that log `user` in. */
-  login(user: Pick<User, 'id' | 'token' | 'sessionGen'>): string[] {
+  login(user: Pick<User, 'id' | 'tokenHash' | 'sessionGen'>): string[] {
     const expires = this.#now() + this.#options.timeoutMs;
-    const value = `${user.id}:${expires}:${tokenTag(user.token)}:${user.sessionGen}`;
+    const value = `${user.id}:${expires}:${tokenTag(user.tokenHash)}:${user.sessionGen}`;
     const at = new Date(expires);
     return [
       this.#cookie(SESSION_COOKIE, this.#signer.sign(value), { expires: at, httpOnly: true }),
@@ -98,11 +98,11 @@ export class SessionCookies {
    * True when the session was issued for the user's current API token, in the account's current
    * session generation (a logout since ends it).
    */
-  belongsTo(session: Session, user: Pick<User, 'id' | 'token' | 'sessionGen'>): boolean {
+  belongsTo(session: Session, user: Pick<User, 'id' | 'tokenHash' | 'sessionGen'>): boolean {
     return (
       session.userId === user.id &&
       session.generation === user.sessionGen &&
-      sameText(session.tokenTag, tokenTag(user.token))
+      sameText(session.tokenTag, tokenTag(user.tokenHash))
     );
   }
 
@@ -162,6 +162,10 @@ export function sameText(a: string, b: string): boolean {
   return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 }
 
-function tokenTag(token: string): string {
-  return createHash('sha256').update(token).digest('hex').slice(0, 16);
+/**
+ * 64 bits of the token's SHA-256: the tag sessions carried when svc still stored tokens as they
+ * are, so that sessions outlive the upgrade that started storing hashes.
+ */
+function tokenTag(tokenHash: string): string {
+  return tokenHash.slice(0, 16);
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../core/store.js';
 import { openStore } from '../../store/index.js';
+import { hashApiToken } from '../auth/api-token.js';
 import { seedUser } from './seed-user.js';
 
 const TOKEN = '0123456789abcdef0123456789abcdef';
@@ -16,20 +17,21 @@ describe('seedUser (SVC_USER_CREATE)', () => {
   });
   afterEach(() => store.close());
 
-  it('creates a machine account with its token', async () => {
+  it('creates a machine account with its token, stored as its hash', async () => {
     const user = await seedUser(store.users, { username: 'robot', machine: true, admin: true, token: TOKEN });
-    expect(user).toMatchObject({ login: 'robot', machine: true, admin: true, active: true, token: TOKEN });
-    expect(await store.users.findToken(TOKEN)).toMatchObject({ login: 'robot' });
+    const tokenHash = hashApiToken(TOKEN);
+    expect(user).toMatchObject({ login: 'robot', machine: true, admin: true, active: true, tokenHash });
+    expect(await store.users.findTokenHash(tokenHash)).toMatchObject({ login: 'robot' });
   });
 
-  it('gives a person without a token a random 32-character one', async () => {
+  it('gives a person without a token a random one, which nobody sees', async () => {
     const user = await seedUser(store.users, {
       username: 'octocat',
       machine: false,
       admin: true,
       token: null,
     });
-    expect(user.token).toMatch(/^[0-9a-f]{32}$/);
+    expect(user.tokenHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('is idempotent across restarts and brings a changed setting in line', async () => {
@@ -53,8 +55,8 @@ describe('seedUser (SVC_USER_CREATE)', () => {
       admin: true,
       token: rotated,
     });
-    expect(changed).toMatchObject({ id: first.id, admin: true, token: rotated });
-    expect(await store.users.findToken(TOKEN)).toBeUndefined();
+    expect(changed).toMatchObject({ id: first.id, admin: true, tokenHash: hashApiToken(rotated) });
+    expect(await store.users.findTokenHash(hashApiToken(TOKEN))).toBeUndefined();
     expect(await store.users.count()).toBe(1);
   });
 });

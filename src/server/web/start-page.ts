@@ -30,24 +30,19 @@ export function startPageRoute(app: FastifyInstance, deps: StartPageDeps): void 
       '<p class="note">A continuous-integration server for <code>.drone.yml</code> pipelines.</p>',
       principal === undefined ? loginSection(deps.settings) : userSection(principal),
     ].join('\n');
-    // The page may show the user's API token: never keep it in a cache.
+    // The page is about who is logged in: never keep it in a cache.
     return sendHtml(reply.header('cache-control', 'no-store'), htmlPage(`svc ${deps.version}`, body));
   });
 }
 
 /**
- * The logged-in user's own page: who they are and their API token, as Drone's account page shows it
- * (there is no other way to reach the token from a browser without a UI: POST /api/user/token needs
- * a CSRF header). Shown only over the user's own session, never for bearer-token requests.
+ * The logged-in user's own page: who they are and how to reach the API. svc keeps only a hash of
+ * API tokens, so the page cannot show one: it says where a new one is made (shown once).
  */
 function userSection(principal: Principal): string {
-  const token =
-    principal.via === 'session'
-      ? `<p>Your API token (send it as <code>Authorization: Bearer &lt;token&gt;</code>): <code>${escapeHtml(principal.user.token)}</code></p>`
-      : '';
   return [
     `<p>Logged in as <strong>${escapeHtml(principal.user.login)}</strong>.</p>`,
-    token,
+    '<p>API tokens are shown once, when made: <code>POST /api/user/token?rotate=true</code> (the web UI’s account page does it) makes a new one, which replaces the old one. Send it as <code>Authorization: Bearer &lt;token&gt;</code>.</p>',
     '<p>API: <a href="/api/user">/api/user</a> (your account), <a href="/api/user/repos">/api/user/repos</a> (your repositories).</p>',
     `<form method="post" action="/logout"><input type="hidden" name="csrf" value="${escapeHtml(principal.csrf ?? '')}"><button type="submit">Log out</button></form>`,
   ].join('\n');

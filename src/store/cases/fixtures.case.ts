@@ -56,7 +56,7 @@ export function newUser(overrides: Partial<NewUser> = {}): NewUser {
     machine: false,
     admin: false,
     active: true,
-    token: unique('token-'),
+    tokenHash: unique('token-hash-'),
     scmToken: 'gho_scm',
     scmRefresh: 'ghr_refresh',
     scmExpiry: 1_900_000_000_000,

@@ -7,7 +7,7 @@ export function usersContract(open: OpenFreshStore): void {
   describe('users', () => {
     const store = useStore(open);
 
-    it('creates a user with an id and timestamps, and finds it by id, login and token', async () => {
+    it('creates a user with an id and timestamps, and finds it by id, login and token hash', async () => {
       const before = Date.now();
       const input = newUser({ machine: true, admin: true, email: 'zoë@example.com 🚀' });
       const user = await store().users.create(input);
@@ -18,7 +18,7 @@ export function usersContract(open: OpenFreshStore): void {
       expect(user.updated).toBe(user.created);
       expect(await store().users.find(user.id)).toEqual(user);
       expect(await store().users.findLogin(input.login)).toEqual(user);
-      expect(await store().users.findToken(input.token)).toEqual(user);
+      expect(await store().users.findTokenHash(input.tokenHash)).toEqual(user);
     });
 
     it('replaces refreshed provider credentials where the old token is stored, only there', async () => {
@@ -70,10 +70,28 @@ export function usersContract(open: OpenFreshStore): void {
       });
     });
 
+    it('lets exactly one of two refreshes racing on one token store its pair, whole', async () => {
+      const user = await store().users.create(newUser({ scmToken: 'race-old', scmRefresh: 'r0' }));
+      const answers = await Promise.all([
+        store().users.replaceScmToken('race-old', { token: 'race-a', refresh: 'ra', expiry: 1 }),
+        store().users.replaceScmToken('race-old', { token: 'race-b', refresh: 'rb', expiry: 2 }),
+      ]);
+      expect(answers.sort()).toEqual([0, 1]);
+      const stored = await store().users.find(user.id);
+      expect([
+        ['race-a', 'ra', 1],
+        ['race-b', 'rb', 2],
+      ]).toContainEqual([stored?.scmToken, stored?.scmRefresh, stored?.scmExpiry]);
+      // The winner's token is the one a later refresh replaces.
+      expect(
+        await store().users.replaceScmToken(stored?.scmToken ?? '', { token: 'c', refresh: '', expiry: 3 }),
+      ).toBe(1);
+    });
+
     it('returns undefined for a user that does not exist', async () => {
       expect(await store().users.find(999_999)).toBeUndefined();
       expect(await store().users.findLogin('nobody')).toBeUndefined();
-      expect(await store().users.findToken('no-such-token')).toBeUndefined();
+      expect(await store().users.findTokenHash('no-such-hash')).toBeUndefined();
     });
 
     it('lists users by login and counts them', async () => {
@@ -93,7 +111,7 @@ export function usersContract(open: OpenFreshStore): void {
       const sameLogin = store().users.create(newUser({ login: 'octocat' }));
       await expect(sameLogin).rejects.toThrow(ConflictError);
       await expect(sameLogin).rejects.toThrow('user "octocat" already exists');
-      await expect(store().users.create(newUser({ token: user.token }))).rejects.toThrow(
+      await expect(store().users.create(newUser({ tokenHash: user.tokenHash }))).rejects.toThrow(
         /already has the token/,
       );
     });

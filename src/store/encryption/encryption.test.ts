@@ -33,10 +33,15 @@ for (const dialect of testDialects()) {
 
     /** The secrets table as stored, by name. */
     async function stored(): Promise<Map<string, string>> {
+      return new Map([...(await storedRows()).entries()].map(([name, row]) => [name, row.data]));
+    }
+
+    /** The secrets table as stored, by name, with ids. */
+    async function storedRows(): Promise<Map<string, { id: number; data: string }>> {
       const { db } = await connect(database.datasource, () => undefined);
       try {
-        const rows = await db.selectFrom('secrets').select(['name', 'data']).execute();
-        return new Map(rows.map((row) => [row.name, row.data]));
+        const rows = await db.selectFrom('secrets').select(['id', 'name', 'data']).execute();
+        return new Map(rows.map((row) => [row.name, { id: Number(row.id), data: row.data }]));
       } finally {
         await db.destroy();
       }
@@ -58,7 +63,11 @@ for (const dialect of testDialects()) {
       const raw = (await stored()).get('docker_password') ?? '';
       expect(raw).not.toContain('rotated');
       expect(Buffer.from(raw, 'base64')).toHaveLength(12 + 'rotated'.length + 16);
-      expect(new AesGcmCipher(key).open(raw)).toBe('rotated');
+      const at = { table: 'secrets', column: 'data', id: created.id };
+      expect(new AesGcmCipher(key).open(raw, at)).toBe('rotated');
+      // Bound to its row: not readable as another row's value, nor as a value bound to nothing.
+      expect(() => new AesGcmCipher(key).open(raw, { ...at, id: created.id + 1 })).toThrow();
+      expect(() => new AesGcmCipher(key).open(raw)).toThrow();
     });
 
     it('refuses to open an encrypted database without the key or with another key', async () => {
@@ -90,7 +99,9 @@ for (const dialect of testDialects()) {
 
       const log: string[] = [];
       const encrypted = await openWith(key, log);
-      expect(log).toContain('database: encrypted the 3 existing secrets with SVC_DATABASE_SECRET');
+      expect(log).toContain(
+        'database: encrypted 3 existing secrets and the provider tokens of 0 users and the keys and hook secrets of 0 repositories with SVC_DATABASE_SECRET',
+      );
       expect((await encrypted.secrets.list({ kind: 'global' })).map((s) => s.data)).toEqual([
         'value-a',
         'value-b',
@@ -98,9 +109,9 @@ for (const dialect of testDialects()) {
       ]);
       await encrypted.close();
       const cipher = new AesGcmCipher(key);
-      for (const [name, raw] of await stored()) {
-        expect(raw).not.toContain('value');
-        expect(cipher.open(raw)).toBe(`value-${name}`);
+      for (const [name, { id, data }] of await storedRows()) {
+        expect(data).not.toContain('value');
+        expect(cipher.open(data, { table: 'secrets', column: 'data', id })).toBe(`value-${name}`);
       }
 
       const again: string[] = [];

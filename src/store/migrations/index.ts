@@ -9,6 +9,7 @@ import { cluster } from './008-cluster.js';
 import { statusOutbox } from './009-status-outbox.js';
 import { logKeptBatches } from './010-log-kept-batches.js';
 import { providerIds } from './011-provider-ids.js';
+import { secretsAtRest } from './012-secrets-at-rest.js';
 import type { Migration } from './migration.js';
 
 /** Every migration svc knows, oldest first; append, never edit or reorder. */
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   statusOutbox,
   logKeptBatches,
   providerIds,
+  secretsAtRest,
 ];
 
 /** The schema version this svc writes. */

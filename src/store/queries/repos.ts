@@ -9,7 +9,10 @@ import {
   type Visibility,
 } from '../../core/repo.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
+import type { SecretCipher } from '../encryption/cipher.js';
+import { insertedColumns, openColumn, sealColumns } from '../encryption/columns.js';
 import type { RepoRow, Tables } from '../tables.js';
+import { inTransaction } from '../transaction.js';
 import { toPerm } from './perms.js';
 import { bool, changed, checkVersioned, flag, insertId, write } from './rows.js';
 
@@ -17,9 +20,13 @@ function approvalOf(value: string): ApprovalPolicy {
   return (APPROVAL_POLICIES as readonly string[]).includes(value) ? (value as ApprovalPolicy) : 'forks';
 }
 
-function toRepo(row: Selectable<RepoRow>): Repo {
+/** A row as a repository; its credentials through the cipher, bound to the row. */
+function toRepo(cipher: SecretCipher, row: Selectable<RepoRow>): Repo {
+  const id = Number(row.id);
+  const open = (column: 'signing_key' | 'hook_secret') =>
+    openColumn(cipher, { table: 'repos', column, id }, row[column]);
   return {
-    id: Number(row.id),
+    id,
     uid: row.uid,
     userId: Number(row.user_id),
     namespace: row.namespace,
@@ -43,11 +50,11 @@ function toRepo(row: Selectable<RepoRow>): Repo {
     cancelRunning: bool(row.cancel_running),
     throttle: Number(row.throttle),
     approval: approvalOf(row.approval),
-    signingKey: row.signing_key,
+    signingKey: open('signing_key'),
     namespaceUid: row.namespace_uid,
     timeout: Number(row.timeout),
     counter: Number(row.counter),
-    hookSecret: row.hook_secret,
+    hookSecret: open('hook_secret'),
     synced: Number(row.synced),
     created: Number(row.created),
     updated: Number(row.updated),
@@ -55,7 +62,10 @@ function toRepo(row: Selectable<RepoRow>): Repo {
   };
 }
 
-/** The columns a caller writes; `counter` is not one of them (BuildStore.create hands out numbers). */
+/**
+ * The columns a caller writes, credentials aside; `counter` is not one of them (BuildStore.create
+ * hands out numbers).
+ */
 function columns(repo: NewRepo) {
   return {
     uid: repo.uid,
@@ -81,32 +91,39 @@ function columns(repo: NewRepo) {
     cancel_running: flag(repo.cancelRunning),
     throttle: repo.throttle,
     approval: repo.approval,
-    signing_key: repo.signingKey,
     namespace_uid: repo.namespaceUid,
     timeout: repo.timeout,
-    hook_secret: repo.hookSecret,
     synced: repo.synced,
   };
 }
 
-/** Repositories in the `repos` table. */
+/** The credentials, plain; stored through the cipher, bound to the row. */
+function credentials(repo: Pick<NewRepo, 'signingKey' | 'hookSecret'>) {
+  return { signing_key: repo.signingKey, hook_secret: repo.hookSecret };
+}
+
+/** Repositories in the `repos` table; signing keys and hook secrets through the cipher chosen at open. */
 export class SqlRepoStore implements RepoStore {
   readonly #db: Kysely<Tables>;
   readonly #adapter: DialectAdapter;
+  readonly #cipher: SecretCipher;
+  readonly #toRepo: (row: Selectable<RepoRow>) => Repo;
 
-  constructor({ db, adapter }: Connection) {
+  constructor({ db, adapter }: Connection, cipher: SecretCipher) {
     this.#db = db;
     this.#adapter = adapter;
+    this.#cipher = cipher;
+    this.#toRepo = (row) => toRepo(cipher, row);
   }
 
   async find(id: number): Promise<Repo | undefined> {
     const row = await this.#db.selectFrom('repos').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && toRepo(row);
+    return row && this.#toRepo(row);
   }
 
   async findUid(uid: string): Promise<Repo | undefined> {
     const row = await this.#db.selectFrom('repos').selectAll().where('uid', '=', uid).executeTakeFirst();
-    return row && toRepo(row);
+    return row && this.#toRepo(row);
   }
 
   async findNamespaceUid(namespace: string): Promise<string> {
@@ -124,11 +141,11 @@ export class SqlRepoStore implements RepoStore {
   async findSlug(namespace: string, name: string): Promise<Repo | undefined> {
     const slug = `${namespace}/${name}`;
     const row = await this.#db.selectFrom('repos').selectAll().where('slug', '=', slug).executeTakeFirst();
-    return row && toRepo(row);
+    return row && this.#toRepo(row);
   }
 
   async list(): Promise<Repo[]> {
-    return (await this.#db.selectFrom('repos').selectAll().orderBy('slug').execute()).map(toRepo);
+    return (await this.#db.selectFrom('repos').selectAll().orderBy('slug').execute()).map(this.#toRepo);
   }
 
   async listUser(userId: number): Promise<RepoWithPerm[]> {
@@ -150,7 +167,7 @@ export class SqlRepoStore implements RepoStore {
       .orderBy('repos.slug')
       .execute();
     return rows.map((row) => ({
-      repo: toRepo(row),
+      repo: this.#toRepo(row),
       perm: toPerm({
         user_id: userId,
         repo_id: row.id,
@@ -171,7 +188,7 @@ export class SqlRepoStore implements RepoStore {
       .where('active', '=', 1)
       .orderBy('slug')
       .execute();
-    return rows.map(toRepo);
+    return rows.map(this.#toRepo);
   }
 
   async count(): Promise<number> {
@@ -184,25 +201,43 @@ export class SqlRepoStore implements RepoStore {
 
   async create(repo: NewRepo): Promise<Repo> {
     const now = Date.now();
-    const values = { ...columns(repo), counter: 0, created: now, updated: now, version: 1 };
+    const plain = credentials(repo);
+    const values = {
+      ...columns(repo),
+      ...insertedColumns(this.#cipher, plain),
+      counter: 0,
+      created: now,
+      updated: now,
+      version: 1,
+    };
     const id = await write(
       this.#adapter,
-      () => insertId(this.#adapter, this.#db.insertInto('repos').values(values)),
-      {
-        conflict: () => this.#collision(repo, undefined),
-      },
+      () =>
+        inTransaction(this.#db, async (trx) => {
+          const id = await insertId(this.#adapter, trx.insertInto('repos').values(values));
+          if (this.#cipher.encrypted) {
+            await trx
+              .updateTable('repos')
+              .set(sealColumns(this.#cipher, 'repos', id, plain))
+              .where('id', '=', id)
+              .execute();
+          }
+          return id;
+        }),
+      { conflict: () => this.#collision(repo, undefined) },
     );
     return { ...repo, id, counter: 0, created: now, updated: now, version: 1 };
   }
 
   async update(repo: Repo): Promise<Repo> {
     const updated = Date.now();
+    const sealed = sealColumns(this.#cipher, 'repos', repo.id, credentials(repo));
     const result = await write(
       this.#adapter,
       () =>
         this.#db
           .updateTable('repos')
-          .set({ ...columns(repo), updated, version: repo.version + 1 })
+          .set({ ...columns(repo), ...sealed, updated, version: repo.version + 1 })
           .where('id', '=', repo.id)
           .where('version', '=', repo.version)
           .executeTakeFirstOrThrow(),

@@ -1,10 +1,11 @@
 import type { Kysely, Selectable } from 'kysely';
-import { DatabaseError, NotFoundError } from '../../core/errors.js';
+import { NotFoundError } from '../../core/errors.js';
 import type { NewSecret, Secret, SecretScope, SecretStore } from '../../core/secret.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
-import { describeError } from '../dialects/errors.js';
 import type { SecretCipher } from '../encryption/cipher.js';
+import { insertedColumns, openColumn, sealColumns } from '../encryption/columns.js';
 import type { SecretRow, Tables } from '../tables.js';
+import { inTransaction } from '../transaction.js';
 import { bool, changed, flag, insertId, write } from './rows.js';
 
 /** The scope as the (scope, scope_key, repo_id) columns. */
@@ -42,7 +43,7 @@ function describeScope(scope: SecretScope): string {
   }
 }
 
-/** Secrets in the `secrets` table; values pass through the cipher chosen at open. */
+/** Secrets in the `secrets` table; values pass through the cipher chosen at open, bound to their row. */
 export class SqlSecretStore implements SecretStore {
   readonly #db: Kysely<Tables>;
   readonly #adapter: DialectAdapter;
@@ -96,10 +97,27 @@ export class SqlSecretStore implements SecretStore {
 
   async create(secret: NewSecret): Promise<Secret> {
     const now = Date.now();
-    const values = { ...this.#columns(secret), created: now, updated: now };
+    const plain = { data: secret.data };
+    const values = {
+      ...this.#columns(secret),
+      ...insertedColumns(this.#cipher, plain),
+      created: now,
+      updated: now,
+    };
     const id = await write(
       this.#adapter,
-      () => insertId(this.#adapter, this.#db.insertInto('secrets').values(values)),
+      () =>
+        inTransaction(this.#db, async (trx) => {
+          const id = await insertId(this.#adapter, trx.insertInto('secrets').values(values));
+          if (this.#cipher.encrypted) {
+            await trx
+              .updateTable('secrets')
+              .set(sealColumns(this.#cipher, 'secrets', id, plain))
+              .where('id', '=', id)
+              .execute();
+          }
+          return id;
+        }),
       {
         conflict: `secret "${secret.name}" already exists in ${describeScope(secret.scope)}`,
         missing: describeScope(secret.scope),
@@ -115,7 +133,11 @@ export class SqlSecretStore implements SecretStore {
       () =>
         this.#db
           .updateTable('secrets')
-          .set({ ...this.#columns(secret), updated })
+          .set({
+            ...this.#columns(secret),
+            ...sealColumns(this.#cipher, 'secrets', secret.id, { data: secret.data }),
+            updated,
+          })
           .where('id', '=', secret.id)
           .executeTakeFirstOrThrow(),
       {
@@ -143,11 +165,11 @@ export class SqlSecretStore implements SecretStore {
     await this.#db.deleteFrom('secrets').where('id', '=', id).execute();
   }
 
+  /** The columns a caller writes, the value aside. */
   #columns(secret: NewSecret) {
     return {
       ...scopeColumns(secret.scope),
       name: secret.name,
-      data: this.#cipher.seal(secret.data),
       pull_request: flag(secret.pullRequest),
       pull_request_push: flag(secret.pullRequestPush),
       namespace_uid: secret.scope.kind === 'namespace' ? secret.namespaceUid : '',
@@ -155,18 +177,10 @@ export class SqlSecretStore implements SecretStore {
   }
 
   #toSecret(row: Selectable<SecretRow>): Secret {
-    let data: string;
-    try {
-      data = this.#cipher.open(row.data);
-    } catch (error) {
-      throw new DatabaseError(
-        'SECRET_KEY_WRONG',
-        `secret ${row.id} cannot be decrypted with SVC_DATABASE_SECRET: ${describeError(error)}`,
-        { cause: error },
-      );
-    }
+    const id = Number(row.id);
+    const data = openColumn(this.#cipher, { table: 'secrets', column: 'data', id }, row.data);
     return {
-      id: Number(row.id),
+      id,
       scope: toScope(row),
       name: row.name,
       data,

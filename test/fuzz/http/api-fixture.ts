@@ -136,14 +136,14 @@ async function restoreUser(harness: Harness, seeded: User): Promise<void> {
     return;
   }
   if (
-    current.token !== seeded.token ||
+    current.tokenHash !== seeded.tokenHash ||
     current.admin !== seeded.admin ||
     current.active !== seeded.active ||
     current.login !== seeded.login
   ) {
     await users.update({
       ...current,
-      token: seeded.token,
+      tokenHash: seeded.tokenHash,
       admin: seeded.admin,
       active: seeded.active,
       login: seeded.login,

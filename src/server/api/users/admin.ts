@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { InvalidInputError, NotFoundError } from '../../../core/errors.js';
 import type { SystemEvents } from '../../../core/events.js';
 import type { User, UserStore } from '../../../core/user.js';
+import { hashApiToken, newApiToken } from '../../auth/api-token.js';
 import { userJson } from '../json/user.js';
 import { ADMIN, route, type ApiRoute } from '../route.js';
 import { userSchema } from '../schemas.js';
@@ -48,8 +48,9 @@ const UserPatch = z
 /**
  * User administration, as Drone's API has it, for svc administrators only: `GET /api/users`,
  * `POST /api/users`, `GET|PATCH|DELETE /api/users/{login}`. A new machine account's API token is
- * in the creation answer (only there); nobody else's token ever is. Administrators cannot remove
- * or demote themselves, so that a server always keeps one.
+ * in the creation answer (only there: svc keeps only its hash); nobody else's token ever is. A
+ * person's account gets a token nobody sees: they make their own once logged in. Administrators
+ * cannot remove or demote themselves, so that a server always keeps one.
  */
 export function userAdminRoutes(deps: UserAdminDeps): ApiRoute[] {
   const find = async (login: string): Promise<User> => {
@@ -75,7 +76,7 @@ export function userAdminRoutes(deps: UserAdminDeps): ApiRoute[] {
       body: NewUserBody,
       response: { schema: userSchema, description: 'the account; `token` for machine accounts' },
       async handler({ body }) {
-        const token = body.token ?? randomBytes(16).toString('hex');
+        const token = body.token ?? newApiToken().token;
         const user = await deps.users.create({
           login: body.login,
           email: body.email,
@@ -83,7 +84,7 @@ export function userAdminRoutes(deps: UserAdminDeps): ApiRoute[] {
           admin: body.admin,
           machine: body.machine,
           active: body.active,
-          token,
+          tokenHash: hashApiToken(token),
           scmToken: '',
           scmRefresh: '',
           scmExpiry: 0,
