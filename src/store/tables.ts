@@ -287,6 +287,13 @@ export interface StatusOutboxRow {
   created: number;
 }
 
+/** hook_deliveries: keys of the webhook deliveries taken lately (since schema version 12). */
+export interface HookDeliveryRow {
+  repo_id: number;
+  delivery: string;
+  created: number;
+}
+
 /** The whole schema, for `Kysely<Tables>`. */
 export interface Tables {
   users: UserRow;
@@ -306,4 +313,5 @@ export interface Tables {
   leases: LeaseRow;
   cluster_signals: ClusterSignalRow;
   status_outbox: StatusOutboxRow;
+  hook_deliveries: HookDeliveryRow;
 }

@@ -8,6 +8,7 @@ import { latestBuilds } from './007-latest-builds.js';
 import { cluster } from './008-cluster.js';
 import { statusOutbox } from './009-status-outbox.js';
 import { logKeptBatches } from './010-log-kept-batches.js';
+import { hookDeliveries } from './012-hook-deliveries.js';
 import type { Migration } from './migration.js';
 
 /** Every migration svc knows, oldest first; append, never edit or reorder. */
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   cluster,
   statusOutbox,
   logKeptBatches,
+  hookDeliveries,
 ];
 
 /** The schema version this svc writes. */
