@@ -96,7 +96,18 @@ export interface ScmHookBuild {
 
 /** What an incoming webhook amounts to, after its signature was verified. */
 export type ScmHookResult =
-  | { kind: 'build'; repo: ScmRepoRef & { uid: string }; build: ScmHookBuild }
+  | {
+      kind: 'build';
+      repo: ScmRepoRef & { uid: string };
+      build: ScmHookBuild;
+      /**
+       * The provider's id of this delivery, from the header it names it in (`X-GitHub-Delivery`, …;
+       * docs/webhooks.md): the server takes a delivery once, so that one sent again — retried by the
+       * provider or replayed by whoever captured it — makes no second build. Empty when the request
+       * carries none. Not covered by any signature: the server does not rely on it alone.
+       */
+      delivery: string;
+    }
   /** A verified hook that asks for no build (a ping, a branch deletion, an unsupported event). */
   | { kind: 'ignored'; reason: string };
 

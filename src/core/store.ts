@@ -1,6 +1,7 @@
 import type { BuildStore } from './build.js';
 import type { ClusterChannel, LeaseStore } from './cluster.js';
 import type { CronStore } from './cron.js';
+import type { HookDeliveryStore } from './hook-delivery.js';
 import type { LogStore } from './log.js';
 import type { LogBatchStore } from './log-batch.js';
 import type { PermStore } from './perm.js';
@@ -33,6 +34,8 @@ export interface Store {
   readonly queue: QueueStore;
   /** Commit statuses the provider did not take yet, posted again later. */
   readonly statusOutbox: StatusOutboxStore;
+  /** The webhook deliveries taken lately, so that one sent again makes no second build. */
+  readonly hookDeliveries: HookDeliveryStore;
   /** Leases of the jobs one server of several runs at a time (docs/ha.md). */
   readonly leases: LeaseStore;
   /** Signals to and from the other servers of the database (docs/ha.md). */

@@ -280,6 +280,23 @@ export function providerContract(driver: ScmDoubleDriver): void {
         expect(result.kind === 'build' ? result.repo.uid : '').toBe(uid);
       });
 
+      it('names each delivery by the id the provider sent in its delivery header', async () => {
+        await scm.createHook(alice, demo, { url: receiver.url, secret: 'hook-secret' });
+        const ids: string[] = [];
+        for (let i = 0; i < 2; i++) {
+          await double.sendPush('alice/demo', 'main', receiver.url);
+          const request = receiver.requests.at(-1);
+          if (request === undefined) throw new Error('no webhook arrived');
+          const result = await scm.parseHook(request, () => Promise.resolve('hook-secret'));
+          const delivery = result.kind === 'build' ? result.delivery : '';
+          // One of the request's own header values (each provider names its own header: docs/webhooks.md).
+          expect(Object.values(request.headers)).toContain(delivery);
+          ids.push(delivery);
+        }
+        expect(ids[0]).not.toBe('');
+        expect(ids[0]).not.toBe(ids[1]);
+      });
+
       it('rejects a webhook signed with another secret, or for an unknown repository', async () => {
         await scm.createHook(alice, demo, { url: receiver.url, secret: 'hook-secret' });
         await double.sendPush('alice/demo', 'main', receiver.url);

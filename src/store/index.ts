@@ -13,6 +13,7 @@ import type { ClusterChannel } from '../core/cluster.js';
 import { SqlLeaseStore } from './queries/leases.js';
 import { SqlBuildStore } from './queries/builds.js';
 import { SqlCronStore } from './queries/crons.js';
+import { SqlHookDeliveryStore } from './queries/hook-deliveries.js';
 import { SqlLogBatchStore } from './queries/log-batches.js';
 import { SqlLogStore } from './queries/logs.js';
 import { SqlPermStore } from './queries/perms.js';
@@ -84,6 +85,7 @@ class SqlStore implements Store {
   readonly logBatches;
   readonly queue;
   readonly statusOutbox;
+  readonly hookDeliveries;
   readonly leases;
   readonly signals: ClusterChannel;
   readonly schemaVersion: number;
@@ -112,6 +114,7 @@ class SqlStore implements Store {
     this.runners = new SqlRunnerStore(connection);
     this.queue = new SqlQueueStore(connection);
     this.statusOutbox = new SqlStatusOutboxStore(connection);
+    this.hookDeliveries = new SqlHookDeliveryStore(connection);
     this.leases = new SqlLeaseStore(connection);
     this.signals = signals;
   }

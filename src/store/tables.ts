@@ -303,6 +303,13 @@ export interface StatusOutboxRow {
   created: number;
 }
 
+/** hook_deliveries: keys of the webhook deliveries taken lately (since schema version 13). */
+export interface HookDeliveryRow {
+  repo_id: number;
+  delivery: string;
+  created: number;
+}
+
 /** The whole schema, for `Kysely<Tables>`. */
 export interface Tables {
   users: UserRow;
@@ -322,4 +329,5 @@ export interface Tables {
   leases: LeaseRow;
   cluster_signals: ClusterSignalRow;
   status_outbox: StatusOutboxRow;
+  hook_deliveries: HookDeliveryRow;
 }

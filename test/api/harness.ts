@@ -191,7 +191,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       logger,
       cancel: (build, by, cancelOptions) => buildActions.cancel(build, by, cancelOptions),
     });
-    hookRoute(app, { repos: store.repos, provider, trigger });
+    hookRoute(app, { repos: store.repos, provider, trigger, deliveries: store.hookDeliveries });
     // The runner protocol, so that tests can move builds along as a runner does (/rpc/v2/…).
     registerRpcRoutes(app, {
       store,

@@ -147,8 +147,8 @@ describe('webhook → build', () => {
   it('substitutes build variables before parsing and stores the substituted file', async () => {
     const slug = await enabledRepo(h, session, 'vars');
     h.github.commit(slug, 'main', { '.drone.yml': SIMPLE }, 'first');
-    const sha = h.github.commit(slug, 'main', { 'README.md': 'hi' }, 'second');
     await h.github.push(slug, 'main', `${h.url}/hook`);
+    const sha = h.github.commit(slug, 'main', { 'README.md': 'hi' }, 'second');
     expect(await h.github.push(slug, 'main', `${h.url}/hook`)).toBe(200);
     const build = await h.store.builds.findNumber((await repoOf(h, slug)).id, 2);
     expect(build?.config).toContain(`echo build 2 of ${sha.slice(0, 8)} on main`);
@@ -249,6 +249,8 @@ describe('webhook → build', () => {
     const first = await h.store.builds.findNumber(repo.id, 1);
     expect((await h.store.stages.list(first?.id ?? 0)).map((s) => s.name)).toEqual(['from-svc']);
     await h.store.repos.update({ ...repo, configPath: 'ci/pipeline.yml' });
+    // A new push: the same delivery sent again would be taken as a replay and build nothing.
+    h.github.commit(slug, 'main', { 'README.md': 'configured' }, 'second');
     await h.github.push(slug, 'main', `${h.url}/hook`);
     const second = await h.store.builds.findNumber(repo.id, 2);
     expect((await h.store.stages.list(second?.id ?? 0)).map((s) => s.name)).toEqual(['custom']);

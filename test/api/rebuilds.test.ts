@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Build } from '../../src/core/build.js';
 import { call, enable, loginAs, tokenOf } from './client.js';
@@ -65,6 +66,8 @@ for (const dialect of testDialects()) {
 
     /** A pushed build whose `lint` stage succeeded, `unit` failed, and `report` was skipped. */
     async function failedPush(): Promise<Build> {
+      // Each a new commit: the same delivery sent again would be taken as a replay and build nothing.
+      h.github.commit('octocat/app', 'main', { 'NOTES.md': randomUUID() }, 'a push that fails');
       expect(await h.github.push('octocat/app', 'main', `${h.url}/hook`)).toBe(200);
       const [latest] = await h.store.builds.list(repoId, { page: 1, perPage: 1 });
       if (latest === undefined) throw new Error('no build');

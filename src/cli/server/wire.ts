@@ -9,7 +9,7 @@ import { registerApiRoutes } from '../../server/api/index.js';
 import { buildApp } from '../../server/app.js';
 import { Authenticator, registerAuthRoutes, scmTokenOf, SessionCookies } from '../../server/auth/index.js';
 import { BuildEventHub } from '../../server/events/build-events.js';
-import { hookRoute } from '../../server/hook/index.js';
+import { DeliveryPruner, hookRoute } from '../../server/hook/index.js';
 import { BuildActions, BuildWatches, StageQueue } from '../../server/queue/index.js';
 import { registerRpcRoutes } from '../../server/rpc/index.js';
 import { CommitStatusReporter, statusOutbox, type StatusPoster } from '../../server/status/index.js';
@@ -151,7 +151,8 @@ export function wireServer({
     buildEvents,
   });
   if (provider !== undefined && trigger !== undefined) {
-    hookRoute(app, { repos: store.repos, provider, trigger });
+    hookRoute(app, { repos: store.repos, provider, trigger, deliveries: store.hookDeliveries });
+    deliveryPruner(app, store, logger, cluster.leader);
     if (settings.SVC_CRON_DISABLED !== true) {
       cronScheduler(app, settings, store, provider, trigger, logger, cluster.leader);
     }
@@ -212,6 +213,23 @@ function cronScheduler(
   });
   app.addHook('onClose', async () => {
     await scheduler.stop();
+  });
+}
+
+/** Forgets the webhook deliveries taken over a week ago, from when the server is ready until it closes. */
+function deliveryPruner(
+  app: FastifyInstance,
+  store: Store,
+  logger: Logger,
+  leader: Leadership | undefined,
+): void {
+  const pruner = new DeliveryPruner({ deliveries: store.hookDeliveries, logger, leader });
+  app.addHook('onReady', (done) => {
+    pruner.start();
+    done();
+  });
+  app.addHook('onClose', async () => {
+    await pruner.stop();
   });
 }
 

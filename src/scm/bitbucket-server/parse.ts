@@ -1,6 +1,6 @@
 import { InvalidInputError, UnauthorizedError } from '../../core/errors.js';
 import type { ScmHookBuild, ScmHookRequest, ScmHookResult, ScmRepoRef } from '../../core/scm.js';
-import { readHookJson, readHookPayload } from '../hook-payload.js';
+import { readHookJson, readHookPayload, withDelivery, type HookEvent } from '../hook-payload.js';
 import { hmacSha256Matches } from '../signature.js';
 import {
   identitySchema,
@@ -16,15 +16,29 @@ type RepoIdentity = ScmRepoRef & { uid: string };
 const PROVIDER = 'Bitbucket Server';
 
 /**
+ * The headers that name the delivery, in order of preference: `X-Request-Id`, "a unique UUID for
+ * each webhook request" (Bitbucket Data Center docs, "Event payload", HTTP headers).
+ */
+const DELIVERY_HEADERS = ['x-request-id'];
+
+/** Verifies and reads a webhook (readHook); a build carries the delivery's id. */
+export async function parseHook(
+  request: ScmHookRequest,
+  secretOf: (repo: RepoIdentity) => Promise<string | undefined>,
+): Promise<ScmHookResult> {
+  return withDelivery(await readHook(request, secretOf), request, DELIVERY_HEADERS);
+}
+
+/**
  * Verifies and reads a Bitbucket Server webhook: `X-Hub-Signature` is `sha256=` and the hex
  * HMAC-SHA256 of the raw body under the webhook's secret; nothing but the repository's identity is
  * read before it verifies. The "Test connection" button's `diagnostics:ping` names no repository
  * and is answered without reading anything.
  */
-export async function parseHook(
+async function readHook(
   request: ScmHookRequest,
   secretOf: (repo: RepoIdentity) => Promise<string | undefined>,
-): Promise<ScmHookResult> {
+): Promise<HookEvent> {
   const event = request.headers['x-event-key'];
   if (event === 'diagnostics:ping') return { kind: 'ignored', reason: 'a test of the connection' };
   const signature = request.headers['x-hub-signature'];
@@ -80,7 +94,7 @@ function commitLink(repository: HookRepository, sha: string): string {
  * builds nothing. The payload names the new commit but not its message or author, and for an
  * annotated tag the tag object: the build is marked incomplete, and the trigger reads the commit.
  */
-function fromRefsChanged(repo: RepoIdentity, payload: RefsChangedPayload): ScmHookResult {
+function fromRefsChanged(repo: RepoIdentity, payload: RefsChangedPayload): HookEvent {
   const change = payload.changes.find((c) => c.type !== 'DELETE');
   if (change === undefined) {
     const deleted = payload.changes[0]?.ref.type === 'TAG' ? 'tag' : 'branch';
@@ -116,7 +130,7 @@ function fromRefsChanged(repo: RepoIdentity, payload: RefsChangedPayload): ScmHo
  * (`pr:modified` with another target; a mere edit of title or description builds nothing). The
  * build checks out `refs/pull-requests/{id}/from`, which Bitbucket keeps for every pull request.
  */
-function fromPullRequest(repo: RepoIdentity, event: string, payload: PullRequestPayload): ScmHookResult {
+function fromPullRequest(repo: RepoIdentity, event: string, payload: PullRequestPayload): HookEvent {
   const pr = payload.pullRequest;
   if (pr.state !== 'OPEN') return { kind: 'ignored', reason: `pull request ${pr.state.toLowerCase()}` };
   if (event === 'pr:modified') {

@@ -85,6 +85,7 @@ describe('Bitbucket Cloud webhooks', () => {
     });
     expect(await parse(delivery('repo:push', payload))).toEqual({
       kind: 'build',
+      delivery: 'a6bbe7d5-d5e7-4e3c-8b6c-1f2e3d4c5b6a',
       repo: {
         namespace: 'martinherren1984',
         name: 'publictestrepo',

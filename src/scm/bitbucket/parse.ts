@@ -1,6 +1,6 @@
 import { InvalidInputError, UnauthorizedError } from '../../core/errors.js';
 import type { ScmHookBuild, ScmHookRequest, ScmHookResult, ScmRepoRef } from '../../core/scm.js';
-import { readHookJson, readHookPayload } from '../hook-payload.js';
+import { readHookJson, readHookPayload, withDelivery, type HookEvent } from '../hook-payload.js';
 import { hmacSha256Matches } from '../signature.js';
 import { authorOf } from './convert.js';
 import {
@@ -14,14 +14,28 @@ import {
 type RepoIdentity = ScmRepoRef & { uid: string };
 
 /**
- * Verifies and reads a Bitbucket Cloud webhook: `X-Hub-Signature` is `sha256=` and the hex
- * HMAC-SHA256 of the raw body under the hook's secret; nothing but the repository's identity is read
- * before it verifies.
+ * The headers that name the delivery, in order of preference: `X-Request-UUID`, "the UUID of the
+ * request" (Bitbucket Cloud docs, "Event payloads", HTTP headers).
  */
+const DELIVERY_HEADERS = ['x-request-uuid'];
+
+/** Verifies and reads a webhook (readHook); a build carries the delivery's id. */
 export async function parseHook(
   request: ScmHookRequest,
   secretOf: (repo: RepoIdentity) => Promise<string | undefined>,
 ): Promise<ScmHookResult> {
+  return withDelivery(await readHook(request, secretOf), request, DELIVERY_HEADERS);
+}
+
+/**
+ * Verifies and reads a Bitbucket Cloud webhook: `X-Hub-Signature` is `sha256=` and the hex
+ * HMAC-SHA256 of the raw body under the hook's secret; nothing but the repository's identity is read
+ * before it verifies.
+ */
+async function readHook(
+  request: ScmHookRequest,
+  secretOf: (repo: RepoIdentity) => Promise<string | undefined>,
+): Promise<HookEvent> {
   const signature = request.headers['x-hub-signature'];
   if (signature === undefined || signature === '')
     throw new UnauthorizedError('Bitbucket webhook: no X-Hub-Signature header');
@@ -58,7 +72,7 @@ export async function parseHook(
 }
 
 /** A push: the first change with a new ref (a branch, or a tag); a deletion (`new` null) builds nothing. */
-function fromPush(repo: RepoIdentity, push: PushPayload): ScmHookResult {
+function fromPush(repo: RepoIdentity, push: PushPayload): HookEvent {
   const change = push.push.changes.find((c) => c.new !== null && c.new !== undefined);
   const next = change?.new;
   if (change === undefined || next === null || next === undefined) {
@@ -94,7 +108,7 @@ function fromPush(repo: RepoIdentity, push: PushPayload): ScmHookResult {
  * both alike, so both build). Bitbucket gives 12-character commit hashes: the trigger reads the full
  * commit. The build checks out the source branch's commit: Bitbucket has no pull request refs.
  */
-function fromPullRequest(repo: RepoIdentity, event: string, payload: PullRequestPayload): ScmHookResult {
+function fromPullRequest(repo: RepoIdentity, event: string, payload: PullRequestPayload): HookEvent {
   const pr = payload.pullrequest;
   if (pr.state !== 'OPEN') return { kind: 'ignored', reason: `pull request ${pr.state.toLowerCase()}` };
   // A deleted fork's pull request has no source repository: a fork's, never the repository's own.

@@ -1,4 +1,5 @@
-import type { ScmHookBuild, ScmHookResult } from '../../core/scm.js';
+import type { ScmHookBuild } from '../../core/scm.js';
+import type { HookEvent } from '../hook-payload.js';
 import type { PullRequestPayload, PushPayload } from './webhook-schemas.js';
 
 /** The sha Gitea sends for "no commit": the `after` of a deleted ref. */
@@ -11,7 +12,7 @@ type RepoIdentity = { namespace: string; name: string; uid: string };
  * `head_commit`); tags build from it, not from the `create` Gitea may also send (and from 1.26.4 on
  * may not), so a tag builds once. A deleted branch or tag builds nothing.
  */
-export function fromPush(repo: RepoIdentity, push: PushPayload): ScmHookResult {
+export function fromPush(repo: RepoIdentity, push: PushPayload): HookEvent {
   const isTag = push.ref.startsWith('refs/tags/');
   if (NO_COMMIT.test(push.after)) return { kind: 'ignored', reason: `${isTag ? 'tag' : 'branch'} deleted` };
   const name = push.ref.replace(/^refs\/(heads|tags)\//, '');
@@ -50,7 +51,7 @@ const BUILT_ACTIONS: ReadonlySet<string> = new Set(['opened', 'synchronized', 'r
  * `refs/pull/N/head` of the base repository. A head repository other than the base one is a fork
  * (a deleted fork has none).
  */
-export function fromPullRequest(repo: RepoIdentity, payload: PullRequestPayload): ScmHookResult {
+export function fromPullRequest(repo: RepoIdentity, payload: PullRequestPayload): HookEvent {
   if (!BUILT_ACTIONS.has(payload.action)) {
     const merged = payload.action === 'closed' && payload.pull_request.merged === true;
     return { kind: 'ignored', reason: `pull request ${merged ? 'merged' : payload.action}` };

@@ -113,6 +113,7 @@ describe('Gitea webhooks', () => {
   it('builds a branch push at `after`, with the head commit’s message and author', async () => {
     expect(await parse(delivery('push', push))).toEqual({
       kind: 'build',
+      delivery: '5b6f1a1e-7c8d-4c51-9f2e-2a0b1b2c3d4e',
       repo: { namespace: 'acme', name: 'demo', uid: '42' },
       build: expect.objectContaining({
         event: 'push',
@@ -217,6 +218,7 @@ describe('Gitea webhooks', () => {
     expect(await parse(delivery('push', push, { forgejo: true }))).toMatchObject({
       kind: 'build',
       build: { event: 'push' },
+      delivery: '5b6f1a1e-7c8d-4c51-9f2e-2a0b1b2c3d4e',
     });
   });
 

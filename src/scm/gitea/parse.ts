@@ -1,6 +1,6 @@
 import { InvalidInputError, UnauthorizedError } from '../../core/errors.js';
 import type { ScmHookRequest, ScmHookResult, ScmRepoRef } from '../../core/scm.js';
-import { readHookJson, readHookPayload } from '../hook-payload.js';
+import { readHookJson, readHookPayload, withDelivery, type HookEvent } from '../hook-payload.js';
 import { hmacSha256Matches } from '../signature.js';
 import { fromPullRequest, fromPush } from './parse-events.js';
 import { anyHookSchema, pullRequestSchema, pushSchema } from './webhook-schemas.js';
@@ -14,14 +14,28 @@ function header(request: ScmHookRequest, name: string): string | undefined {
 }
 
 /**
- * Verifies and reads a Gitea or Forgejo webhook. The payload is trusted for nothing but the
- * repository's identity until `X-Gitea-Signature` (Forgejo: `X-Forgejo-Signature`), the hex
- * HMAC-SHA256 of the raw body under the repository's secret, verifies.
+ * The headers that name the delivery, in order of preference: `X-Gitea-Delivery` (Forgejo:
+ * `X-Forgejo-Delivery` too), a UUID per delivery (docs.gitea.com, "Webhooks").
  */
+const DELIVERY_HEADERS = ['x-gitea-delivery', 'x-forgejo-delivery'];
+
+/** Verifies and reads a webhook (readHook); a build carries the delivery's id. */
 export async function parseHook(
   request: ScmHookRequest,
   secretOf: (repo: RepoIdentity) => Promise<string | undefined>,
 ): Promise<ScmHookResult> {
+  return withDelivery(await readHook(request, secretOf), request, DELIVERY_HEADERS);
+}
+
+/**
+ * Verifies and reads a Gitea or Forgejo webhook. The payload is trusted for nothing but the
+ * repository's identity until `X-Gitea-Signature` (Forgejo: `X-Forgejo-Signature`), the hex
+ * HMAC-SHA256 of the raw body under the repository's secret, verifies.
+ */
+async function readHook(
+  request: ScmHookRequest,
+  secretOf: (repo: RepoIdentity) => Promise<string | undefined>,
+): Promise<HookEvent> {
   const signature = header(request, 'signature');
   if (signature === undefined) throw new UnauthorizedError('Gitea webhook: no X-Gitea-Signature header');
   const body = readHookJson('Gitea', request.body);

@@ -1,4 +1,5 @@
-import type { ScmHookBuild, ScmHookResult } from '../../core/scm.js';
+import type { ScmHookBuild } from '../../core/scm.js';
+import type { HookEvent } from '../hook-payload.js';
 import type { PullRequestPayload, PushPayload } from './webhook-schemas.js';
 
 /** The sha GitHub sends for "no commit": the `after` of a deleted ref. */
@@ -11,7 +12,7 @@ type RepoIdentity = { namespace: string; name: string; uid: string };
  * `tag`; a deleted branch or tag builds nothing. For an annotated tag `after` is the tag object, so
  * the commit comes from `head_commit` (as drone/go-scm does).
  */
-export function fromPush(repo: RepoIdentity, push: PushPayload): ScmHookResult {
+export function fromPush(repo: RepoIdentity, push: PushPayload): HookEvent {
   const isTag = push.ref.startsWith('refs/tags/');
   const kind = isTag ? 'tag' : 'branch';
   if (push.deleted === true || NO_COMMIT.test(push.after))
@@ -54,7 +55,7 @@ const BUILT_ACTIONS: Readonly<Record<string, string>> = {
  * pushed to (synchronize) or reopened. The build checks out GitHub's `refs/pull/N/head`, which exists
  * in the base repository even for forks.
  */
-export function fromPullRequest(repo: RepoIdentity, payload: PullRequestPayload): ScmHookResult {
+export function fromPullRequest(repo: RepoIdentity, payload: PullRequestPayload): HookEvent {
   const action = BUILT_ACTIONS[payload.action];
   if (action === undefined) return { kind: 'ignored', reason: `pull request ${payload.action}` };
   const pr = payload.pull_request;

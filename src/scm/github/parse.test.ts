@@ -76,6 +76,7 @@ describe('GitHub push webhooks', () => {
     expect(asked).toEqual([HELLO]);
     expect(result).toEqual({
       kind: 'build',
+      delivery: '72d3162e-cc78-11e3-81ab-4c9367dc0958',
       repo: HELLO,
       build: {
         event: 'push',
@@ -138,6 +139,7 @@ describe('GitHub pull request webhooks', () => {
     const payload = example('pull_request', (p) => p.action === 'opened');
     expect(await parse('pull_request', payload)).toEqual({
       kind: 'build',
+      delivery: '72d3162e-cc78-11e3-81ab-4c9367dc0958',
       repo: HELLO,
       build: {
         event: 'pull_request',

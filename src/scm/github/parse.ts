@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { InvalidInputError, UnauthorizedError } from '../../core/errors.js';
 import type { ScmHookRequest, ScmHookResult, ScmRepoRef } from '../../core/scm.js';
-import { readHookJson, readHookPayload } from '../hook-payload.js';
+import { readHookJson, readHookPayload, withDelivery, type HookEvent } from '../hook-payload.js';
 import { hmacSha256Matches } from '../signature.js';
 import { fromPullRequest, fromPush } from './parse-events.js';
 import { anyHookSchema, pullRequestSchema, pushSchema, refEventSchema } from './webhook-schemas.js';
@@ -9,14 +9,28 @@ import { anyHookSchema, pullRequestSchema, pushSchema, refEventSchema } from './
 type RepoIdentity = ScmRepoRef & { uid: string };
 
 /**
- * Verifies and reads a GitHub webhook (docs: webhooks/using-webhooks/validating-webhook-deliveries).
- * Order matters: the payload is trusted for nothing but the repository's identity until
- * `X-Hub-Signature-256` (HMAC-SHA256 of the raw body under the repository's secret) verifies.
+ * The headers that name the delivery, in order of preference: `X-GitHub-Delivery`, a GUID per event
+ * that GitHub's redeliveries keep (docs: webhooks/webhook-events-and-payloads, "Delivery headers").
  */
+const DELIVERY_HEADERS = ['x-github-delivery'];
+
+/** Verifies and reads a webhook (readHook); a build carries the delivery's id. */
 export async function parseHook(
   request: ScmHookRequest,
   secretOf: (repo: RepoIdentity) => Promise<string | undefined>,
 ): Promise<ScmHookResult> {
+  return withDelivery(await readHook(request, secretOf), request, DELIVERY_HEADERS);
+}
+
+/**
+ * Verifies and reads a GitHub webhook (docs: webhooks/using-webhooks/validating-webhook-deliveries).
+ * Order matters: the payload is trusted for nothing but the repository's identity until
+ * `X-Hub-Signature-256` (HMAC-SHA256 of the raw body under the repository's secret) verifies.
+ */
+async function readHook(
+  request: ScmHookRequest,
+  secretOf: (repo: RepoIdentity) => Promise<string | undefined>,
+): Promise<HookEvent> {
   const signature = request.headers['x-hub-signature-256'];
   if (signature === undefined || signature === '') {
     throw new UnauthorizedError('GitHub webhook: no X-Hub-Signature-256 header');
@@ -49,7 +63,7 @@ export async function parseHook(
 }
 
 /** What a verified event asks for. */
-function interpret(event: string, repo: RepoIdentity, body: unknown): ScmHookResult {
+function interpret(event: string, repo: RepoIdentity, body: unknown): HookEvent {
   switch (event) {
     case 'push':
       return fromPush(repo, readHookPayload('GitHub', event, pushSchema, body));

@@ -79,9 +79,18 @@ const push = {
 };
 
 describe('GitLab webhooks', () => {
+  it('names the delivery by Idempotency-Key, which retries keep, before the older X-Gitlab-Event-UUID', async () => {
+    const sent = delivery('Push Hook', push);
+    const keyed = { ...sent, headers: { ...sent.headers, 'idempotency-key': 'a5e9c3f0-key' } };
+    expect(await parse(keyed)).toMatchObject({ kind: 'build', delivery: 'a5e9c3f0-key' });
+    const none = { ...sent, headers: { ...sent.headers, 'x-gitlab-event-uuid': '' } };
+    expect(await parse(none)).toMatchObject({ kind: 'build', delivery: '' });
+  });
+
   it('builds a push of a project in a subgroup at its last commit', async () => {
     expect(await parse(delivery('Push Hook', push))).toEqual({
       kind: 'build',
+      delivery: '13792a34-cac6-4fda-95a8-c58e00a3954e',
       repo: { namespace: 'group/sub', name: 'app', uid: '2' },
       build: expect.objectContaining({
         event: 'push',

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { InvalidInputError, UnauthorizedError } from '../../core/errors.js';
 import type { ScmHookBuild, ScmHookRequest, ScmHookResult, ScmRepoRef } from '../../core/scm.js';
-import { readHookJson, readHookPayload } from '../hook-payload.js';
+import { readHookJson, readHookPayload, withDelivery, type HookEvent } from '../hook-payload.js';
 import {
   anyHookSchema,
   mergeRequestSchema,
@@ -15,14 +15,29 @@ type RepoIdentity = ScmRepoRef & { uid: string };
 const NO_COMMIT = /^0+$/;
 
 /**
- * Verifies and reads a GitLab webhook. GitLab signs nothing: it sends the hook's secret token as it
- * is in `X-Gitlab-Token`, compared here in constant time with the project's secret before anything
- * else is read from the payload.
+ * The headers that name the delivery, in order of preference: `Idempotency-Key`, which GitLab keeps
+ * when it retries or resends a request (GitLab 17.4 and later; docs:
+ * user/project/integrations/webhooks, "Delivery headers"), else the older `X-Gitlab-Event-UUID`.
  */
+const DELIVERY_HEADERS = ['idempotency-key', 'x-gitlab-event-uuid'];
+
+/** Verifies and reads a webhook (readHook); a build carries the delivery's id. */
 export async function parseHook(
   request: ScmHookRequest,
   secretOf: (repo: RepoIdentity) => Promise<string | undefined>,
 ): Promise<ScmHookResult> {
+  return withDelivery(await readHook(request, secretOf), request, DELIVERY_HEADERS);
+}
+
+/**
+ * Verifies and reads a GitLab webhook. GitLab signs nothing: it sends the hook's secret token as it
+ * is in `X-Gitlab-Token`, compared here in constant time with the project's secret before anything
+ * else is read from the payload.
+ */
+async function readHook(
+  request: ScmHookRequest,
+  secretOf: (repo: RepoIdentity) => Promise<string | undefined>,
+): Promise<HookEvent> {
   const sent = request.headers['x-gitlab-token'];
   if (sent === undefined || sent === '')
     throw new UnauthorizedError('GitLab webhook: no X-Gitlab-Token header');
@@ -64,7 +79,7 @@ function sameText(a: string, b: string): boolean {
 }
 
 /** A push or tag push: the commit is `checkout_sha` (an annotated tag's `after` is the tag object). */
-function fromPush(repo: RepoIdentity, push: PushPayload): ScmHookResult {
+function fromPush(repo: RepoIdentity, push: PushPayload): HookEvent {
   const isTag = push.object_kind === 'tag_push' || push.ref.startsWith('refs/tags/');
   const sha = push.checkout_sha ?? '';
   if (NO_COMMIT.test(push.after) || sha === '')
@@ -98,7 +113,7 @@ function fromPush(repo: RepoIdentity, push: PushPayload): ScmHookResult {
  * A merge request: opened, reopened, or updated with new commits (`oldrev` present) builds, at its
  * last commit, from `refs/merge-requests/<iid>/head` of the target project (also for forks).
  */
-function fromMergeRequest(repo: RepoIdentity, payload: MergeRequestPayload): ScmHookResult {
+function fromMergeRequest(repo: RepoIdentity, payload: MergeRequestPayload): HookEvent {
   const mr = payload.object_attributes;
   const action =
     mr.action === 'open'

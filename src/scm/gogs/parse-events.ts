@@ -1,4 +1,5 @@
-import type { ScmHookBuild, ScmHookResult } from '../../core/scm.js';
+import type { ScmHookBuild } from '../../core/scm.js';
+import type { HookEvent } from '../hook-payload.js';
 import type { PullRequestPayload, PushPayload, RefEventPayload } from './webhook-schemas.js';
 
 /** The sha Gogs sends for "no commit": the `after` of a deleted ref. */
@@ -11,7 +12,7 @@ type RepoIdentity = { namespace: string; name: string; uid: string };
  * and may be empty, so the commit is `after`, and the message and author come from the newest commit
  * when there is one, else from the pusher.
  */
-export function fromPush(repo: RepoIdentity, push: PushPayload): ScmHookResult {
+export function fromPush(repo: RepoIdentity, push: PushPayload): HookEvent {
   const isTag = push.ref.startsWith('refs/tags/');
   if (NO_COMMIT.test(push.after)) return { kind: 'ignored', reason: `${isTag ? 'tag' : 'branch'} deleted` };
   const name = push.ref.replace(/^refs\/(heads|tags)\//, '');
@@ -45,7 +46,7 @@ export function fromPush(repo: RepoIdentity, push: PushPayload): ScmHookResult {
  * A `create`: a tag builds as `tag` at the `sha` Gogs gives (it sends no push for tags); a new
  * branch builds from the `push` Gogs sends with it.
  */
-export function fromCreate(repo: RepoIdentity, event: RefEventPayload, link: string): ScmHookResult {
+export function fromCreate(repo: RepoIdentity, event: RefEventPayload, link: string): HookEvent {
   if (event.ref_type !== 'tag')
     return { kind: 'ignored', reason: `${event.ref_type} created: built from its push event` };
   const sha = event.sha ?? '';
@@ -84,7 +85,7 @@ const BUILT_ACTIONS: Readonly<Record<string, string>> = {
  * `after` is left empty for the trigger to resolve from the head branch; the build checks out
  * `refs/pull/N/head`, which Gogs keeps in the base repository, also for forks.
  */
-export function fromPullRequest(repo: RepoIdentity, payload: PullRequestPayload): ScmHookResult {
+export function fromPullRequest(repo: RepoIdentity, payload: PullRequestPayload): HookEvent {
   const action = BUILT_ACTIONS[payload.action];
   if (action === undefined) {
     const what =

@@ -91,6 +91,7 @@ describe('Gogs webhooks', () => {
   it('builds a branch push at `after`, with the newest commit’s message and author', async () => {
     expect(await parse(delivery('push', push))).toEqual({
       kind: 'build',
+      delivery: 'f6266f16-1bf3-46a5-9ea4-602e06ead473',
       repo: { namespace: 'alice', name: 'app', uid: '140' },
       build: expect.objectContaining({
         event: 'push',

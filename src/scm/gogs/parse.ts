@@ -1,6 +1,6 @@
 import { InvalidInputError, UnauthorizedError } from '../../core/errors.js';
 import type { ScmHookRequest, ScmHookResult, ScmRepoRef } from '../../core/scm.js';
-import { readHookJson, readHookPayload } from '../hook-payload.js';
+import { readHookJson, readHookPayload, withDelivery, type HookEvent } from '../hook-payload.js';
 import { hmacSha256Matches } from '../signature.js';
 import { fromCreate, fromPullRequest, fromPush } from './parse-events.js';
 import { anyHookSchema, pullRequestSchema, pushSchema, refEventSchema } from './webhook-schemas.js';
@@ -8,14 +8,28 @@ import { anyHookSchema, pullRequestSchema, pushSchema, refEventSchema } from './
 type RepoIdentity = ScmRepoRef & { uid: string };
 
 /**
- * Verifies and reads a Gogs webhook. The payload is trusted for nothing but the repository's
- * identity until `X-Gogs-Signature` (the hex HMAC-SHA256 of the raw body under the repository's
- * secret, without a `sha256=` prefix) verifies.
+ * The headers that name the delivery, in order of preference: `X-Gogs-Delivery`, "a unique UUID
+ * identifying this delivery" (gogs.io, "Webhooks", event headers).
  */
+const DELIVERY_HEADERS = ['x-gogs-delivery'];
+
+/** Verifies and reads a webhook (readHook); a build carries the delivery's id. */
 export async function parseHook(
   request: ScmHookRequest,
   secretOf: (repo: RepoIdentity) => Promise<string | undefined>,
 ): Promise<ScmHookResult> {
+  return withDelivery(await readHook(request, secretOf), request, DELIVERY_HEADERS);
+}
+
+/**
+ * Verifies and reads a Gogs webhook. The payload is trusted for nothing but the repository's
+ * identity until `X-Gogs-Signature` (the hex HMAC-SHA256 of the raw body under the repository's
+ * secret, without a `sha256=` prefix) verifies.
+ */
+async function readHook(
+  request: ScmHookRequest,
+  secretOf: (repo: RepoIdentity) => Promise<string | undefined>,
+): Promise<HookEvent> {
   const signature = request.headers['x-gogs-signature'];
   if (signature === undefined || signature === '') {
     throw new UnauthorizedError('Gogs webhook: no X-Gogs-Signature header');

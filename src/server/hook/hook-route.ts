@@ -1,15 +1,22 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { UnauthorizedError } from '../../core/errors.js';
+import type { HookDeliveryStore } from '../../core/hook-delivery.js';
 import type { Repo, RepoStore } from '../../core/repo.js';
 import type { ScmHookRequest, ScmProvider, ScmRepoRef } from '../../core/scm.js';
 import { buildJson } from '../api/json/build.js';
 import type { Trigger } from '../trigger/index.js';
+import { deliveryKeys } from './delivery-keys.js';
 
-/** What the webhook endpoint needs: repositories (for their secrets), the provider, the trigger. */
+/**
+ * What the webhook endpoint needs: repositories (for their secrets), the provider, the trigger, and
+ * the deliveries taken lately (so that one sent again makes no second build).
+ */
 export interface HookDeps {
   readonly repos: Pick<RepoStore, 'findUid' | 'findSlug'>;
   readonly provider: Pick<ScmProvider, 'parseHook'>;
   readonly trigger: Pick<Trigger, 'trigger'>;
+  readonly deliveries: Pick<HookDeliveryStore, 'claim' | 'forget'>;
+  readonly now?: () => number;
 }
 
 /**
@@ -19,6 +26,15 @@ export interface HookDeps {
  * only active repositories have one, so hooks for unknown or disabled repositories are 401 and
  * nothing is stored. Every refusal answers the same text, so that a hook cannot probe which
  * (private) repositories are enabled. A 200 answer means the outcome is durable: the build (if any) is in the database.
+ *
+ * A verified delivery that asks for a build is taken once (docs/webhooks.md): its keys — the
+ * provider's delivery id and the digest of its body — are claimed in the database first, atomically
+ * across servers, and a delivery whose keys were claimed before (a provider's retry, or a captured
+ * delivery replayed) is answered 200 `duplicate` without a build. Claims come only after the
+ * signature verified, so that nobody without the secret can use up a delivery's id before the
+ * provider sends it. A claim whose build could not be created is forgotten again, so that the
+ * provider's redelivery (same id, same body) makes the build: the claim is not in the build's
+ * transaction because making a build calls the provider (the pipeline file) in between.
  */
 /** The one answer to a hook that is not verified, whatever the reason (the log has it). */
 export const UNVERIFIED = 'the hook cannot be verified: unknown repository or wrong signature';
@@ -34,9 +50,10 @@ export function hookRoute(app: FastifyInstance, deps: HookDeps): void {
         verifiedFor = repo !== undefined && repo.active && repo.hookSecret !== '' ? repo : undefined;
         return verifiedFor?.hookSecret;
       };
+      const hook = hookRequestOf(request);
       let result: Awaited<ReturnType<typeof deps.provider.parseHook>>;
       try {
-        result = await deps.provider.parseHook(hookRequestOf(request), secretOf);
+        result = await deps.provider.parseHook(hook, secretOf);
       } catch (error) {
         if (!(error instanceof UnauthorizedError)) throw error;
         // The adapter's reason (unknown repository, no secret, bad signature) stays in the log: told
@@ -53,13 +70,30 @@ export function hookRoute(app: FastifyInstance, deps: HookDeps): void {
         request.log.info('hook refused: the provider adapter verified it with no repository’s secret');
         throw new UnauthorizedError(UNVERIFIED);
       }
-      const outcome = await deps.trigger.trigger(verifiedFor, result.build);
+      const repo = verifiedFor;
+      const keys = deliveryKeys(result.delivery, hook.body);
+      if (!(await deps.deliveries.claim(repo.id, keys, (deps.now ?? Date.now)()))) {
+        request.log.warn(
+          { repo: repo.slug, delivery: result.delivery },
+          'hook: this delivery was taken before (a retry, or a replay): no build',
+        );
+        return { result: 'duplicate', delivery: result.delivery };
+      }
+      let outcome: Awaited<ReturnType<typeof deps.trigger.trigger>>;
+      try {
+        outcome = await deps.trigger.trigger(repo, result.build);
+      } catch (error) {
+        await deps.deliveries.forget(repo.id, keys).catch((forgetting: unknown) => {
+          request.log.warn({ err: forgetting }, 'hook: the failed delivery could not be forgotten');
+        });
+        throw error;
+      }
       if (outcome.kind === 'skipped') {
-        request.log.info({ repo: verifiedFor.slug, reason: outcome.reason }, 'hook: no build');
+        request.log.info({ repo: repo.slug, reason: outcome.reason }, 'hook: no build');
         return { result: 'skipped', reason: outcome.reason };
       }
       request.log.info(
-        { repo: verifiedFor.slug, build: outcome.build.number, status: outcome.build.status },
+        { repo: repo.slug, build: outcome.build.number, status: outcome.build.status },
         'hook: build created',
       );
       return { result: 'created', build: buildJson(outcome.build, outcome.stages) };

@@ -88,6 +88,30 @@ describe('pipeline file signatures', () => {
     ).toBe(false);
   });
 
+  it('refuses a document after the end that YAML reads as a signature and the pipeline parser as a pipeline', () => {
+    const { file } = signFile(FILE, KEY);
+    // Two `kind` keys: YAML keeps the last (a signature, ignored), the pipeline parser the first.
+    const twoKinds =
+      'kind: pipeline\nname: evil\nsteps:\n- name: x\n  image: alpine\n  commands: [id]\nkind: signature\n';
+    expect(hasValidSignature(`${file}---\n${twoKinds}`, KEY)).toBe(false);
+  });
+
+  it('refuses the signed text cut into documents elsewhere, which Drone’s HMAC does not see', () => {
+    const { file } = signFile(`${FILE}trigger:\n  branch: [main]\n`, KEY);
+    expect(hasValidSignature(file, KEY)).toBe(true);
+    // A `---` before `trigger:`: the same HMAC, a pipeline that runs on every branch.
+    expect(hasValidSignature(file.replace('trigger:', '---\ntrigger:'), KEY)).toBe(false);
+    // Two documents merged into one by removing the `---` between them: every key twice.
+    const two = signFile(`${FILE}---\n${FILE.replace('default', 'second')}`, KEY).file;
+    expect(hasValidSignature(two, KEY)).toBe(true);
+    expect(
+      hasValidSignature(
+        two.replace('---\nkind: pipeline\nname: second', 'kind: pipeline\nname: second'),
+        KEY,
+      ),
+    ).toBe(false);
+  });
+
   it('still accepts what reads the same: comments after the markers and after the end, blank lines', () => {
     const { file } = signFile(FILE, KEY);
     expect(hasValidSignature(file.replace(/^---\n/, '--- # the pipeline\n'), KEY)).toBe(true);

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { parseAllDocuments, parseDocument } from 'yaml';
+import { parseManifest } from '../../pipeline/index.js';
 
 /**
  * One document of a pipeline file as Drone's signer splits it: the lines between `---` separators
@@ -52,7 +53,7 @@ export function hasValidSignature(text: string, key: string): boolean {
     return false;
   }
   const claimed = claimedHmac(documents);
-  if (claimed === undefined) return false;
+  if (claimed === undefined || !documents.every(isWhole)) return false;
   const actual = hmacOf(documents, key);
   if (claimed.length !== actual.length || !timingSafeEqual(claimed, actual)) return false;
   return readsAsSigned(text, documents);
@@ -78,11 +79,45 @@ function readsAsSigned(text: string, documents: readonly RawDocument[]): boolean
       .filter((document) => document.kind !== 'signature')
       .map((document) => parseDocument(document.text, PIPELINE_YAML).toJS() as unknown)
       .filter(isPipelineContent);
-    return isDeepStrictEqual(read, signed);
+    if (!isDeepStrictEqual(read, signed)) return false;
+    // YAML's reading lets the last of repeated keys win, the pipeline parser the first: a document
+    // after `...` with `kind: pipeline` and then `kind: signature` was a signature to the first
+    // comparison and a pipeline to svc. What counts in the end is what svc runs.
+    const signedText = documents
+      .filter((document) => document.kind !== 'signature')
+      .map((document) => `---\n${document.text}`)
+      .join('');
+    return isDeepStrictEqual(runnable(text), runnable(signedText));
   } catch {
     // toJS refuses an alias bomb: what cannot be read cannot be what was signed.
     return false;
   }
+}
+
+/**
+ * Drone's HMAC covers the documents' text but not the `---` lines between them, so the same signature
+ * holds for the signed bytes cut into documents elsewhere: a `---` inserted before `trigger:` would
+ * make a pipeline without its trigger plus a document of its own, and a `---` removed would merge two
+ * documents into one with every key twice. A covered document must therefore be whole: empty, or a
+ * map that names its `kind` and repeats no key (a file that is not is simply not signed).
+ */
+function isWhole(document: RawDocument): boolean {
+  if (document.kind === 'signature') return true;
+  const parsed = parseDocument(document.text, { ...PIPELINE_YAML, uniqueKeys: true });
+  if (parsed.errors.length > 0) return false;
+  return document.kind !== '' || parsed.contents === null;
+}
+
+/** The documents the pipeline parser reads from a file, but signatures, without their positions. */
+function runnable(text: string): unknown {
+  const documents = parseManifest(text).manifest.documents.filter(
+    (document) => document.kind !== 'signature',
+  );
+  return JSON.parse(
+    JSON.stringify(documents, (key, value: unknown) =>
+      key === 'position' || key === 'locations' ? undefined : value,
+    ),
+  ) as unknown;
 }
 
 /** A document the parser makes something of: not empty, not a signature. */

@@ -3,7 +3,9 @@ import { apiTarget } from './api.js';
 import { rpcTarget } from './rpc.js';
 import { lineSplitterTarget, maskerTarget } from './logs.js';
 import { pipelineTarget } from './pipeline.js';
+import { replayTarget } from './replay.js';
 import { settingsTarget } from './settings.js';
+import { signatureTarget } from './signature.js';
 import { webhookTarget } from './webhooks.js';
 
 export const TARGETS: readonly FuzzTarget[] = [
@@ -14,4 +16,6 @@ export const TARGETS: readonly FuzzTarget[] = [
   maskerTarget,
   apiTarget,
   rpcTarget,
+  replayTarget,
+  signatureTarget,
 ];
