@@ -23,7 +23,7 @@ API client (talks to SVC_SERVER with SVC_TOKEN; see docs/cli.md):
   build ls|info|last|create|restart|cancel|approve|decline|promote|rollback|logs
   secret ls|info|add|update|rm      cron ls|info|add|update|rm|exec
   repo ls|info|enable|disable|update|repair|sync|chown
-  user ls|info|add|update|rm        queue ls|pause|resume        runner ls
+  user ls|info|add|update|rm        queue ls|pause|resume        runner ls|token
   encrypt <owner/name> <value>      sign <owner/name> [file]
 
 Settings are SVC_* environment variables: see docs/settings.md.
@@ -50,8 +50,8 @@ async function main(args: readonly string[], io: CommandIO): Promise<number> {
     case 'server':
       return (await import('./server.js')).serverCommand(rest, process.env, io);
     case 'runner':
-      // `svc runner ls` lists the server's runners (API client); `svc runner <kind>` runs one.
-      if (rest[0] === 'ls')
+      // `svc runner ls` and `svc runner token …` are API clients; `svc runner <kind>` runs a runner.
+      if (rest[0] === 'ls' || rest[0] === 'token')
         return (await import('./client.js')).clientCommand(command, rest, process.env, io);
       return (await import('./runner.js')).runnerCommand(rest, process.env, io);
     case 'lint':

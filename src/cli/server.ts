@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { loadSettings, type ServerSettings } from '../config/index.js';
 import { DatabaseError, InvalidSettingsError } from '../core/errors.js';
@@ -184,7 +185,18 @@ async function serveUntilStopped(
   { tls, languages }: { tls: ServerTls | undefined; languages: PipelineLanguages },
 ): Promise<void> {
   const version = readVersion();
-  const app = wireServer({ settings, store, provider, logger, version, tls: tls?.initial, languages });
+  // The in-process runner's own secret: nobody else has it, and it outlives no restart.
+  const localRunnerSecret = settings.SVC_RUNNER_LOCAL ? randomBytes(32).toString('hex') : undefined;
+  const app = wireServer({
+    settings,
+    store,
+    provider,
+    logger,
+    version,
+    tls: tls?.initial,
+    languages,
+    localRunnerSecret,
+  });
   const { host, port } = parseListenAddress(settings.SVC_SERVER_PORT);
   await app.listen({ host, port });
   const address = app.server.address();
@@ -196,7 +208,7 @@ async function serveUntilStopped(
   logger.info(loginHelp(settings));
   tls?.serve(app.server);
   const localRunner = settings.SVC_RUNNER_LOCAL
-    ? await startLocalRunner(settings, boundPort, env, logger)
+    ? await startLocalRunner(localRunnerSecret ?? '', boundPort, env, logger)
     : undefined;
   await new Promise<void>((resolveStop) => {
     const stop = (signal: string): void => {

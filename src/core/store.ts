@@ -2,6 +2,7 @@ import type { BuildStore } from './build.js';
 import type { ClusterChannel, LeaseStore } from './cluster.js';
 import type { CronStore } from './cron.js';
 import type { HookDeliveryStore } from './hook-delivery.js';
+import type { RunnerTokenStore } from './runner-token.js';
 import type { LogStore } from './log.js';
 import type { LogBatchStore } from './log-batch.js';
 import type { PermStore } from './perm.js';
@@ -36,6 +37,8 @@ export interface Store {
   readonly statusOutbox: StatusOutboxStore;
   /** The webhook deliveries taken lately, so that one sent again makes no second build. */
   readonly hookDeliveries: HookDeliveryStore;
+  /** Runners' own credentials (svc runner token create). */
+  readonly runnerTokens: RunnerTokenStore;
   /** Leases of the jobs one server of several runs at a time (docs/ha.md). */
   readonly leases: LeaseStore;
   /** Signals to and from the other servers of the database (docs/ha.md). */

@@ -14,6 +14,7 @@ import { SqlLeaseStore } from './queries/leases.js';
 import { SqlBuildStore } from './queries/builds.js';
 import { SqlCronStore } from './queries/crons.js';
 import { SqlHookDeliveryStore } from './queries/hook-deliveries.js';
+import { SqlRunnerTokenStore } from './queries/runner-tokens.js';
 import { SqlLogBatchStore } from './queries/log-batches.js';
 import { SqlLogStore } from './queries/logs.js';
 import { SqlPermStore } from './queries/perms.js';
@@ -86,6 +87,7 @@ class SqlStore implements Store {
   readonly queue;
   readonly statusOutbox;
   readonly hookDeliveries;
+  readonly runnerTokens;
   readonly leases;
   readonly signals: ClusterChannel;
   readonly schemaVersion: number;
@@ -115,6 +117,7 @@ class SqlStore implements Store {
     this.queue = new SqlQueueStore(connection);
     this.statusOutbox = new SqlStatusOutboxStore(connection);
     this.hookDeliveries = new SqlHookDeliveryStore(connection);
+    this.runnerTokens = new SqlRunnerTokenStore(connection);
     this.leases = new SqlLeaseStore(connection);
     this.signals = signals;
   }

@@ -6,6 +6,7 @@ import { buildsContract } from './cases/builds.case.js';
 import { clusterContract } from './cases/cluster.case.js';
 import { cronsContract } from './cases/crons.case.js';
 import { hookDeliveriesContract } from './cases/hook-deliveries.case.js';
+import { runnerTokensContract } from './cases/runner-tokens.case.js';
 import type { OpenFreshStore } from './cases/fixtures.case.js';
 import { logBatchesContract } from './cases/log-batches.case.js';
 import { logsContract } from './cases/logs.case.js';
@@ -35,6 +36,7 @@ export function storeContract(open: OpenFreshStore): void {
   queueContract(open);
   statusOutboxContract(open);
   hookDeliveriesContract(open);
+  runnerTokensContract(open);
   clusterContract(open);
 }
 

@@ -330,4 +330,16 @@ export interface Tables {
   cluster_signals: ClusterSignalRow;
   status_outbox: StatusOutboxRow;
   hook_deliveries: HookDeliveryRow;
+  runner_tokens: RunnerTokenRow;
+}
+
+/** runner_tokens: runners' own credentials, by hash (since schema version 14). */
+export interface RunnerTokenRow {
+  id: Generated<number>;
+  name: string;
+  token_hash: string;
+  labels: string;
+  created: number;
+  last_used: number;
+  revoked: number;
 }

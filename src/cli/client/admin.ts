@@ -1,5 +1,6 @@
 import type { Group } from './command.js';
 import { show, table, when } from './output.js';
+import { runnerTokenVerb } from './runner-token.js';
 import type { WireStage } from './wire.js';
 
 interface QueueItem extends WireStage {
@@ -99,5 +100,6 @@ export const runnerGroup: Group = {
         show(context, await context.api.get<WireRunner[]>('/api/runners'), runnerTable);
       },
     },
+    token: runnerTokenVerb,
   },
 };

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { loadSettings, type ServerSettings } from '../../config/index.js';
+import { loadSettings } from '../../config/index.js';
 import { InvalidSettingsError } from '../../core/errors.js';
 import { createDockerRunner } from '../runner/docker-runner.js';
 
@@ -11,12 +11,12 @@ const STOP_REPORT_MS = 15_000;
 
 /**
  * SVC_RUNNER_LOCAL: a Docker runner in the server's own process, polling the server over loopback
- * with its RPC secret, with the Docker runner's defaults (and the DOCKER_* variables). Returns how to
+ * with a secret only this process knows, with the Docker runner's defaults (and the DOCKER_* variables). Returns how to
  * stop it, or undefined when it cannot run (no Docker engine answers): the server then runs without
  * it, and the log says why.
  */
 export async function startLocalRunner(
-  settings: ServerSettings,
+  secret: string,
   port: number,
   env: Env,
   logger: Logger,
@@ -24,7 +24,8 @@ export async function startLocalRunner(
   const runnerEnv: Env = {
     SVC_RPC_HOST: `127.0.0.1:${port}`,
     SVC_RPC_PROTO: 'http',
-    SVC_RPC_SECRET: settings.SVC_RPC_SECRET,
+    // The server's in-process secret (never the shared one): it works with SVC_RPC_SECRET_DISABLED.
+    SVC_RPC_SECRET: secret,
     SVC_RUNNER_NAME: 'local',
   };
   let runnerSettings;

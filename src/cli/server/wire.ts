@@ -32,6 +32,8 @@ export interface ServerWiring {
   tls: { cert: Buffer; key: Buffer } | undefined;
   /** Jsonnet and Starlark pipeline files, as the settings enable them. */
   languages?: PipelineLanguages;
+  /** The in-process runner's own secret (SVC_RUNNER_LOCAL); undefined without one. */
+  localRunnerSecret?: string | undefined;
 }
 
 /**
@@ -50,6 +52,7 @@ export function wireServer({
   version,
   tls,
   languages,
+  localRunnerSecret,
 }: ServerWiring): FastifyInstance {
   // Every part calls the provider with users' stored tokens: expiring ones are refreshed on the way.
   const refresher = givenProvider === undefined ? undefined : new TokenRefresher(givenProvider, store.users);
@@ -167,6 +170,8 @@ export function wireServer({
     listener,
     liveLogs,
     secret: settings.SVC_RPC_SECRET,
+    sharedSecretDisabled: settings.SVC_RPC_SECRET_DISABLED ?? false,
+    internalSecret: localRunnerSecret,
     system,
     logger,
     queue,

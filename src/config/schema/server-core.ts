@@ -1,7 +1,7 @@
 import { SERVER } from '../kinds.js';
 import { list } from '../values/collections.js';
 import { host, listenAddress, proxyAddress } from '../values/network.js';
-import { oneOf, text } from '../values/scalars.js';
+import { boolean, oneOf, text } from '../values/scalars.js';
 import { group, setting } from './define.js';
 
 /** `http` or `https`: the protocol settings of server and runners. */
@@ -45,7 +45,13 @@ export const serverCore = group(
       required: true,
       secret: true,
       description:
-        'The shared secret runners present to the server (in the X-SVC-Token header). Server and runners must hold the same value. Whoever has it can take builds, with their secrets, as a runner: the server warns at start about one shorter than 32 characters (`openssl rand -hex 16` makes one).',
+        'The shared secret runners present to the server (in the X-SVC-Token header). Server and runners must hold the same value. Whoever has it can take builds, with their secrets, as a runner: the server warns at start about one shorter than 32 characters (`openssl rand -hex 16` makes one). A runner may instead present its own runner token in its SVC_RPC_SECRET (svc runner token create).',
+    }),
+    setting('SVC_RPC_SECRET_DISABLED', SERVER, boolean, {
+      default: false,
+      addition: true,
+      description:
+        "When true, the server refuses the shared SVC_RPC_SECRET: every runner must present its own runner token (`svc runner token create NAME`, which an administrator makes; the runner puts it in its own SVC_RPC_SECRET). Drone's runners work with runner tokens too. The in-process runner (SVC_RUNNER_LOCAL) has a secret of its own and is not affected.",
     }),
   ],
 );

@@ -72,6 +72,7 @@ export interface ApiDeps {
     | 'crons'
     | 'queue'
     | 'runners'
+    | 'runnerTokens'
   >;
   /** The queue's pause switch (the StageQueue runners poll). */
   readonly queue: QueueSwitch;

@@ -1,19 +1,59 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RunnerToken, RunnerTokenStore } from '../../core/runner-token.js';
+import { hashRunnerToken, RUNNER_TOKEN_PREFIX } from './runner-tokens.js';
 
 /** The header svc's runners send the shared secret in, and Drone's name for it (accepted as an alias). */
 export const TOKEN_HEADERS = ['x-svc-token', 'x-drone-token'] as const;
 
+/** How runners prove themselves: the shared secret (unless switched off), or their own token. */
+export interface RunnerCredentials {
+  /** SVC_RPC_SECRET. */
+  readonly secret: string;
+  /** SVC_RPC_SECRET_DISABLED: only runner tokens (and `internalSecret`) are accepted. */
+  readonly sharedSecretDisabled?: boolean;
+  /**
+   * The in-process runner's secret (SVC_RUNNER_LOCAL): made at start, known to this process only,
+   * so that the local runner works whether the shared secret is accepted or not.
+   */
+  readonly internalSecret?: string;
+  readonly tokens?: Pick<RunnerTokenStore, 'findHash' | 'touch'>;
+  readonly limit?: FailedAuthLimit;
+  readonly now?: () => number;
+}
+
+/** A token's use is written at most this often: runners poll many times a minute. */
+const TOUCH_EVERY_MS = 60_000;
+
 /**
- * An onRequest hook that lets through only requests carrying the RPC secret. The comparison takes
- * the same time whatever the token (both sides are hashed to equal length first), so timing says
- * nothing about the secret. A refusal is a bare 401: no body, nothing about what was expected.
- * Past `limit`'s failed attempts from one address in a minute, that address gets a bare 429 with
- * Retry-After and no comparison at all until the minute is over: a correct guess could otherwise be
- * told from the refusals, at any speed.
+ * An onRequest hook that lets through only requests carrying the RPC secret or a runner's own
+ * token (svc runner token create), which then names the runner (`request.runnerToken`): every
+ * stage it takes is held under that name, and nothing it says can change it. A revoked token is
+ * refused at its next request. The secret's comparison takes the same time whatever was sent (both
+ * sides are hashed to equal length first); tokens are found by their hash. A refusal is a bare
+ * 401: no body, nothing about what was expected. Past `limit`'s failed attempts from one address in
+ * a minute, that address gets a bare 429 with Retry-After and no comparison at all until the
+ * minute is over: a correct guess could otherwise be told from the refusals, at any speed.
  */
-export function requireToken(secret: string, limit: FailedAuthLimit = new FailedAuthLimit()) {
+export function requireToken(credentials: RunnerCredentials) {
+  const { secret, tokens } = credentials;
   const expected = digest(secret);
+  const internal = credentials.internalSecret === undefined ? undefined : digest(credentials.internalSecret);
+  const limit = credentials.limit ?? new FailedAuthLimit();
+  const now = credentials.now ?? Date.now;
+  const touched = new Map<number, number>();
+  const tokenOf = async (sent: string): Promise<RunnerToken | undefined> => {
+    if (tokens === undefined || !sent.startsWith(RUNNER_TOKEN_PREFIX)) return undefined;
+    const token = await tokens.findHash(hashRunnerToken(sent));
+    if (token === undefined || token.revoked !== 0) return undefined;
+    const at = now();
+    if (at - (touched.get(token.id) ?? 0) >= TOUCH_EVERY_MS) {
+      if (touched.size > 10_000) touched.clear();
+      touched.set(token.id, at);
+      await tokens.touch(token.id, at);
+    }
+    return token;
+  };
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const wait = limit.blockedFor(request.ip);
     if (wait > 0)
@@ -22,7 +62,16 @@ export function requireToken(secret: string, limit: FailedAuthLimit = new Failed
         .header('retry-after', String(Math.ceil(wait / 1000)))
         .send();
     const sent = TOKEN_HEADERS.map((name) => request.headers[name]).find((v) => typeof v === 'string');
-    if (secret !== '' && sent !== undefined && timingSafeEqual(digest(sent), expected)) return undefined;
+    if (sent !== undefined) {
+      const shared =
+        credentials.sharedSecretDisabled !== true && secret !== '' && timingSafeEqual(digest(sent), expected);
+      if (shared || (internal !== undefined && timingSafeEqual(digest(sent), internal))) return undefined;
+      const token = await tokenOf(sent);
+      if (token !== undefined) {
+        request.runnerToken = token;
+        return undefined;
+      }
+    }
     limit.failed(request.ip);
     return reply.code(401).send();
   };

@@ -38,6 +38,10 @@ export interface RpcDeps {
   readonly liveLogs: LiveLogs;
   /** SVC_RPC_SECRET: runners send it in X-SVC-Token (or Drone's X-Drone-Token). */
   readonly secret: string;
+  /** SVC_RPC_SECRET_DISABLED: runners must present their own runner token. */
+  readonly sharedSecretDisabled?: boolean;
+  /** The in-process runner's own secret (SVC_RUNNER_LOCAL), accepted whatever the shared one's state. */
+  readonly internalSecret?: string | undefined;
   readonly system: RpcSystem;
   /** Clone credentials for a build's repository, from the git provider; undefined when none are needed. */
   netrcFor(repo: Repo, build: Build): Promise<ScmNetrc | undefined>;

@@ -1,14 +1,32 @@
 import type { FastifyRequest } from 'fastify';
+import { ForbiddenError } from '../../core/errors.js';
 import type { StageStore } from '../../core/stage.js';
+import './runner-tokens.js';
 import { checkHolder } from '../queue/holder-check.js';
 
 /** The header in which svc's runners name themselves on every request (their `machine`). */
 export const RUNNER_HEADER = 'x-svc-runner';
 
-/** The runner the request names itself as; undefined when it names none (Drone's runners). */
+/**
+ * The runner a request is from: the name of its runner token (auth.ts), which the runner cannot
+ * change — naming another runner in X-SVC-Runner is FORBIDDEN — or, with the shared secret, the
+ * name the runner gives itself; undefined when it names none (Drone's runners).
+ */
 export function runnerOf(request: FastifyRequest): string | undefined {
   const value = request.headers[RUNNER_HEADER];
-  return typeof value === 'string' && value !== '' ? value : undefined;
+  const named = typeof value === 'string' && value !== '' ? value : undefined;
+  const token = request.runnerToken;
+  if (token === null) return named;
+  mustBe(token.name, named);
+  return token.name;
+}
+
+/** FORBIDDEN unless the name a runner gives itself (if any) is its token's. */
+export function mustBe(tokenName: string, named: string | undefined): void {
+  if (named !== undefined && named !== tokenName)
+    throw new ForbiddenError(
+      `this runner token belongs to the runner "${tokenName}", not "${named}": name the runner ${tokenName} (SVC_RUNNER_NAME)`,
+    );
 }
 
 /**

@@ -6,6 +6,7 @@ import { HeartbeatWatchdog } from '../queue/watchdog.js';
 import { StageScheduler } from '../queue/scheduler.js';
 import { FailedAuthLimit, requireToken } from './auth.js';
 import { HolderChecks } from './holder.js';
+import { TokenHeldGuard } from './token-held.js';
 import { RunnerBeats } from './runner-beats.js';
 import type { RpcDeps } from './deps.js';
 import { lenientJson } from './parse.js';
@@ -77,8 +78,21 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
       rpc.setErrorHandler(handleError);
       rpc.removeAllContentTypeParsers();
       rpc.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, lenientJson);
-      rpc.addHook('onRequest', requireToken(deps.secret, new FailedAuthLimit({ now })));
+      rpc.decorateRequest('runnerToken', null);
+      rpc.addHook(
+        'onRequest',
+        requireToken({
+          secret: deps.secret,
+          sharedSecretDisabled: deps.sharedSecretDisabled ?? false,
+          ...(deps.internalSecret === undefined ? {} : { internalSecret: deps.internalSecret }),
+          tokens: deps.store.runnerTokens,
+          limit: new FailedAuthLimit({ now }),
+          now,
+        }),
+      );
       const { store, liveLogs } = deps;
+      const tokenHeld = new TokenHeldGuard(store);
+      rpc.addHook('preHandler', (request) => tokenHeld.check(request));
       const holders = new HolderChecks(store);
       // Written at least eight times per watchdog timeout: a runner's heartbeat never looks late.
       const every = Math.min(5_000, (deps.timeouts?.heartbeat ?? 40_000) / 8);

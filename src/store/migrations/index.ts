@@ -11,6 +11,7 @@ import { logKeptBatches } from './010-log-kept-batches.js';
 import { providerIds } from './011-provider-ids.js';
 import { secretsAtRest } from './012-secrets-at-rest.js';
 import { hookDeliveries } from './013-hook-deliveries.js';
+import { runnerTokens } from './014-runner-tokens.js';
 import type { Migration } from './migration.js';
 
 /** Every migration svc knows, oldest first; append, never edit or reorder. */
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   providerIds,
   secretsAtRest,
   hookDeliveries,
+  runnerTokens,
 ];
 
 /** The schema version this svc writes. */

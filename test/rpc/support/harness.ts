@@ -48,6 +48,8 @@ export interface ServerOptions {
   port?: number;
   listener?: BuildListener;
   reaper?: ReaperSettings;
+  /** SVC_RPC_SECRET_DISABLED. */
+  sharedSecretDisabled?: boolean;
 }
 
 /** One running server: its app, its parts and a client. */
@@ -93,6 +95,7 @@ export async function startServer(store: Store, options: ServerOptions = {}): Pr
     watches,
     timeouts: { watch: 2_000, ...options.timeouts },
     reaper: options.reaper,
+    sharedSecretDisabled: options.sharedSecretDisabled ?? false,
   });
   await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   const address = app.server.address();

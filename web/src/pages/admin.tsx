@@ -5,6 +5,7 @@ import { ApiForm } from '../components/form.js';
 import { Show, useApi } from '../components/load.js';
 import { ago, Status } from '../components/status.js';
 import type { Stage } from '../wire.js';
+import { RunnerTokens } from './admin-runner-tokens.js';
 
 interface User {
   login: string;
@@ -32,7 +33,7 @@ interface QueueItem extends Stage {
   build_id: number;
 }
 
-/** `/admin`: accounts, the queue with why each stage waits, and the runners (administrators). */
+/** `/admin`: accounts, the queue with why each stage waits, the runners and their tokens (administrators). */
 export function AdminPage() {
   return (
     <main>
@@ -40,6 +41,7 @@ export function AdminPage() {
       <Users />
       <Queue />
       <Runners />
+      <RunnerTokens />
     </main>
   );
 }

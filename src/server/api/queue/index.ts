@@ -5,11 +5,12 @@ import { incompleteBuildsRoute } from '../builds/incomplete.js';
 import type { ApiRoute } from '../route.js';
 import { statsRoute } from '../system/stats.js';
 import { queueRoutes } from './queue.js';
+import { runnerTokenRoutes } from './runner-tokens.js';
 import { runnersRoute } from './runners.js';
 
 /** What the administration of the queue, runners and statistics needs. */
 export interface QueueAdminRoutesDeps {
-  readonly store: Pick<Store, 'users' | 'repos' | 'builds' | 'queue' | 'runners'>;
+  readonly store: Pick<Store, 'users' | 'repos' | 'builds' | 'queue' | 'runners' | 'runnerTokens'>;
   readonly queue: QueueSwitch;
   readonly reasons: PendingReasons;
 }
@@ -22,6 +23,7 @@ export function queueAdminRoutes({ store, queue, reasons }: QueueAdminRoutesDeps
   return [
     ...queueRoutes({ queue, reasons }),
     runnersRoute({ runners: store.runners, queue: store.queue }),
+    ...runnerTokenRoutes({ runnerTokens: store.runnerTokens }),
     incompleteBuildsRoute({ builds: store.builds, repos: store.repos }),
     statsRoute({ users: store.users, repos: store.repos, builds: store.builds, queue: store.queue }),
   ];

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { stageToWire } from '../../../runner/client/wire/index.js';
 import type { StageScheduler } from '../../queue/scheduler.js';
+import { mustBe } from '../holder.js';
 import { idParam, queryParam } from '../parse.js';
 
 /**
@@ -9,7 +10,10 @@ import { idParam, queryParam } from '../parse.js';
  */
 export function acceptRoute(app: FastifyInstance, deps: { scheduler: Pick<StageScheduler, 'accept'> }): void {
   app.post('/stage/:id', async (request) => {
-    const stage = await deps.scheduler.accept(idParam(request), queryParam(request, 'machine') ?? '');
+    const machine = queryParam(request, 'machine') ?? '';
+    // A runner with its own token takes stages under its token's name only.
+    if (request.runnerToken !== null) mustBe(request.runnerToken.name, machine);
+    const stage = await deps.scheduler.accept(idParam(request), machine);
     return stageToWire(stage, stage.steps);
   });
 }

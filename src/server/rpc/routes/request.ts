@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ConflictError, InvalidInputError } from '../../../core/errors.js';
 import type { Stage } from '../../../core/stage.js';
@@ -6,6 +6,7 @@ import { stageToWire, wireFilter, type WireFilter } from '../../../runner/client
 import type { RunnerRegistry } from '../../queue/runner-registry.js';
 import type { StageScheduler } from '../../queue/scheduler.js';
 import type { StageQueue } from '../../queue/stage-queue.js';
+import { mustBe } from '../holder.js';
 import { parseBody, requestSignal } from '../parse.js';
 
 /** What the request route needs. */
@@ -29,7 +30,7 @@ export interface RequestRouteDeps {
  */
 export function requestRoute(app: FastifyInstance, deps: RequestRouteDeps): void {
   app.post('/stage', async (request, reply) => {
-    const filter = parseBody(wireFilter, request.body ?? {}, 'the stage filter');
+    const filter = asTokenAllows(request, parseBody(wireFilter, request.body ?? {}, 'the stage filter'));
     if (filter.claim === true && filter.runner === undefined) {
       throw new InvalidInputError('the stage filter: claim needs the runner that claims (runner.name)');
     }
@@ -118,4 +119,17 @@ function whenUndelivered(reply: FastifyReply, undelivered: () => void): void {
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) undelivered();
   });
+}
+
+/**
+ * A runner with its own token asks as its token's runner: under that name only, and with the
+ * token's labels when it has some, in place of the labels the runner claims (it cannot offer itself
+ * for stages whose `node` labels its administrator did not give it).
+ */
+function asTokenAllows(request: FastifyRequest, filter: WireFilter): WireFilter {
+  const token = request.runnerToken;
+  if (token === null) return filter;
+  mustBe(token.name, filter.runner?.name);
+  const labels = Object.keys(token.labels).length > 0 ? { ...token.labels } : filter.labels;
+  return { ...filter, labels };
 }
