@@ -3,6 +3,7 @@ import type { ClusterChannel, LeaseStore } from './cluster.js';
 import type { CronStore } from './cron.js';
 import type { LogStore } from './log.js';
 import type { LogBatchStore } from './log-batch.js';
+import type { SigningKeyStore } from './oidc.js';
 import type { PermStore } from './perm.js';
 import type { QueueStore } from './queue.js';
 import type { RepoStore } from './repo.js';
@@ -33,6 +34,8 @@ export interface Store {
   readonly queue: QueueStore;
   /** Commit statuses the provider did not take yet, posted again later. */
   readonly statusOutbox: StatusOutboxStore;
+  /** The keys that sign jobs' OpenID Connect tokens, shared by the servers of the database. */
+  readonly oidcKeys: SigningKeyStore;
   /** Leases of the jobs one server of several runs at a time (docs/ha.md). */
   readonly leases: LeaseStore;
   /** Signals to and from the other servers of the database (docs/ha.md). */

@@ -15,6 +15,7 @@ import { SqlBuildStore } from './queries/builds.js';
 import { SqlCronStore } from './queries/crons.js';
 import { SqlLogBatchStore } from './queries/log-batches.js';
 import { SqlLogStore } from './queries/logs.js';
+import { SqlSigningKeyStore } from './queries/oidc-keys.js';
 import { SqlPermStore } from './queries/perms.js';
 import { SqlQueueStore } from './queries/queue.js';
 import { SqlRepoStore } from './queries/repos.js';
@@ -84,6 +85,7 @@ class SqlStore implements Store {
   readonly logBatches;
   readonly queue;
   readonly statusOutbox;
+  readonly oidcKeys;
   readonly leases;
   readonly signals: ClusterChannel;
   readonly schemaVersion: number;
@@ -112,6 +114,7 @@ class SqlStore implements Store {
     this.runners = new SqlRunnerStore(connection);
     this.queue = new SqlQueueStore(connection);
     this.statusOutbox = new SqlStatusOutboxStore(connection);
+    this.oidcKeys = new SqlSigningKeyStore(connection, cipher);
     this.leases = new SqlLeaseStore(connection);
     this.signals = signals;
   }

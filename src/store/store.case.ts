@@ -8,6 +8,7 @@ import { cronsContract } from './cases/crons.case.js';
 import type { OpenFreshStore } from './cases/fixtures.case.js';
 import { logBatchesContract } from './cases/log-batches.case.js';
 import { logsContract } from './cases/logs.case.js';
+import { oidcKeysContract } from './cases/oidc-keys.case.js';
 import { permsContract } from './cases/perms.case.js';
 import { queueContract } from './cases/queue.case.js';
 import { reposContract } from './cases/repos.case.js';
@@ -34,6 +35,7 @@ export function storeContract(open: OpenFreshStore): void {
   queueContract(open);
   statusOutboxContract(open);
   clusterContract(open);
+  oidcKeysContract(open);
 }
 
 /**
@@ -44,4 +46,5 @@ export function credentialsContract(open: OpenFreshStore): void {
   usersContract(open);
   reposContract(open);
   secretsContract(open);
+  oidcKeysContract(open);
 }

@@ -10,6 +10,7 @@ import { statusOutbox } from './009-status-outbox.js';
 import { logKeptBatches } from './010-log-kept-batches.js';
 import { providerIds } from './011-provider-ids.js';
 import { secretsAtRest } from './012-secrets-at-rest.js';
+import { oidcKeys } from './014-oidc-keys.js';
 import type { Migration } from './migration.js';
 
 /** Every migration svc knows, oldest first; append, never edit or reorder. */
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   logKeptBatches,
   providerIds,
   secretsAtRest,
+  oidcKeys,
 ];
 
 /** The schema version this svc writes. */
