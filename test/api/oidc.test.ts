@@ -249,7 +249,7 @@ describe('OIDC tokens for jobs on a real server', () => {
   });
 });
 
-describe('OIDC key rotation on a real server', () => {
+describe('OIDC key rotation (SVC_OIDC_KEY_ROTATION) on a real server', () => {
   const DAY = 24 * 3_600_000;
   const BOUNDARY = 20_500 * DAY;
   let now = BOUNDARY - 10 * 60_000;

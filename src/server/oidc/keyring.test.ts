@@ -27,7 +27,7 @@ for (const dialect of testDialects()) {
       await database.drop();
     });
 
-    it('rotates: the next key is published a period ahead, an old one until its last token expired', async () => {
+    it('rotates every SVC_OIDC_KEY_ROTATION: the next key is published a period ahead, an old one until its last token expired', async () => {
       const store = await open();
       let now = BOUNDARY - 10 * 60_000;
       const keyring = new OidcKeyring({
