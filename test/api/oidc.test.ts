@@ -2,86 +2,15 @@
  * Jobs' OpenID Connect tokens on a real server (issue 30): a build's steps get tokens that a
  * standard library (jose) verifies against the server's published key set, that a cloud-style
  * verifier accepts for the right repository only, that forks' pull requests do not get unless the
- * repository allows it, and whose keys rotate without breaking tokens already handed out.
+ * repository allows it (rotation: oidc-rotation.test.ts).
  */
-import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Build } from '../../src/core/build.js';
 import type { Repo } from '../../src/core/repo.js';
-import type { WireDetails } from '../../src/runner/client/wire/index.js';
 import { call, enable, loginAs, tokenOf } from './client.js';
-import { RPC_SECRET, startHarness, type Harness } from './harness.js';
-
-const PIPELINE = `kind: pipeline
-type: docker
-name: deploy
-steps:
-- name: upload
-  image: busybox
-  commands: [./upload.sh]
-  id_tokens:
-    SVC_ID_TOKEN:
-      aud: sts.example.com
-    VAULT_ID_TOKEN:
-      aud: [https://vault.example.com, vault]
-- name: test
-  image: busybox
-  commands: [true]
-`;
-
-/** The runner protocol's answer for the build's first stage, taken as a runner takes it. */
-async function takeStage(h: Harness, build: Build): Promise<WireDetails> {
-  const [stage] = await h.store.stages.list(build.id);
-  const rpc = (method: string, path: string) =>
-    fetch(`${h.url}${path}`, { method, headers: { 'x-svc-token': RPC_SECRET } });
-  expect((await rpc('POST', `/rpc/v2/stage/${stage?.id}?machine=runner-1`)).status).toBe(200);
-  const details = await rpc('GET', `/rpc/v2/stage/${stage?.id}`);
-  expect(details.status).toBe(200);
-  return (await details.json()) as WireDetails;
-}
-
-/** The token of `name` for `step` among the stage's. */
-function tokenIn(details: WireDetails, step: string, name: string): string {
-  const found = details.id_tokens.find((token) => token.step === step && token.name === name);
-  if (found === undefined) throw new Error(`no token ${name} for step ${step}`);
-  return found.data;
-}
-
-/**
- * What a cloud's workload identity federation does with a token (AWS STS' AssumeRoleWithWebIdentity,
- * GCP's workload identity pools): discover the issuer's keys from its URL alone, check signature,
- * issuer, audience and lifetime, then the trust policy's conditions on the claims. Answers
- * `accepted` or why not.
- */
-async function cloudVerifier(
-  issuer: string,
-  audience: string,
-  conditions: Readonly<Record<string, unknown>>,
-): Promise<(token: string) => Promise<string>> {
-  const discovery = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as {
-    issuer: string;
-    jwks_uri: string;
-    id_token_signing_alg_values_supported: string[];
-  };
-  if (discovery.issuer !== issuer) throw new Error(`the discovery document names ${discovery.issuer}`);
-  const keys = createRemoteJWKSet(new URL(discovery.jwks_uri));
-  return async (token) => {
-    let payload: JWTPayload;
-    try {
-      ({ payload } = await jwtVerify(token, keys, {
-        issuer,
-        audience,
-        algorithms: discovery.id_token_signing_alg_values_supported,
-      }));
-    } catch (error) {
-      return (error as { code?: string }).code ?? String(error);
-    }
-    for (const [claim, value] of Object.entries(conditions)) {
-      if (payload[claim] !== value) return `condition ${claim}: ${JSON.stringify(payload[claim])}`;
-    }
-    return 'accepted';
-  };
-}
+import { startHarness, type Harness } from './harness.js';
+import { cloudVerifier, PIPELINE, takeStage, tokenIn } from './oidc-support.js';
 
 describe('OIDC tokens for jobs on a real server', () => {
   let h: Harness;
@@ -246,63 +175,5 @@ describe('OIDC tokens for jobs on a real server', () => {
     });
     expect(await mainOnly(token)).toBe('condition sub: "repo:acme/app:pull_request"');
     expect((await patch({ fork_id_tokens: false, approval: 'forks' })).status).toBe(200);
-  });
-});
-
-describe('OIDC key rotation (SVC_OIDC_KEY_ROTATION) on a real server', () => {
-  const DAY = 24 * 3_600_000;
-  const BOUNDARY = 20_500 * DAY;
-  let now = BOUNDARY - 10 * 60_000;
-  let h: Harness;
-
-  beforeAll(async () => {
-    h = await startHarness({ oidc: { rotation: DAY, maxLifetime: 3_600_000, now: () => now } });
-    h.github.addUser({ login: 'boss' });
-    h.github.addRepo({ owner: 'acme', name: 'app', admins: ['boss'] });
-    await enable(h, await loginAs(h, 'boss'), 'acme/app');
-  });
-  afterAll(() => h.close());
-
-  async function token(): Promise<string> {
-    h.github.commit('acme/app', 'main', { '.drone.yml': PIPELINE, 'n.txt': String(now) }, 'commit');
-    expect(await h.github.push('acme/app', 'main', `${h.url}/hook`)).toBe(200);
-    const repo = (await h.store.repos.findSlug('acme', 'app')) as Repo;
-    const build = (await h.store.builds.findNumber(repo.id, repo.counter)) as Build;
-    return tokenIn(await takeStage(h, build), 'upload', 'SVC_ID_TOKEN');
-  }
-
-  const published = async () =>
-    ((await (await fetch(`${h.url}/.well-known/jwks`)).json()) as { keys: { kid: string }[] }).keys.map(
-      (key) => key.kid,
-    );
-  /** Verifies as a verifier would at the server's (fake) time, with the key set published now. */
-  const verify = async (jwt: string) =>
-    jwtVerify(jwt, createRemoteJWKSet(new URL(`${h.url}/.well-known/jwks`)), {
-      issuer: h.url,
-      audience: 'sts.example.com',
-      currentDate: new Date(now),
-    });
-
-  it('signs with the next key after the boundary, published ahead; keeps the old one until its tokens expired', async () => {
-    const before = await token();
-    const oldKid = decodeProtectedHeader(before).kid;
-    const ahead = await published();
-    expect(ahead).toHaveLength(2);
-    expect(ahead).toContain(oldKid);
-    const nextKid = ahead.find((kid) => kid !== oldKid);
-
-    now = BOUNDARY + 20 * 60_000;
-    const after = await token();
-    expect(decodeProtectedHeader(after).kid).toBe(nextKid);
-    expect(await published()).toEqual(expect.arrayContaining([oldKid, nextKid]));
-    // The token signed before the rotation still verifies (it lives until BOUNDARY + 50 minutes).
-    expect((await verify(before)).payload.repository).toBe('acme/app');
-    expect((await verify(after)).payload.repository).toBe('acme/app');
-
-    // Once no token the old key signed can be valid (plus five minutes' clock leeway), it is gone.
-    now = BOUNDARY + 3_600_000 + 5 * 60_000 + 1;
-    expect(await published()).not.toContain(oldKid);
-    expect(await published()).toContain(nextKid);
-    await expect(verify(before)).rejects.toMatchObject({ code: 'ERR_JWKS_NO_MATCHING_KEY' });
   });
 });
