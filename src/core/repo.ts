@@ -49,6 +49,12 @@ export interface Repo {
   cancelPush: boolean;
   /** With cancelPush or cancelPulls: running builds are cancelled too, not only pending ones. */
   cancelRunning: boolean;
+  /**
+   * Builds of forks' pull requests get the OpenID Connect tokens their steps ask for (`id_tokens:`);
+   * off (the default), they get none: a fork's code could present them wherever this repository's
+   * tokens are trusted.
+   */
+  forkIdTokens: boolean;
   /** Builds of the repository that may run at once; 0 = no limit. */
   throttle: number;
   approval: ApprovalPolicy;

@@ -5,6 +5,7 @@ import type { HookDeliveryStore } from './hook-delivery.js';
 import type { RunnerTokenStore } from './runner-token.js';
 import type { LogStore } from './log.js';
 import type { LogBatchStore } from './log-batch.js';
+import type { SigningKeyStore } from './oidc.js';
 import type { PermStore } from './perm.js';
 import type { QueueStore } from './queue.js';
 import type { RepoStore } from './repo.js';
@@ -39,6 +40,8 @@ export interface Store {
   readonly hookDeliveries: HookDeliveryStore;
   /** Runners' own credentials (svc runner token create). */
   readonly runnerTokens: RunnerTokenStore;
+  /** The keys that sign jobs' OpenID Connect tokens, shared by the servers of the database. */
+  readonly oidcKeys: SigningKeyStore;
   /** Leases of the jobs one server of several runs at a time (docs/ha.md). */
   readonly leases: LeaseStore;
   /** Signals to and from the other servers of the database (docs/ha.md). */

@@ -98,6 +98,16 @@ export interface StepResources {
   readonly requests: { readonly cpu: number; readonly memory: number };
 }
 
+/**
+ * An OpenID Connect token a step asks for (`id_tokens:`, an svc addition): the server signs it for
+ * the step and the runner puts it in variable `env`. `audience` is the token's `aud`, one or more.
+ */
+export interface IdTokenRequest {
+  readonly env: string;
+  readonly audience: readonly string[];
+  readonly position: Position;
+}
+
 /** A step or a service (services have the same shape and run detached). */
 export interface Step {
   readonly name: string;
@@ -130,6 +140,8 @@ export interface Step {
   readonly extraHosts: readonly string[];
   readonly devices: readonly Device[];
   readonly resources: StepResources;
+  /** The OpenID Connect tokens the step asks for (`id_tokens:`, an svc addition); empty when none. */
+  readonly idTokens: readonly IdTokenRequest[];
 }
 
 /** A volume the pipeline's steps can mount: temporary (`temp`, on disk or in memory) or a host path. */

@@ -17,6 +17,7 @@ import { SqlHookDeliveryStore } from './queries/hook-deliveries.js';
 import { SqlRunnerTokenStore } from './queries/runner-tokens.js';
 import { SqlLogBatchStore } from './queries/log-batches.js';
 import { SqlLogStore } from './queries/logs.js';
+import { SqlSigningKeyStore } from './queries/oidc-keys.js';
 import { SqlPermStore } from './queries/perms.js';
 import { SqlQueueStore } from './queries/queue.js';
 import { SqlRepoStore } from './queries/repos.js';
@@ -88,6 +89,7 @@ class SqlStore implements Store {
   readonly statusOutbox;
   readonly hookDeliveries;
   readonly runnerTokens;
+  readonly oidcKeys;
   readonly leases;
   readonly signals: ClusterChannel;
   readonly schemaVersion: number;
@@ -118,6 +120,7 @@ class SqlStore implements Store {
     this.statusOutbox = new SqlStatusOutboxStore(connection);
     this.hookDeliveries = new SqlHookDeliveryStore(connection);
     this.runnerTokens = new SqlRunnerTokenStore(connection);
+    this.oidcKeys = new SqlSigningKeyStore(connection, cipher);
     this.leases = new SqlLeaseStore(connection);
     this.signals = signals;
   }

@@ -10,6 +10,7 @@ import { runnerTokensContract } from './cases/runner-tokens.case.js';
 import type { OpenFreshStore } from './cases/fixtures.case.js';
 import { logBatchesContract } from './cases/log-batches.case.js';
 import { logsContract } from './cases/logs.case.js';
+import { oidcKeysContract } from './cases/oidc-keys.case.js';
 import { permsContract } from './cases/perms.case.js';
 import { queueContract } from './cases/queue.case.js';
 import { reposContract } from './cases/repos.case.js';
@@ -38,6 +39,7 @@ export function storeContract(open: OpenFreshStore): void {
   hookDeliveriesContract(open);
   runnerTokensContract(open);
   clusterContract(open);
+  oidcKeysContract(open);
 }
 
 /**
@@ -48,4 +50,5 @@ export function credentialsContract(open: OpenFreshStore): void {
   usersContract(open);
   reposContract(open);
   secretsContract(open);
+  oidcKeysContract(open);
 }

@@ -67,6 +67,8 @@ export interface RepoRow {
   signing_key: string;
   /** Since schema version 11. */
   namespace_uid: string;
+  /** Since schema version 15. */
+  fork_id_tokens: number;
   synced: number;
   created: number;
   updated: number;
@@ -271,6 +273,22 @@ export interface LatestRow {
   updated: number;
 }
 
+/** oidc_keys: the keys that sign jobs' OpenID Connect tokens (since schema version 15). */
+export interface OidcKeyRow {
+  id: Generated<number>;
+  kid: string;
+  slot: string;
+  algorithm: string;
+  /** The public JWK as JSON. */
+  public_jwk: string;
+  /** PKCS #8 PEM; encrypted as secrets.data (encryption/columns.ts). */
+  private_key: string;
+  signs_from: number;
+  signs_until: number;
+  expires: number;
+  created: number;
+}
+
 /** leases: which server runs a once-per-cluster job until when (since schema version 8). */
 export interface LeaseRow {
   name: string;
@@ -327,6 +345,7 @@ export interface Tables {
   migrations: MigrationRow;
   meta: MetaRow;
   leases: LeaseRow;
+  oidc_keys: OidcKeyRow;
   cluster_signals: ClusterSignalRow;
   status_outbox: StatusOutboxRow;
   hook_deliveries: HookDeliveryRow;

@@ -15,6 +15,7 @@ import { buildApp } from '../../src/server/app.js';
 import { BuildEventHub } from '../../src/server/events/build-events.js';
 import { Authenticator, registerAuthRoutes, SessionCookies } from '../../src/server/auth/index.js';
 import { hookRoute } from '../../src/server/hook/index.js';
+import { IdTokenIssuer, OidcKeyring, oidcRoutes } from '../../src/server/oidc/index.js';
 import { InMemoryLiveLogs } from '../../src/server/logs/live-logs.js';
 import { BuildActions, BuildWatches, StageQueue } from '../../src/server/queue/index.js';
 import { registerRpcRoutes } from '../../src/server/rpc/index.js';
@@ -49,6 +50,8 @@ export interface HarnessOptions {
    * wrote, naming the double's users and repositories); dropped at close. Default: a fresh one.
    */
   database?: (github: GitHubDouble) => Promise<TestDatabase>;
+  /** Jobs' OpenID Connect tokens: SVC_OIDC_KEY_ROTATION, SVC_OIDC_TOKEN_LIFETIME (ms) and the clock. */
+  oidc?: { rotation?: number; maxLifetime?: number; now?: () => number };
 }
 
 /** A running svc with its collaborators, for one test file. */
@@ -72,6 +75,8 @@ export interface Harness {
   readonly app: FastifyInstance;
   /** The API's route table, as registerApiRoutes built it. */
   readonly routes: readonly ApiRoute[];
+  /** The keys of jobs' OpenID Connect tokens, as the server's routes use them. */
+  readonly keyring: OidcKeyring;
   /** Every route registered on the server, as fastify saw it (method and URL pattern). */
   readonly registered: readonly { method: string; url: string }[];
   close(): Promise<void>;
@@ -156,6 +161,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     server: address,
   });
+  const oidc = {
+    rotation: options.oidc?.rotation ?? 7 * 24 * 3_600_000,
+    maxLifetime: options.oidc?.maxLifetime ?? 3_600_000,
+    now: options.oidc?.now,
+  };
+  const keyring = new OidcKeyring({ keys: store.oidcKeys, ...oidc });
+  const issuer = () => `http://${address.host}`;
+  oidcRoutes(app, { keyring, issuer, now: oidc.now });
   // What runners poll through the RPC routes; the queue administration pauses and resumes it.
   const stageQueue = new StageQueue({ store });
   let reporter: CommitStatusReporter | undefined;
@@ -203,6 +216,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       queue: stageQueue,
       watches: new BuildWatches({ builds: store.builds }),
       netrcFor: () => Promise.resolve(undefined),
+      idTokens: new IdTokenIssuer({ keyring, issuer, maxLifetime: oidc.maxLifetime, now: oidc.now }),
     });
   }
   const routes = registerApiRoutes(app, {
@@ -238,6 +252,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     reporter,
     app,
     routes,
+    keyring,
     registered,
     async close() {
       await app.close();

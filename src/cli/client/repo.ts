@@ -21,6 +21,7 @@ interface WireRepo {
   auto_cancel_pushes: boolean;
   auto_cancel_running: boolean;
   approval: string;
+  fork_id_tokens?: boolean;
   permissions?: { read: boolean; write: boolean; admin: boolean };
 }
 
@@ -77,6 +78,11 @@ const UPDATE: Record<string, { field: string; kind: 'bool' | 'int' | 'string'; s
     kind: 'string',
     spec: { type: 'string', help: 'none, forks, pull_requests or all: builds that wait for approval' },
   },
+  'fork-id-tokens': {
+    field: 'fork_id_tokens',
+    kind: 'bool',
+    spec: bool('pull requests from forks get the OIDC tokens their steps ask for'),
+  },
 };
 
 const repoTable = (repos: readonly WireRepo[]) =>
@@ -97,6 +103,7 @@ const repoDetails = (r: WireRepo) =>
     ['Trusted', r.trusted],
     ['Protected', r.protected],
     ['Approval', r.approval],
+    ['Fork ID tokens', r.fork_id_tokens ?? false],
     ['Timeout', `${r.timeout} minutes`],
     ['Throttle', r.throttle],
     ['Counter', r.counter],

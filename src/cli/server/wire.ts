@@ -16,6 +16,7 @@ import { CommitStatusReporter, statusOutbox, type StatusPoster } from '../../ser
 import { CronScheduler } from '../../server/cron/index.js';
 import { CommitBuilds, Trigger } from '../../server/trigger/index.js';
 import { metricsRoute } from '../../server/routes/metrics.js';
+import { IdTokenIssuer, OidcKeyring, oidcRoutes } from '../../server/oidc/index.js';
 import { loadWebApp, registerWebRoutes } from '../../server/web/index.js';
 import type { Leadership } from '../../server/cluster/lease-keeper.js';
 import { TokenRefresher } from '../../scm/refreshing.js';
@@ -165,6 +166,14 @@ export function wireServer({
       `SVC_RPC_SECRET has ${settings.SVC_RPC_SECRET.length} characters: whoever guesses it can take builds, with their secrets, as a runner; use at least ${MIN_RPC_SECRET} random ones (openssl rand -hex 16)`,
     );
   }
+  // Jobs' OpenID Connect tokens: the issuer is the server's public address.
+  const keyring = new OidcKeyring({
+    keys: store.oidcKeys,
+    rotation: settings.SVC_OIDC_KEY_ROTATION,
+    maxLifetime: settings.SVC_OIDC_TOKEN_LIFETIME,
+  });
+  const issuer = () => `${address.proto}://${address.host}`;
+  oidcRoutes(app, { keyring, issuer });
   registerRpcRoutes(app, {
     store,
     listener,
@@ -174,6 +183,7 @@ export function wireServer({
     internalSecret: localRunnerSecret,
     system,
     logger,
+    idTokens: new IdTokenIssuer({ keyring, issuer, maxLifetime: settings.SVC_OIDC_TOKEN_LIFETIME }),
     queue,
     watches,
     leader: cluster.leader,

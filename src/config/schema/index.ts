@@ -9,6 +9,7 @@ import { runnerLimits } from './runner-limits.js';
 import { runnerPlugins } from './runner-plugins.js';
 import { serverAccess, serverScheduling } from './server-access.js';
 import { serverCore } from './server-core.js';
+import { serverOidc } from './server-oidc.js';
 import { serverConversion, serverDelivery } from './server-plugins.js';
 import { serverScm } from './server-scm.js';
 import { serverStorage } from './server-storage.js';
@@ -23,6 +24,7 @@ export const GROUPS: readonly SettingGroup[] = [
   serverStorage,
   serverConversion,
   serverDelivery,
+  serverOidc,
   runnerConnection,
   runnerLimits,
   runnerPlugins,
@@ -42,6 +44,7 @@ export const SCHEMA = [
   ...serverStorage.settings,
   ...serverConversion.settings,
   ...serverDelivery.settings,
+  ...serverOidc.settings,
   ...runnerConnection.settings,
   ...runnerLimits.settings,
   ...runnerPlugins.settings,

@@ -82,6 +82,13 @@ export interface SecretRequest {
 /** Finds a secret's value; undefined when there is no such secret (or the build may not have it). */
 export type SecretResolver = (request: SecretRequest) => Promise<string | undefined> | string | undefined;
 
+/** An OpenID Connect token the server signed for a step's `id_tokens` entry `env`. */
+export interface IssuedIdToken {
+  readonly step: string;
+  readonly env: string;
+  readonly token: string;
+}
+
 /** Resource limits set by the runner; 0 (or empty) means none. Bytes for memory, CFS units for CPU. */
 export interface RunnerLimits {
   readonly memLimit: number;
@@ -157,6 +164,11 @@ export interface CompileInput {
    * under the file's; masked ones are secrets in every step.
    */
   readonly pluginEnviron?: readonly { name: string; data: string; mask: boolean }[];
+  /**
+   * The ID tokens the server signed for the steps' `id_tokens` (an svc addition); a step's request
+   * without one here gets an empty variable and a warning (forks' pull requests, `svc exec`).
+   */
+  readonly idTokens?: readonly IssuedIdToken[];
   /** Epoch milliseconds; stands in for start times not known yet. */
   readonly now: number;
 }

@@ -40,6 +40,7 @@ export function compileStep(step: Step, service: boolean, number: number, run: R
     layers.secret(variable, secret, run.secretValues.get(secret));
   }
   layers.plain(stepEnviron(step.name, number));
+  addIdTokens(step, layers, run);
   const hasCommands = step.commands.length > 0;
   const debugShell = hasCommands && !service ? debugShellOf(run) : undefined;
   const script = hasCommands
@@ -79,6 +80,24 @@ export function compileStep(step: Step, service: boolean, number: number, run: R
     ...stepLimits(step.resources, input.runner.limits),
     auth: authFor(step.image, run.auths),
   };
+}
+
+/**
+ * The step's ID tokens, as masked variables: a token is a credential for whoever accepts it. One the
+ * server did not sign leaves the variable empty, with a warning that says why that happens.
+ */
+function addIdTokens(step: Step, layers: EnvironmentLayers, run: RunContext): void {
+  for (const request of step.idTokens) {
+    const issued = run.input.idTokens?.find((token) => token.step === step.name && token.env === request.env);
+    if (issued !== undefined) {
+      layers.secret(request.env, `id_tokens.${request.env}`, issued.token);
+      continue;
+    }
+    layers.plain({ [request.env]: '' });
+    run.warn(
+      `step "${step.name}" asks for an ID token in ${request.env}, but the server signed none, so it is empty: pull requests from forks get none unless the repository allows it, and only an svc server signs them (not svc exec, nor a Drone server)`,
+    );
+  }
 }
 
 /** tmate for a failing step, when the runner offers it and the build is a debug build. */

@@ -3,6 +3,7 @@ import type { Diagnostics } from '../diagnostics.js';
 import { needsImages, runsOnHost, type FailurePolicy, type PipelineType, type Step } from '../types.js';
 import type { TreeNode } from '../yaml/tree.js';
 import { readConditions } from './conditions.js';
+import { readIdTokens } from './id-tokens.js';
 import { fieldsOf, type FieldSet, type Fields } from './fields.js';
 import { readResources } from './resources.js';
 import { readEnvironment, readSettings } from './values.js';
@@ -19,6 +20,7 @@ const HOST_STEP_FIELDS = [
   'shell',
   'user',
   'working_dir',
+  'id_tokens',
 ] as const;
 
 const CONTAINER_ONLY_FIELDS = [
@@ -79,6 +81,7 @@ export function readStep(
       `is required in a ${type} pipeline; expected the image to run, e.g. image: golang:1.22`,
     );
   }
+  const environment = readEnvironment(fields.node('environment'), fields.field('environment'), diagnostics);
   const step: Step = {
     name,
     field,
@@ -89,7 +92,7 @@ export function readStep(
     commands,
     entrypoint: fields.strings('entrypoint', 'the entrypoint and its arguments'),
     command: fields.strings('command', 'the arguments of the entrypoint'),
-    environment: readEnvironment(fields.node('environment'), fields.field('environment'), diagnostics),
+    environment,
     settings: readSettings(fields.node('settings'), fields.field('settings'), diagnostics),
     when: readConditions(fields.node('when'), fields.field('when'), diagnostics),
     dependsOn: fields.strings('depends_on', 'names of steps'),
@@ -107,6 +110,7 @@ export function readStep(
     extraHosts: fields.strings('extra_hosts', 'host entries such as "somehost:162.242.195.82"'),
     devices: readMounts(fields, 'devices'),
     resources: readResources(fields),
+    idTokens: readIdTokens(fields.node('id_tokens'), fields.field('id_tokens'), environment, diagnostics),
   };
   return step;
 }

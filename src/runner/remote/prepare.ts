@@ -138,6 +138,7 @@ export async function prepareStage(
       netrcCloneOnly: settings.netrcCloneOnly || fromFork(details),
       runner: settings.runner,
       trusted: repo.trusted,
+      idTokens: details.id_tokens.map(({ step, name, data }) => ({ step, env: name, token: data })),
       now,
       ...(registries === undefined ? {} : { registries }),
       ...(pluginEnviron === undefined ? {} : { pluginEnviron }),

@@ -27,6 +27,7 @@ const DEFAULTS = {
   cancelPulls: false,
   cancelPush: false,
   cancelRunning: false,
+  forkIdTokens: false,
   throttle: 0,
   approval: 'forks',
   signingKey: '',

@@ -162,6 +162,9 @@ export const repoSchema = z.object({
   auto_cancel_running: z.boolean(),
   throttle: int.describe('builds that may run at once; 0 = no limit'),
   approval: z.enum(APPROVAL_POLICIES).describe('which builds wait for approval'),
+  fork_id_tokens: z
+    .boolean()
+    .describe('builds of forks’ pull requests get the OpenID Connect tokens their steps ask for'),
   timeout: int,
   counter: int,
   synced: seconds,

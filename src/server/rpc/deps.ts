@@ -5,6 +5,7 @@ import type { LiveLogs } from '../../core/live-logs.js';
 import type { Repo } from '../../core/repo.js';
 import type { ScmNetrc } from '../../core/scm.js';
 import type { Store } from '../../core/store.js';
+import type { IdTokenIssuer } from '../oidc/issuer.js';
 import type { Leadership } from '../cluster/lease-keeper.js';
 import type { BuildWatches } from '../queue/build-watches.js';
 import type { ReaperSettings } from '../queue/reaper.js';
@@ -46,6 +47,8 @@ export interface RpcDeps {
   /** Clone credentials for a build's repository, from the git provider; undefined when none are needed. */
   netrcFor(repo: Repo, build: Build): Promise<ScmNetrc | undefined>;
   readonly logger: Logger;
+  /** Signs the OpenID Connect tokens steps ask for (`id_tokens:`); undefined: none are signed. */
+  readonly idTokens?: Pick<IdTokenIssuer, 'forStage'> | undefined;
   readonly queue: StageQueue;
   readonly watches: BuildWatches;
   readonly timeouts?: RpcTimeouts | undefined;

@@ -110,6 +110,7 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
         store,
         netrcFor: (repo, build) => deps.netrcFor(repo, build),
         system: deps.system,
+        idTokens: deps.idTokens,
       });
       stageUpdateRoute(rpc, { scheduler });
       stepUpdateRoute(rpc, { scheduler });

@@ -92,6 +92,7 @@ export function newRepo(overrides: Partial<NewRepo> = {}): NewRepo {
     cancelPulls: false,
     cancelPush: false,
     cancelRunning: false,
+    forkIdTokens: false,
     throttle: 0,
     approval: 'forks',
     signingKey: '',

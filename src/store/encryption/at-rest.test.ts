@@ -106,6 +106,34 @@ for (const dialect of testDialects()) {
       await expect(store.secrets.list(scope)).rejects.toMatchObject({ code: 'ENCRYPTED_VALUE_INVALID' });
     });
 
+    it('encrypts OIDC private keys, bound to their row, also those stored before the key was set', async () => {
+      const oidcKey = (slot: string, marker: string) => ({
+        kid: `kid-${slot}`,
+        slot,
+        algorithm: 'RS256',
+        publicJwk: { kty: 'RSA', n: 'n', e: 'AQAB' },
+        privateKey: `-----BEGIN PRIVATE KEY-----\n${marker}\n-----END PRIVATE KEY-----\n`,
+        signsFrom: 0,
+        signsUntil: 1,
+        expires: 2,
+        created: 0,
+      });
+      store = await openStore({ datasource: database.datasource });
+      await store.oidcKeys.create(oidcKey('a', 'private-before-the-key'));
+      expect(await text('oidc_keys')).toContain('private-before-the-key');
+      await store.close();
+
+      store = await openStore({ datasource: database.datasource, secretKey: key });
+      const b = await store.oidcKeys.create(oidcKey('b', 'private-after-the-key'));
+      expect(await text('oidc_keys')).not.toMatch(/private-(before|after)-the-key/);
+      expect((await store.oidcKeys.findSlot('a'))?.privateKey).toContain('private-before-the-key');
+      const storedA = (await rows('oidc_keys')).find((row) => row.slot === 'a');
+      await setStored(database.datasource, 'oidc_keys', b.id, { private_key: storedA?.private_key });
+      await expect(store.oidcKeys.findSlot('b')).rejects.toThrow(
+        `oidc_keys.private_key of row ${b.id} cannot be decrypted`,
+      );
+    });
+
     it('hashes the API tokens of a previous version’s database and keeps the rest readable, without a key', async () => {
       const ids = await writePreviousVersion(database.datasource, OLD);
       store = await openStore({ datasource: database.datasource });

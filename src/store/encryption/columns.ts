@@ -11,6 +11,7 @@ export const ENCRYPTED_COLUMNS = {
   secrets: ['data'],
   users: ['scm_token', 'scm_refresh'],
   repos: ['signing_key', 'hook_secret'],
+  oidc_keys: ['private_key'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type EncryptedTable = keyof typeof ENCRYPTED_COLUMNS;

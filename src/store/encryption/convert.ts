@@ -22,7 +22,7 @@ export async function convertColumns(
   cipher: AesGcmCipher,
   from: OldScheme,
 ): Promise<Converted> {
-  const converted: Converted = { secrets: 0, users: 0, repos: 0 };
+  const converted: Converted = { secrets: 0, users: 0, repos: 0, oidc_keys: 0 };
   const raw = trx as unknown as Kysely<Record<string, Record<string, string | number>>>;
   for (const [table, columns] of Object.entries(ENCRYPTED_COLUMNS) as [EncryptedTable, readonly string[]][]) {
     const rows = await raw
@@ -58,13 +58,15 @@ function openUnbound(cipher: AesGcmCipher, stored: string, id: number): string {
 }
 
 /** The log line of a conversion. */
-export function describeConversion(from: OldScheme, { secrets, users, repos }: Converted): string {
+export function describeConversion(from: OldScheme, converted: Converted): string {
+  const { secrets, users, repos, oidc_keys: oidcKeys } = converted;
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-  const others = `the provider tokens of ${plural(users, 'user', 'users')} and the keys and hook secrets of ${plural(repos, 'repository', 'repositories')}`;
+  const keys = oidcKeys === 0 ? '' : `, ${plural(oidcKeys, 'OIDC signing key', 'OIDC signing keys')}`;
+  const others = `the provider tokens of ${plural(users, 'user', 'users')}${keys} and the keys and hook secrets of ${plural(repos, 'repository', 'repositories')}`;
   if (from === 'aes-256-gcm') {
     return `database: bound ${plural(secrets, 'encrypted secret value', 'encrypted secret values')} to their rows, and encrypted ${others} with SVC_DATABASE_SECRET`;
   }
-  if (secrets + users + repos === 0)
+  if (secrets + users + repos + oidcKeys === 0)
     return 'database: secrets and credentials will be encrypted with SVC_DATABASE_SECRET';
   return `database: encrypted ${plural(secrets, 'existing secret', 'existing secrets')} and ${others} with SVC_DATABASE_SECRET`;
 }

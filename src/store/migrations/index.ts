@@ -12,6 +12,7 @@ import { providerIds } from './011-provider-ids.js';
 import { secretsAtRest } from './012-secrets-at-rest.js';
 import { hookDeliveries } from './013-hook-deliveries.js';
 import { runnerTokens } from './014-runner-tokens.js';
+import { oidcKeys } from './015-oidc-keys.js';
 import type { Migration } from './migration.js';
 
 /** Every migration svc knows, oldest first; append, never edit or reorder. */
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   secretsAtRest,
   hookDeliveries,
   runnerTokens,
+  oidcKeys,
 ];
 
 /** The schema version this svc writes. */

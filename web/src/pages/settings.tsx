@@ -19,6 +19,7 @@ interface RepoSettings extends Repo {
   auto_cancel_pull_requests: boolean;
   auto_cancel_pushes: boolean;
   auto_cancel_running: boolean;
+  fork_id_tokens: boolean;
 }
 
 const FLAGS: [keyof RepoSettings, string][] = [
@@ -27,6 +28,7 @@ const FLAGS: [keyof RepoSettings, string][] = [
   ['auto_cancel_pushes', 'Cancel older builds of a branch on a new push'],
   ['auto_cancel_pull_requests', 'Cancel older builds of a pull request on a new commit'],
   ['auto_cancel_running', 'Cancel running builds too'],
+  ['fork_id_tokens', 'Give pull requests from forks the OIDC tokens their steps ask for'],
 ];
 
 /** `/{owner}/{name}/settings`: the repository's settings, secrets and cron jobs; disable and repair. */

@@ -219,6 +219,14 @@ export const wireDetails = z.object({
     .nullish()
     .transform((v) => v ?? []),
   netrc: wireNetrc.nullish().transform((v) => v ?? undefined),
+  /**
+   * svc addition: the OpenID Connect tokens the server signed for the stage's steps (`id_tokens:` of a
+   * step): variable `name` of step `step` gets `data`. Drone's servers send none.
+   */
+  id_tokens: z
+    .array(z.object({ step: z.string(), name: z.string(), data: z.string() }))
+    .nullish()
+    .transform((v) => v ?? []),
   system: wireSystem,
 });
 export type WireDetails = z.output<typeof wireDetails>;

@@ -55,6 +55,7 @@ const RepoPatch = z
     auto_cancel_running: z.boolean(),
     cancel_running: z.boolean(),
     approval: z.enum(APPROVAL_POLICIES),
+    fork_id_tokens: z.boolean(),
   })
   .partial()
   .strict();
@@ -129,6 +130,7 @@ function applyPatch(repo: Repo, patch: z.infer<typeof RepoPatch>): Repo {
     ...(patch.ignore_pull_requests === undefined ? {} : { ignorePullRequests: patch.ignore_pull_requests }),
     ...(patch.throttle === undefined ? {} : { throttle: patch.throttle }),
     ...(patch.approval === undefined ? {} : { approval: patch.approval }),
+    ...(patch.fork_id_tokens === undefined ? {} : { forkIdTokens: patch.fork_id_tokens }),
     ...either('cancelPulls', patch.auto_cancel_pull_requests, patch.cancel_pulls),
     ...either('cancelPush', patch.auto_cancel_pushes, patch.cancel_push),
     ...either('cancelRunning', patch.auto_cancel_running, patch.cancel_running),

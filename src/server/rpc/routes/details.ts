@@ -14,14 +14,17 @@ export interface DetailsDeps {
   store: Pick<Store, 'stages' | 'steps' | 'builds' | 'repos' | 'secrets'>;
   netrcFor: RpcDeps['netrcFor'];
   system: RpcDeps['system'];
+  idTokens?: RpcDeps['idTokens'];
 }
 
 /**
  * GET /rpc/v2/stage/{id} — everything a runner needs to run a stage it took: the build (its
  * pipeline file as base64 `config.data`), the repository, the stage and its steps, the secrets the
  * build may use (secrets.ts; the values its file encrypts inline, decrypted here — inline-secrets.ts —
- * come first, as in Drone, and those that cannot be decrypted are named in `secret_errors`), clone credentials (`netrc`, null when none) and the server's system
- * facts. 409 while no runner took the stage: secrets leave the server only for taken stages.
+ * come first, as in Drone, and those that cannot be decrypted are named in `secret_errors`), clone credentials (`netrc`, null when none), the OpenID
+ * Connect tokens its steps ask for (`id_tokens`, svc's addition: signed now, for this stage only) and
+ * the server's system facts. 409 while no runner took the stage: secrets leave the server only for
+ * taken stages.
  */
 export function detailsRoute(app: FastifyInstance, deps: DetailsDeps): void {
   app.get('/stage/:id', async (request): Promise<WireDetails> => {
@@ -36,10 +39,11 @@ export function detailsRoute(app: FastifyInstance, deps: DetailsDeps): void {
     if (build === undefined) throw new NotFoundError(`build ${stage.buildId}`);
     const repo = await deps.store.repos.find(build.repoId);
     if (repo === undefined) throw new NotFoundError(`repository ${build.repoId}`);
-    const [steps, secrets, netrc] = await Promise.all([
+    const [steps, secrets, netrc, idTokens] = await Promise.all([
       deps.store.steps.list(stage.id),
       secretsForBuild(deps.store.secrets, repo, build),
       deps.netrcFor(repo, build),
+      deps.idTokens?.forStage(repo, build, stage) ?? [],
     ]);
     const inline = inlineSecrets(build.config, repo, build);
     const inlineNames = new Set(inline.values.map((value) => value.name));
@@ -67,6 +71,7 @@ export function detailsRoute(app: FastifyInstance, deps: DetailsDeps): void {
       ],
       secret_errors: inline.errors.map((e) => ({ ...e })),
       netrc: netrc === undefined ? undefined : { ...netrc },
+      id_tokens: idTokens.map((token) => ({ ...token })),
       system: { proto, host, link: `${proto}://${host}`, version },
     };
   });
