@@ -41,6 +41,8 @@ export interface HarnessOptions {
   repositoryFilter?: string[];
   /** The built web UI to serve (default: none, as when it was not built). */
   web?: WebApp;
+  /** How often an event stream's viewer is asked again (default a minute). */
+  streamRecheckMs?: number;
   /** SVC_SERVER_TRUSTED_PROXIES. */
   trustedProxies?: string[];
   /** SVC_DATABASE_SECRET as a 32-byte key: secrets encrypted at rest. */
@@ -233,6 +235,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     logger,
     buildActions,
     buildEvents,
+    ...(options.streamRecheckMs === undefined ? {} : { streamRecheckMs: options.streamRecheckMs }),
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const bound = app.server.address();

@@ -57,6 +57,8 @@ export type { Access, ApiRoute } from './route.js';
 /** Everything the JSON API needs, built by the composition root. */
 export interface ApiDeps {
   readonly auth: Authenticator;
+  /** How often a stream's viewer is asked again (default a minute); tests shorten it. */
+  readonly streamRecheckMs?: number;
   /** Re-issues the session cookie when a cookie-authenticated caller rotates its token. */
   readonly sessions: SessionCookies;
   readonly store: Pick<
@@ -188,10 +190,15 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
 function streamsBadgesAndAccountRoutes(api: FastifyInstance, deps: ApiDeps, access: RepoAccess): ApiRoute[] {
   const { store, events } = deps;
   return [
-    ...eventStreamRoutes(api, { events: deps.buildEvents, access }),
+    ...eventStreamRoutes(api, {
+      events: deps.buildEvents,
+      access,
+      users: store.users,
+      ...(deps.streamRecheckMs === undefined ? {} : { recheckMs: deps.streamRecheckMs }),
+    }),
     ...badgeRoutes({ builds: store.builds, address: deps.address }),
     updateUserRoute({ users: store.users, events }),
-    ...userBuildsRoutes({ builds: store.builds, repos: store.repos }),
+    ...userBuildsRoutes({ builds: store.builds, repos: store.repos, access }),
     allReposRoute({ repos: store.repos }),
     repairRepoRoute({
       access,

@@ -147,6 +147,8 @@ export interface GitHubDouble extends ForgeDouble {
   deleteRepo(fullName: string): void;
   /** The organization is deleted and its name registered again: its id changes. */
   recreateOrg(name: string): void;
+  /** Takes every right on the repository from the user (removed as a collaborator). */
+  removeCollaborator(fullName: string, login: string): void;
 }
 
 /** Options of the double; `tls` serves https with that key and certificate (for SKIP_VERIFY tests). */
@@ -229,6 +231,10 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
       state.repos.delete(fullName.toLowerCase());
     },
     recreateOrg: (name) => void state.recreateOrg(name),
+    removeCollaborator(fullName, login) {
+      const repo = state.repoByFullName(fullName);
+      for (const holders of [repo.admins, repo.writers, repo.readers]) holders.delete(login.toLowerCase());
+    },
     close: () => closeServer(server),
   };
 }

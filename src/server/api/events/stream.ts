@@ -1,22 +1,24 @@
-import type { FastifyInstance } from 'fastify';
-import type { Repo } from '../../../core/repo.js';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { UserStore } from '../../../core/user.js';
 import type { Principal } from '../../auth/authenticator.js';
 import type { BuildEvent, BuildEventSource } from '../../events/build-events.js';
 import { RepoParams } from '../params.js';
 import type { RepoAccess } from '../repo-access.js';
 import { REPO_READ, route, USER, type ApiRoute } from '../route.js';
 import { SseStream, type SseOptions } from './sse.js';
+import { StreamViewer, VIEWER_RECHECK_MS } from './viewer.js';
 
 /** What the event streams need. */
 export interface EventStreamDeps {
   readonly events: BuildEventSource;
   readonly access: Pick<RepoAccess, 'rights'>;
+  /** The viewer's account, asked again while a stream lasts (viewer.ts). */
+  readonly users: Pick<UserStore, 'find'>;
   /** Tests shorten the keepalive and the backlog limit. */
   readonly sse?: Omit<SseOptions, 'onEnd'>;
+  /** How often a viewer is asked again (default a minute); tests shorten it. */
+  readonly recheckMs?: number;
 }
-
-/** A viewer's right to read a repository is asked again after this long. */
-const RIGHTS_TTL_MS = 60_000;
 /** Events waiting for an access decision; more means the viewer cannot keep up. */
 const MAX_QUEUED = 1_000;
 
@@ -37,22 +39,68 @@ export function eventStreamRoutes(app: FastifyInstance, deps: EventStreamDeps): 
     for (const stream of [...open]) stream.end();
     done();
   });
+  const viewerOf = (principal: Principal | undefined) =>
+    new StreamViewer({
+      users: deps.users,
+      access: deps.access,
+      principal,
+      ...(deps.recheckMs === undefined ? {} : { everyMs: deps.recheckMs }),
+    });
   const start = (
     reply: Parameters<ApiRoute['handler']>[0]['reply'],
+    viewer: StreamViewer,
     deliver: (event: BuildEvent, stream: SseStream) => void,
   ): void => {
     let unsubscribe = (): void => undefined;
+    // Also without events, a viewer who may not follow any more is let go within the recheck time.
+    const recheck = setInterval(() => {
+      void viewer.present().then(
+        (present) => present || stream.end(),
+        () => undefined,
+      );
+    }, deps.recheckMs ?? VIEWER_RECHECK_MS);
+    recheck.unref();
     const stream = new SseStream(reply, {
       ...deps.sse,
       onEnd: () => {
+        clearInterval(recheck);
         unsubscribe();
         open.delete(stream);
       },
     });
     // Ended already (a HEAD request): nothing to follow, nothing to forget later.
-    if (stream.ended) return;
+    if (stream.ended) {
+      clearInterval(recheck);
+      return;
+    }
     open.add(stream);
     unsubscribe = deps.events.subscribe((event) => deliver(event, stream));
+  };
+  /** Sends the events the viewer may read, in order, ending the stream when the viewer is gone. */
+  const ordered = (viewer: StreamViewer, log: FastifyBaseLogger, accept: (event: BuildEvent) => boolean) => {
+    // Access decisions are asynchronous; a chain keeps the events in the order they happened.
+    let chain = Promise.resolve();
+    let queued = 0;
+    return (event: BuildEvent, stream: SseStream): void => {
+      if (!accept(event)) return;
+      if (queued >= MAX_QUEUED) {
+        stream.end();
+        return;
+      }
+      queued += 1;
+      chain = chain
+        .then(async () => {
+          if (stream.ended) return;
+          if (!(await viewer.present())) stream.end();
+          else if (await viewer.mayRead(event.repo)) stream.send(event.data);
+        })
+        .catch((error: unknown) => {
+          log.warn({ err: error, repo: event.repo.slug }, 'event stream: cannot decide access');
+        })
+        .finally(() => {
+          queued -= 1;
+        });
+    };
   };
   return [
     route({
@@ -63,27 +111,12 @@ export function eventStreamRoutes(app: FastifyInstance, deps: EventStreamDeps): 
       summary: 'Build events of every repository the caller may read (server-sent events)',
       response: { contentType: 'text/event-stream', description: DESCRIPTION },
       handler({ principal, reply, request }) {
-        const readable = new ReadableRepos(deps.access, principal);
-        // Access decisions are asynchronous; a chain keeps the events in the order they happened.
-        let chain = Promise.resolve();
-        let queued = 0;
-        start(reply, (event, stream) => {
-          if (queued >= MAX_QUEUED) {
-            stream.end();
-            return;
-          }
-          queued += 1;
-          chain = chain
-            .then(async () => {
-              if (!stream.ended && (await readable.has(event.repo))) stream.send(event.data);
-            })
-            .catch((error: unknown) => {
-              request.log.warn({ err: error, repo: event.repo.slug }, 'event stream: cannot decide access');
-            })
-            .finally(() => {
-              queued -= 1;
-            });
-        });
+        const viewer = viewerOf(principal);
+        start(
+          reply,
+          viewer,
+          ordered(viewer, request.log, () => true),
+        );
         return Promise.resolve();
       },
     }),
@@ -95,38 +128,15 @@ export function eventStreamRoutes(app: FastifyInstance, deps: EventStreamDeps): 
       summary: 'Build events of one repository (server-sent events)',
       params: RepoParams,
       response: { contentType: 'text/event-stream', description: DESCRIPTION },
-      handler({ repo, reply }) {
-        start(reply, (event, stream) => {
-          if (event.repo.id === repo.id) stream.send(event.data);
-        });
+      handler({ repo, reply, principal, request }) {
+        const viewer = viewerOf(principal);
+        start(
+          reply,
+          viewer,
+          ordered(viewer, request.log, (event) => event.repo.id === repo.id),
+        );
         return Promise.resolve();
       },
     }),
   ];
-}
-
-/**
- * Whether one viewer may read the repositories events come from: public ones always, others by the
- * viewer's rights, remembered for a minute so that a busy server does not ask for every event.
- */
-class ReadableRepos {
-  readonly #access: Pick<RepoAccess, 'rights'>;
-  readonly #principal: Principal;
-  readonly #known = new Map<number, { readable: boolean; until: number }>();
-
-  constructor(access: Pick<RepoAccess, 'rights'>, principal: Principal) {
-    this.#access = access;
-    this.#principal = principal;
-  }
-
-  async has(repo: Repo): Promise<boolean> {
-    if (!repo.private && repo.visibility === 'public') return true;
-    const now = Date.now();
-    const known = this.#known.get(repo.id);
-    if (known !== undefined && known.until > now) return known.readable;
-    const { read } = await this.#access.rights(repo, this.#principal);
-    if (this.#known.size >= 1_000) this.#known.clear();
-    this.#known.set(repo.id, { readable: read, until: now + RIGHTS_TTL_MS });
-    return read;
-  }
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { BuildStore } from '../../../core/build.js';
 import type { Repo, RepoStore } from '../../../core/repo.js';
 import { buildJson } from '../json/build.js';
+import type { RepoAccess } from '../repo-access.js';
 import { repoJson } from '../json/repo.js';
 import { route, USER, type ApiRoute } from '../route.js';
 import { repoSchema } from '../schemas.js';
@@ -10,6 +11,8 @@ import { repoSchema } from '../schemas.js';
 export interface UserBuildsDeps {
   readonly builds: Pick<BuildStore, 'listRecent'>;
   readonly repos: Pick<RepoStore, 'find'>;
+  /** The caller's rights, refreshed as on every other request once older than the refresh window. */
+  readonly access: Pick<RepoAccess, 'rights'>;
 }
 
 /** As many as Drone's activity feed shows. */
@@ -19,7 +22,9 @@ const RECENT = 25;
  * GET /api/user/builds and GET /api/user/builds/recent (Drone serves both the same): the caller's
  * recent activity — the newest builds of the repositories the caller has a permission on, newest
  * first, at most 25, each as its repository with the build as `build` (a repository appears once
- * per build of it in the list).
+ * per build of it in the list). The stored permissions pick the builds; a private repository's are
+ * shown only while the caller may still read it, asked as every request asks (stale rights are
+ * refreshed from the provider, and end when it refuses).
  */
 export function userBuildsRoutes(deps: UserBuildsDeps): ApiRoute[] {
   const recent = (path: string, summary: string): ApiRoute =>
@@ -37,7 +42,11 @@ export function userBuildsRoutes(deps: UserBuildsDeps): ApiRoute[] {
         const builds = await deps.builds.listRecent(principal.user.id, RECENT);
         const repos = new Map<number, Repo | undefined>();
         for (const { repoId } of builds) {
-          if (!repos.has(repoId)) repos.set(repoId, await deps.repos.find(repoId));
+          if (repos.has(repoId)) continue;
+          const repo = await deps.repos.find(repoId);
+          const open = repo !== undefined && !repo.private && repo.visibility === 'public';
+          const readable = open || (repo !== undefined && (await deps.access.rights(repo, principal)).read);
+          repos.set(repoId, readable ? repo : undefined);
         }
         return builds.flatMap((build) => {
           const repo = repos.get(build.repoId);
