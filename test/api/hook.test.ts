@@ -227,6 +227,21 @@ describe('webhook → build', () => {
     expect(await h.store.stages.list(build?.id ?? 0)).toEqual([]);
   });
 
+  // CVE-2026-58370's class: commit metadata rewriting the pipeline after (or without) approval.
+  it('refuses a build whose commit message would rewrite the pipeline file (a privileged step in a trusted repository)', async () => {
+    const slug = await enabledRepo(h, session, 'metadata');
+    const stored = await repoOf(h, slug);
+    await h.store.repos.update({ ...stored, trusted: true });
+    const file =
+      'kind: pipeline\ntype: docker\nname: default\nsteps:\n- {name: greet, image: alpine, commands: ["echo ${DRONE_COMMIT_MESSAGE}"]}\n';
+    h.github.commit(slug, 'main', { '.drone.yml': file }, 'hi"], privileged: true, x: ["');
+    expect(await h.github.push(slug, 'main', `${h.url}/hook`)).toBe(200);
+    const build = await h.store.builds.findNumber(stored.id, 1);
+    expect(build?.status).toBe('error');
+    expect(build?.error).toContain('change the structure of the pipeline file at steps[0]');
+    expect(await h.store.stages.list(build?.id ?? 0)).toEqual([]);
+  });
+
   it('makes a build in state error when there is no pipeline file, naming the paths tried', async () => {
     const slug = await enabledRepo(h, session, 'nofile');
     const sha = h.github.commit(slug, 'main', { 'README.md': 'no pipeline here' });

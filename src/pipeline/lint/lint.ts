@@ -6,6 +6,7 @@ import { checkDependencies } from './graph.js';
 import { checkNames } from './names.js';
 import { checkPipelineSections } from './pipeline.js';
 import { checkSteps } from './steps.js';
+import { structureChange } from './structure.js';
 import { checkUntrusted } from './untrusted.js';
 
 /** How to lint: as a trusted repository or not. */
@@ -101,7 +102,12 @@ export function lintSubstituted(
     };
   }
   const parsed = parseManifest(substituted.text);
-  const diagnostics = sortDiagnostics([...parsed.diagnostics, ...lintManifest(parsed.manifest, options)]);
+  const changed = structureChange(raw, substituted.text);
+  const diagnostics = sortDiagnostics([
+    ...(changed === undefined ? [] : [changed]),
+    ...parsed.diagnostics,
+    ...lintManifest(parsed.manifest, options),
+  ]);
   return {
     text: substituted.text,
     manifest: parsed.manifest,
