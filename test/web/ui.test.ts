@@ -67,7 +67,11 @@ describe.skipIf(skip)('the web UI in Chromium: server, Docker runner, GitHub dou
     github.addRepo({ owner: 'octocat', name: 'app', admins: ['octocat'] });
     github.commit(REPO, 'main', { 'README.md': 'hello\n' }, 'initial commit');
     port = await freePort();
-    server = await startServer(serverEnv(port, mkdtempSync(join(tmpdir(), 'svc-ui-data-')), github));
+    server = await startServer({
+      ...serverEnv(port, mkdtempSync(join(tmpdir(), 'svc-ui-data-')), github),
+      // octocat administers the server: the administration page is tested too.
+      SVC_USER_CREATE: 'username:octocat,admin:true',
+    });
     runner = startRunner(port, RUNNER, []);
     browser = await launchBrowser();
     context = await browser.newContext();
@@ -220,6 +224,21 @@ describe.skipIf(skip)('the web UI in Chromium: server, Docker runner, GitHub dou
     expect(opened).toBeLessThan(20_000);
     expect(problems.join('\n')).toBe('');
   }, 120_000);
+
+  it('makes a runner token on the administration page, shows it once, and revokes it', async () => {
+    await page.goto(url('/admin'));
+    const section = page.getByRole('region', { name: 'runner tokens' });
+    await section.getByLabel('Runner name').fill('ui-runner');
+    await section.getByLabel('Labels').fill('pool=ui');
+    await section.getByRole('button', { name: 'Make token' }).click();
+    const shown = await section.getByRole('status').filter({ hasText: 'svcr_' }).textContent();
+    expect(shown).toMatch(/svcr_[A-Za-z0-9_-]{20,}/);
+    const entry = section.getByRole('listitem').filter({ hasText: 'ui-runner' });
+    await entry.getByText('pool=ui').waitFor();
+    await entry.getByRole('button', { name: 'Revoke' }).click();
+    await entry.getByText('revoked').waitFor();
+    expect(problems.join('\n')).toBe('');
+  });
 
   it('logs out, ending the session on the server', async () => {
     await page.goto(url('/account'));
