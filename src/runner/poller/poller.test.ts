@@ -36,6 +36,40 @@ function queue(count: number, failFirst = 0) {
 }
 
 describe('Poller', () => {
+  // Issue 31: after a server was killed, the other server offered a stage the runner was running;
+  // run twice, its steps' logs got two sets of batches and the stored log lost or repeated lines.
+  it('does not run a stage it is running again when the server offers it again', async () => {
+    const offers = [stage(7), stage(7), stage(8)];
+    const client = {
+      request: (_filter: unknown, signal?: AbortSignal): Promise<WireStage | undefined> => {
+        const offer = offers.shift();
+        if (offer !== undefined) return Promise.resolve(offer);
+        return new Promise((resolve) => {
+          const timer = setTimeout(() => resolve(undefined), 100);
+          signal?.addEventListener('abort', () => {
+            clearTimeout(timer);
+            resolve(undefined);
+          });
+        });
+      },
+    };
+    const runs: number[] = [];
+    const poller = new Poller({
+      client,
+      filter: FILTER,
+      capacity: 3,
+      logger: pino({ level: 'silent' }),
+      run: async (s) => {
+        runs.push(s.id);
+        await sleep(150);
+      },
+    });
+    poller.start();
+    await sleep(300);
+    await poller.stop({ grace: 1_000, report: 1_000 });
+    expect(runs.sort()).toEqual([7, 8]);
+  });
+
   it('runs up to `capacity` stages at once', async () => {
     const client = queue(5);
     let running = 0;

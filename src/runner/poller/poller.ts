@@ -41,6 +41,8 @@ export class Poller {
   readonly #abandon = new AbortController();
   #slots: Promise<void>[] = [];
   #running = 0;
+  /** The stages this runner runs now, by id: a stage offered again while it runs is not run twice. */
+  readonly #runningIds = new Set<number>();
   /** Loops waiting for a stage right now. */
   #idle = 0;
 
@@ -108,15 +110,25 @@ export class Poller {
       }
       this.#idle--;
       if (stage === undefined || signal.aborted) continue;
+      if (this.#runningIds.has(stage.id)) {
+        // Two runs of one stage would write the same steps' logs twice, with different batches.
+        logger.warn(
+          { stage: stage.id },
+          'the server offered a stage this runner is running; not running it twice',
+        );
+        continue;
+      }
       // Without a limit, someone must go on waiting for work while this loop runs the stage.
       if (this.#unlimited && this.#idle === 0) this.#spawn();
       this.#running++;
+      this.#runningIds.add(stage.id);
       try {
         await this.#options.run(stage, { cancel: this.#cancel.signal, abandon: this.#abandon.signal });
       } catch (error) {
         logger.error({ err: error, stage: stage.id }, 'running the stage failed');
       } finally {
         this.#running--;
+        this.#runningIds.delete(stage.id);
       }
       // Without a limit, a loop whose stage ended goes when another one is already waiting.
       if (this.#unlimited && this.#idle > 0) return;
