@@ -194,52 +194,5 @@ for (const dialect of testDialects().filter((d) => d.name !== 'SQLite')) {
       expect(out).toEqual(Array.from({ length: 400 }, (_, i) => `n ${i + 1}`));
       await runner.stop();
     }, 150_000);
-
-    // Issue 31: with several builds streaming at once, a kill lost or repeated lines: the other server
-    // offered a stage its runner was running, which ran it twice (src/runner/poller/poller.test.ts).
-    it.each([2_500])(
-      'keeps every line of four builds streaming at once when a server is killed %i ms in',
-      async (killAfter) => {
-        const child = servers.a.process?.child;
-        if (child === undefined || child.exitCode !== null || child.signalCode !== null)
-          servers.a.process = await startServer(env(servers.a.port));
-        await new Promise((resolve) => setTimeout(resolve, 2_500)); // the balancer sees A again
-        const runner = startRunner(balancer.port, `ha-four-${killAfter}`, [], { SVC_RUNNER_CAPACITY: '4' });
-        runners.push(runner);
-        const numbers: number[] = [];
-        for (let i = 0; i < 4; i++)
-          numbers.push(
-            await push('for i in $(seq 1 300); do echo "n $i"; sleep 0.03; done', `four ${killAfter} ${i}`),
-          );
-        for (const number of numbers)
-          await build(balancer.port, number, (b) => step(b)?.status === 'running');
-        await new Promise((resolve) => setTimeout(resolve, killAfter));
-        await servers.a.process?.kill();
-        for (const number of numbers) {
-          const done = await build(servers.b.port, number, (b) => !['pending', 'running'].includes(b.status));
-          expect(done.status, JSON.stringify(done)).toBe('success');
-          const log = await call(
-            { url: url(servers.b.port) },
-            `/api/repos/${REPO}/builds/${number}/logs/1/${step(done)?.number}`,
-            { token },
-          );
-          const out = (log.json as { out: string }[])
-            .map((line) => line.out.trim())
-            .filter((line) => line.startsWith('n '));
-          const expected = Array.from({ length: 300 }, (_, i) => `n ${i + 1}`);
-          const missing = expected.filter((line) => !out.includes(line));
-          const repeated = out.filter((line, i) => out.indexOf(line) !== i);
-          expect({ build: number, missing, repeated, count: out.length }).toEqual({
-            build: number,
-            missing: [],
-            repeated: [],
-            count: 300,
-          });
-          expect(out).toEqual(expected);
-        }
-        await runner.stop();
-      },
-      180_000,
-    );
   });
 }
