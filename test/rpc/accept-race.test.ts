@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { QueuedStage } from '../../src/core/queue.js';
 import type { Store } from '../../src/core/store.js';
 import type { WireStage } from '../../src/runner/client/wire/index.js';
 import { openStore } from '../../src/store/index.js';
 import { testDialects, type TestDatabase } from '../support/databases.js';
-import { claimingFilter, reportRunning } from './support/flow.js';
+import { claimingFilter, plannedStep, reportRunning } from './support/flow.js';
 import { json, queueBuild, startServer, type TestServer } from './support/harness.js';
 
 for (const dialect of testDialects()) {
@@ -100,5 +101,53 @@ for (const dialect of testDialects()) {
       const first = claimed[0]!;
       expect((await reportRunning(a, first)).status).toBe(200);
     });
+
+    // Issue 31: a server whose read of the queue began before the runner took the stage through
+    // the other server offered that runner the stage again while it ran it; the runner ran it twice
+    // and the second run's log batches met the first's.
+    it.each(['running', 'pending'] as const)(
+      'never answers a claim with a stage its runner already took and reported %s',
+      async (reported) => {
+        const [a] = servers;
+        if (a === undefined) throw new Error('servers missing');
+        const labels = { only: `stale-${reported}` };
+        const { stages } = await queueBuild(a.store, [{ name: 'held', labels }]);
+        const stale = (await a.store.queue.listQueued()).filter((row) => row.stage.id === stages[0]?.id);
+        expect(stale).toHaveLength(1);
+        const claimed = await json<WireStage>(
+          await a.call('POST', '/rpc/v2/stage', claimingFilter('holder', labels)),
+        );
+        if (reported === 'running')
+          expect((await reportRunning(a, claimed, [plannedStep(1, 'work')])).status).toBe(200);
+        const late = await startServer(withQueueRead(stores[1]!, stale), { longPoll: 300 });
+        try {
+          const again = await late.call('POST', '/rpc/v2/stage', claimingFilter('holder', labels));
+          if (reported === 'running') expect(again.status).toBe(204);
+          // Taken and not started: the answer that carried it may have been lost, so its runner may
+          // have it again (the runner drops a stage it already runs).
+          else expect((await json<WireStage>(again)).id).toBe(claimed.id);
+          expect(await a.store.stages.find(claimed.id)).toMatchObject({
+            machine: 'holder',
+            status: reported,
+          });
+        } finally {
+          await late.close();
+        }
+      },
+    );
   });
+}
+
+/** `store` whose queue reads answer `rows`: a read that began before the stages were taken. */
+function withQueueRead(store: Store, rows: QueuedStage[]): Store {
+  const bound = <T extends object>(target: T, replace: Record<string | symbol, unknown>): T =>
+    new Proxy(target, {
+      get(object, key) {
+        if (key in replace) return replace[key];
+        const value: unknown = Reflect.get(object, key, object);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(object) : value;
+      },
+    });
+  const queue = bound(store.queue, { listQueued: () => Promise.resolve(rows) });
+  return bound(store, { queue });
 }

@@ -95,6 +95,14 @@ async function claim(
     if (error instanceof ConflictError) return 'lost';
     throw error;
   }
+  // A read of the queue from before this runner took the stage through another server (issue 31):
+  // accept answers a stage its runner already holds, which suits a repeated accept, but here the
+  // runner did not ask for it — it runs it already, and a second run's log batches would meet the
+  // first's. Only a stage still waiting for its start may go to its runner again (an answer lost).
+  if (taken.status !== 'pending') {
+    deps.queue.taken(stage.id);
+    return 'lost';
+  }
   if (!signal.aborted) return taken;
   giveBack(deps, taken);
   return undefined;
