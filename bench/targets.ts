@@ -37,6 +37,9 @@ const TARGETS: readonly { name: string; metric: RegExp; target: Target }[] = [
   { name: 'web', metric: /live log line/i, target: valueAtMost(200, 'ms') },
   { name: 'ssh-overhead', metric: /./, target: ratioAtMost(1.3) },
   { name: 'kube-overhead', metric: /./, target: ratioAtMost(1.5) },
+  // Issue 31: over every kill, nothing lost, nothing repeated, one cron build per slot.
+  { name: 'failover', metric: /lines|not green/i, target: valueAtMost(0, 'lines or builds') },
+  { name: 'failover', metric: /cron/i, target: valueAtMost(1, 'build') },
   { name: 'api-scale', metric: /log/i, target: ratioAtMost(2) },
   { name: 'api-scale', metric: /./, target: p99AtMost(25) },
 ];

@@ -3,6 +3,7 @@ import { apiScale } from './api-scale.js';
 import { buildLatency } from './build-latency.js';
 import { buildThroughput } from './build-throughput.js';
 import { dispatch } from './dispatch.js';
+import { failover } from './failover.js';
 import { kubeOverhead } from './kube-overhead.js';
 import { logThroughput } from './log-throughput.js';
 import { memory } from './memory.js';
@@ -26,4 +27,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   kubeOverhead,
   startup,
   apiScale,
+  failover,
 ];

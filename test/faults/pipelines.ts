@@ -6,15 +6,16 @@ import { startGitHubDouble, type GitHubDouble } from '../doubles/github/index.js
  */
 export function workPipeline(
   commands: readonly string[],
-  options: { name?: string; dependsOn?: string } = {},
+  options: { name?: string; dependsOn?: string; events?: readonly string[] } = {},
 ): string {
   const dependsOn = options.dependsOn === undefined ? '' : `depends_on: [${options.dependsOn}]\n`;
+  const trigger = options.events === undefined ? '' : `trigger:\n  event: [${options.events.join(', ')}]\n`;
   return `kind: pipeline
 type: docker
 name: ${options.name ?? 'default'}
 clone:
   disable: true
-${dependsOn}steps:
+${dependsOn}${trigger}steps:
 - name: work
   image: local/busybox
   pull: if-not-exists

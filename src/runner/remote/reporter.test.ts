@@ -23,12 +23,20 @@ const stored: WireStep = {
   detached: false,
 };
 
-/** A client that stores batches and counts uploads; `after` answers the upload after batches. */
-function client(after: () => Promise<void>) {
+/**
+ * A client that stores batches and counts uploads; `after` answers the upload after batches, `all`
+ * the upload of every line.
+ */
+function client(after: () => Promise<void>, all: () => Promise<void> = () => Promise.resolve()) {
   const calls: string[] = [];
+  const updates: WireStep[] = [];
   return {
     calls,
-    updateStep: (step: WireStep) => Promise.resolve({ ...step, version: step.version + 1 }),
+    updates,
+    updateStep: (step: WireStep) => {
+      updates.push(step);
+      return Promise.resolve({ ...step, version: step.version + 1 });
+    },
     batch: (_step: number, batch: number, lines: readonly LogLine[]) => {
       calls.push(`batch ${batch}: ${lines.length}`);
       return Promise.resolve({ batch, duplicate: false });
@@ -39,12 +47,12 @@ function client(after: () => Promise<void>) {
     },
     upload: (_step: number, lines: readonly LogLine[]) => {
       calls.push(`all: ${lines.length}`);
-      return Promise.resolve();
+      return all();
     },
   };
 }
 
-async function runStep(fake: ReturnType<typeof client>): Promise<void> {
+async function runStep(fake: ReturnType<typeof client>): Promise<RemoteReporter> {
   const reporter = new RemoteReporter({
     client: fake,
     steps: new Map([['test', stored]]),
@@ -66,6 +74,7 @@ async function runStep(fake: ReturnType<typeof client>): Promise<void> {
   const result = { name: 'test', status: 'success' as const, exitCode: 0, oomKilled: false, error: '' };
   reporter.stepFinished(step, { ...result, errIgnore: false, started: 1, stopped: 2 });
   await reporter.drain();
+  return reporter;
 }
 
 describe('RemoteReporter log upload', () => {
@@ -79,6 +88,20 @@ describe('RemoteReporter log upload', () => {
     const fake = client(() => Promise.reject(new RpcError(409, 'lacks some of log batches')));
     await runStep(fake);
     expect(fake.calls.slice(-2)).toEqual(['after 3: 1', 'all: 11']);
+  });
+
+  // Issue 31: a step whose log is incomplete must never count as a success.
+  it('reports the step as an error, and says why for the stage, when the server refuses its log for good', async () => {
+    const fake = client(
+      () => Promise.reject(new RpcError(409, 'lacks some of log batches')),
+      () => Promise.reject(new RpcError(413, 'the log is too large')),
+    );
+    const reporter = await runStep(fake);
+    expect(fake.calls.slice(-2)).toEqual(['after 3: 1', 'all: 11']);
+    const end = fake.updates.at(-1);
+    expect(end).toMatchObject({ status: 'error', errignore: false });
+    expect(end?.error).toMatch(/^the log of step "test" could not be stored: .*too large/);
+    expect(reporter.unstoredLogs).toEqual([end?.error]);
   });
 
   it('retries the upload after batches while the server does not answer', async () => {

@@ -6,7 +6,7 @@ import { isConflict, isRetriable, RpcError } from '../client/errors.js';
 import { toSeconds, type WireStep } from '../client/wire/index.js';
 import type { StageReporter, StageResult, StepResult } from '../reporter.js';
 import type { BackoffOptions } from './backoff.js';
-import { deliver, type DeliveryOptions } from './deliver.js';
+import { AbandonedError, deliver, type DeliveryOptions } from './deliver.js';
 import { LogStream, type StoredBatches } from './log-stream.js';
 import { Outbox } from './outbox.js';
 
@@ -43,6 +43,7 @@ export class RemoteReporter implements StageReporter {
   readonly #streams = new Map<string, LogStream>();
   readonly #outbox: Outbox;
   #lost = false;
+  readonly #unstored: string[] = [];
 
   constructor(options: RemoteReporterOptions) {
     this.#options = options;
@@ -76,16 +77,41 @@ export class RemoteReporter implements StageReporter {
   stepFinished(step: ExecStep, result: StepResult): void {
     const stream = this.#streams.get(step.name);
     this.#outbox.push(`reporting the end of step "${step.name}"`, async () => {
-      if (stream !== undefined && !this.#lost) await stream.finish();
+      const unstored =
+        stream === undefined || this.#lost ? undefined : await this.#finishLog(step.name, stream);
+      const outcome = unstored === undefined ? { status: result.status, error: result.error } : unstored;
       await this.#put(step.name, {
-        status: result.status,
-        error: result.error,
-        errignore: result.errIgnore,
+        ...outcome,
+        errignore: result.errIgnore && unstored === undefined,
         exit_code: result.exitCode,
         started: toSeconds(result.started),
         stopped: toSeconds(result.stopped),
       });
     });
+  }
+
+  /**
+   * Why the stage cannot be reported a success although its steps may have passed: the logs the
+   * server refused to store. A step whose log is incomplete never counts as done well (issue 31).
+   */
+  get unstoredLogs(): readonly string[] {
+    return this.#unstored;
+  }
+
+  /** Delivers a step's log; the step's outcome as `error` when the server refused it for good. */
+  async #finishLog(name: string, stream: LogStream): Promise<{ status: 'error'; error: string } | undefined> {
+    try {
+      await stream.finish();
+      return undefined;
+    } catch (error) {
+      // The runner is quitting: nothing more reaches the server, the stage's end included.
+      if (error instanceof AbandonedError) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      const message = `the log of step "${name}" could not be stored: ${reason}`;
+      this.#options.logger.error({ err: error, step: name }, message);
+      this.#unstored.push(message);
+      return { status: 'error', error: message };
+    }
   }
 
   stageFinished(_result: StageResult): void {

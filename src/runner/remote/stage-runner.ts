@@ -3,11 +3,11 @@ import type { StageExecutor } from '../executor.js';
 import type { RpcClient } from '../client/client.js';
 import { isConflict } from '../client/errors.js';
 import { toSeconds, type WireDetails, type WireStage, type WireStep } from '../client/wire/index.js';
-import type { StageResult } from '../reporter.js';
 import type { BackoffOptions } from './backoff.js';
 import { deliver, type DeliveryOptions } from './deliver.js';
 import { keepAlive } from './keepalive.js';
 import { prepareStage, type PrepareSettings } from './prepare.js';
+import { finalReport } from './final-report.js';
 import { RemoteReporter, type LogBatching } from './reporter.js';
 import type { StageBoard } from './stage-board.js';
 
@@ -253,7 +253,7 @@ export class RemoteStageRunner {
     over.value = true;
     await reporter.drain();
     if (lost.signal.aborted) return result.status;
-    const final = finalReport(running, reporter.steps, result);
+    const final = finalReport(running, reporter.steps, result, reporter.unstoredLogs);
     try {
       await deliver('reporting the end of the stage', () => client.updateStage(final), delivery);
       logger.info({ status: result.status }, 'stage finished');
@@ -263,20 +263,4 @@ export class RemoteStageRunner {
     }
     return result.status;
   }
-}
-
-/** The stage's final report: the executor's outcome with the steps as the server stored them. */
-function finalReport(running: WireStage, steps: WireStep[], result: StageResult): WireStage {
-  const failed = result.steps.find(
-    (step) => step.status !== 'success' && step.status !== 'skipped' && !step.errIgnore,
-  );
-  return {
-    ...running,
-    status: result.status,
-    error: result.error,
-    exit_code: failed?.exitCode ?? 0,
-    started: toSeconds(result.started),
-    stopped: toSeconds(result.stopped),
-    steps,
-  };
 }

@@ -99,7 +99,9 @@ export class CronScheduler {
 
   async #build(job: Cron): Promise<boolean> {
     const { logger } = this.#options;
-    const log = { cron: job.name, repoId: job.repoId };
+    // The scheduled time this build is for (the earliest one missed, when no server looked in time):
+    // every slot is claimed by one server only, so an operator counts builds per slot by it.
+    const log = { cron: job.name, repoId: job.repoId, slot: new Date(job.next).toISOString() };
     const repo = await this.#options.repos.find(job.repoId);
     if (repo === undefined || !repo.active) return false;
     try {
