@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
+import { closeConnectionsAfterAnswers } from './graceful-close.js';
 import { handleError, handleNotFound } from './http-errors.js';
 import { healthRoute, type HealthDeps } from './routes/health.js';
 import { versionRoute } from './routes/version.js';
@@ -40,6 +41,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
   securityHeaders(app, deps.tls !== undefined);
+  closeConnectionsAfterAnswers(app);
   registerRateLimits(app);
   healthRoute(app, deps.health);
   versionRoute(app, { version: deps.version, schemaVersion: deps.schemaVersion });

@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Lets a closing server end quickly behind a load balancer. `close()` closes the connections idle
+ * at that moment, but one still answering a request (a long-poll answered as the server closes, a
+ * report) stays open once its answer is sent: the balancer keeps it for reuse, and the server's
+ * close waited for the balancer's keep-alive timeout (10 s behind haproxy's defaults, 15 s to stop
+ * a server of a cluster, issue 31). From the start of the close, every answer says
+ * `Connection: close`, so each such connection ends with its answer.
+ */
+export function closeConnectionsAfterAnswers(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) void reply.header('connection', 'close');
+    done(null, payload);
+  });
+}
