@@ -19,6 +19,8 @@ export interface Disturbance {
 export interface RoundResult {
   disturbance: Disturbance;
   builds: { number: number; status: string; lost: number; duplicated: number }[];
+  /** How long the disturbance took (a SIGTERM waits for the server's shutdown), milliseconds. */
+  down: number;
   /** From the disturbance to the last build's end, milliseconds. */
   recovery: number;
 }
@@ -55,6 +57,7 @@ export async function failoverRound(
   await new Promise((resolve) => setTimeout(resolve, disturbance.after));
   const disturbedAt = Date.now();
   await (disturbance.how === 'kill' ? cluster.kill(disturbance.server) : cluster.stop(disturbance.server));
+  const down = Date.now() - disturbedAt;
   const other = cluster.servers[disturbance.server === 'a' ? 'b' : 'a'].port;
   const builds: RoundResult['builds'] = [];
   let recovery = 0;
@@ -65,7 +68,7 @@ export async function failoverRound(
     builds.push({ number, status: done.status, ...countLines(lines, LINES) });
   }
   await cluster.restart(disturbance.server);
-  return { disturbance, builds, recovery };
+  return { disturbance, builds, down, recovery };
 }
 
 /** What the cron schedulers of both servers did, from their logs. */

@@ -117,7 +117,9 @@ export class HaCluster {
     if (status !== 200) throw new Error(`the push of "${message}" was answered ${status}`);
     // The webhook's answer comes once the build exists; cron builds may have taken numbers between.
     const list = await this.api(this.balancer.port, `/api/repos/${REPO}/builds?per_page=50`);
-    const made = (list.json as { number: number; after: string }[]).find((b) => b.after === sha);
+    // A cron build of the branch made meanwhile has the same commit: the push's is the `push` one.
+    const builds = list.json as { number: number; after: string; event: string }[];
+    const made = builds.find((b) => b.after === sha && b.event === 'push');
     if (made === undefined) throw new Error(`the push of "${message}" made no build`);
     return made.number;
   }
