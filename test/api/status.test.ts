@@ -33,7 +33,8 @@ describe('commit statuses at the provider', () => {
     expect(h.github.statuses('octocat/hello', sha)).toEqual([
       {
         state: 'pending',
-        context: 'continuous-integration/svc',
+        // SVC_STATUS_NAME and the event, as Drone names its statuses.
+        context: 'continuous-integration/svc/push',
         description: 'Build is pending',
         target_url: `${h.url}/octocat/hello/1`,
       },

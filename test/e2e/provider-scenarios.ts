@@ -14,8 +14,8 @@ export interface PostedStatus {
   url: string;
 }
 
-/** The context svc's statuses carry (SVC_STATUS_NAME's default). */
-const CONTEXT = 'continuous-integration/svc';
+/** The context svc's statuses of push builds carry (SVC_STATUS_NAME's default, then the event). */
+const CONTEXT = 'continuous-integration/svc/push';
 
 /**
  * A delivery signed with another secret is refused with `refused` and builds nothing; then a new

@@ -205,7 +205,7 @@ describe.skipIf(docker.skip)(
         'Build is running',
         'Build is passing',
       ]);
-      expect(statuses.every((s) => s.context === 'continuous-integration/svc')).toBe(true);
+      expect(statuses.every((s) => s.context === 'continuous-integration/svc/push')).toBe(true);
 
       // Global webhooks, signed: the login registered octocat, the repository was enabled, and
       // build 1 was created, then updated up to its success.

@@ -138,7 +138,7 @@ export const serverScm = group(
     setting('SVC_STATUS_NAME', SERVER, text('the name (context) of the commit status'), {
       default: 'continuous-integration/svc',
       description:
-        "The name (context) under which build states appear in the git provider's commit statuses.",
+        "The name (context) under which build states appear in the git provider's commit statuses, followed by the event as Drone does (`/push`, `/pr`, `/tag`, `/promote/<target>`).",
     }),
   ],
 );

@@ -7,6 +7,7 @@ import type { ScmProvider, ScmStatus } from '../../core/scm.js';
 import type { UserStore } from '../../core/user.js';
 import { KeyedLock } from '../trigger/keyed-lock.js';
 import { publicUrl, type ServerAddress } from '../web/address.js';
+import { statusContext } from './context.js';
 import { commitState, describeStatus } from './describe.js';
 import { StatusPoster } from './poster.js';
 
@@ -61,7 +62,7 @@ export class CommitStatusReporter implements BuildListener {
         commit: build.after,
         status: {
           state,
-          context: this.#deps.status.name,
+          context: statusContext(this.#deps.status.name, build),
           ref: build.ref,
           description: describeStatus(build.status),
           targetUrl: publicUrl(this.#deps.address, `/${repo.slug}/${build.number}`),
