@@ -20,6 +20,7 @@ import { IdTokenIssuer, OidcKeyring, oidcRoutes } from '../../server/oidc/index.
 import { loadWebApp, registerWebRoutes } from '../../server/web/index.js';
 import type { Leadership } from '../../server/cluster/lease-keeper.js';
 import { TokenRefresher } from '../../scm/refreshing.js';
+import { startupWarnings } from './startup-warnings.js';
 import { clusterParts } from './cluster.js';
 import { pipelinePlugins, webhookEvents } from './plugins.js';
 
@@ -42,9 +43,6 @@ export interface ServerWiring {
  * queue signal, one live-log fan-out and one build listener (commit statuses). The only place that
  * knows every concrete part of the server.
  */
-/** The shortest SVC_RPC_SECRET that starts without a warning: 128 bits as hex. */
-const MIN_RPC_SECRET = 32;
-
 export function wireServer({
   settings,
   store,
@@ -161,11 +159,11 @@ export function wireServer({
       cronScheduler(app, settings, store, provider, trigger, logger, cluster.leader);
     }
   }
-  if (settings.SVC_RPC_SECRET.length < MIN_RPC_SECRET) {
-    logger.warn(
-      `SVC_RPC_SECRET has ${settings.SVC_RPC_SECRET.length} characters: whoever guesses it can take builds, with their secrets, as a runner; use at least ${MIN_RPC_SECRET} random ones (openssl rand -hex 16)`,
-    );
-  }
+  for (const warning of startupWarnings(settings, {
+    login: provider !== undefined,
+    shared: store.signals.shared,
+  }))
+    logger.warn(warning);
   // Jobs' OpenID Connect tokens: the issuer is the server's public address.
   const keyring = new OidcKeyring({
     keys: store.oidcKeys,
