@@ -17,6 +17,8 @@ Commands:
   exec [FILE] [options]       run a pipeline here (docker: local engine; ssh: its host), the current directory as workspace
   config print <kind>         print the effective settings of a kind as JSON
                               (kinds: server, docker, nomad, vm, kubernetes, ssh)
+  migrate settings [--kind K] [FILE]
+                              print the SVC_* settings that a Drone server's or runner's DRONE_* stand for
   version                     print svc's version
 
 API client (talks to SVC_SERVER with SVC_TOKEN; see docs/cli.md):
@@ -64,6 +66,8 @@ async function main(args: readonly string[], io: CommandIO): Promise<number> {
     }
     case 'convert':
       return (await import('./convert.js')).convertCommand(rest, io);
+    case 'migrate':
+      return (await import('./migrate.js')).migrateCommand(rest, process.env, io);
     case 'config':
       if (rest[0] === 'print') {
         return (await import('./config-print.js')).configPrintCommand(rest.slice(1), process.env, io);
