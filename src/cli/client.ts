@@ -3,6 +3,7 @@ import { ApiClient, type ClientSettings } from './client/api-client.js';
 import { buildGroup } from './client/build.js';
 import { groupHelp, parseVerb, verbHelp, type Group, type Verb } from './client/command.js';
 import { cronGroup } from './client/cron.js';
+import { fromDroneVerbs } from './client/drone-verbs.js';
 import { RequestError, UsageError } from './client/errors.js';
 import { queueGroup, runnerGroup } from './client/admin.js';
 import { repoGroup } from './client/repo.js';
@@ -22,8 +23,13 @@ const GROUPS: Readonly<Record<string, Group>> = {
 };
 const SINGLE: Readonly<Record<string, Verb>> = { encrypt: encryptVerb, sign: signVerb };
 
-/** The commands main.ts hands to the API client. */
-export const CLIENT_COMMANDS: readonly string[] = [...Object.keys(GROUPS), ...Object.keys(SINGLE)];
+/** The commands main.ts hands to the API client (`log` and `orgsecret`: Drone's names, fromDroneVerbs). */
+export const CLIENT_COMMANDS: readonly string[] = [
+  ...Object.keys(GROUPS),
+  ...Object.keys(SINGLE),
+  'log',
+  'orgsecret',
+];
 
 /**
  * `svc <group> <verb> …`: the API client, talking to SVC_SERVER as the holder of SVC_TOKEN. Exit codes:
@@ -65,7 +71,8 @@ type Found =
   | { kind: 'verb'; group: Group; name: string; verb: Verb; rest: readonly string[] }
   | { kind: 'help'; text: string; code: number };
 
-function lookup(command: string, args: readonly string[]): Found {
+function lookup(drone: string, droneArgs: readonly string[]): Found {
+  const { command, args } = fromDroneVerbs(drone, droneArgs);
   const single = SINGLE[command];
   if (single !== undefined) {
     const group: Group = { name: command, summary: single.summary, verbs: { '': single } };

@@ -84,6 +84,8 @@ async function main(args: readonly string[], io: CommandIO): Promise<number> {
     case 'queue':
     case 'encrypt':
     case 'sign':
+    case 'log':
+    case 'orgsecret':
       return (await import('./client.js')).clientCommand(command, rest, process.env, io);
     default:
       io.stderr(`svc: unknown command "${command}"\n\n${USAGE}`);
