@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Build } from '../../core/build.js';
 import type { BuildListener } from '../../core/events.js';
+import type { GaugeSource } from '../../core/gauges.js';
 import type { Repo } from '../../core/repo.js';
 import type { Stage } from '../../core/stage.js';
 import type { ScmProvider, ScmStatus } from '../../core/scm.js';
@@ -35,7 +36,7 @@ const REMEMBERED_BUILDS = 10_000;
  * retries briefly, then the poster keeps the status in the outbox, posted later by the outbox loop
  * (StatusOutboxLoop). SVC_STATUS_DISABLED turns all of it off.
  */
-export class CommitStatusReporter implements BuildListener {
+export class CommitStatusReporter implements BuildListener, GaugeSource {
   readonly #deps: StatusReporterDeps;
   readonly #poster: Pick<StatusPoster, 'post'>;
   readonly #posted = new Map<number, ScmStatus['state']>();
@@ -44,6 +45,10 @@ export class CommitStatusReporter implements BuildListener {
   constructor(deps: StatusReporterDeps) {
     this.#deps = deps;
     this.#poster = deps.poster ?? new StatusPoster(deps);
+  }
+
+  sizes(): Record<string, number> {
+    return { posted_builds: this.#posted.size, locked_builds: this.#perBuild.size };
   }
 
   async buildUpdated(change: { repo: Repo; build: Build; stages: Stage[] }): Promise<void> {
