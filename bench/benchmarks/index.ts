@@ -8,6 +8,7 @@ import { logThroughput } from './log-throughput.js';
 import { memory } from './memory.js';
 import { pipelineOverhead } from './pipeline-overhead.js';
 import { sshOverhead } from './ssh-overhead.js';
+import { soak } from './soak.js';
 import { startup } from './startup.js';
 import { viewers } from './viewers.js';
 import { web } from './web.js';
@@ -26,4 +27,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   kubeOverhead,
   startup,
   apiScale,
+  soak,
 ];
