@@ -116,7 +116,7 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
         system: deps.system,
         idTokens: deps.idTokens,
       });
-      stageUpdateRoute(rpc, { scheduler });
+      stageUpdateRoute(rpc, { scheduler, beats });
       stepUpdateRoute(rpc, { scheduler });
       heartbeatRoute(rpc, { store, beats });
       watchRoute(rpc, {

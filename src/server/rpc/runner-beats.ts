@@ -55,6 +55,15 @@ export class RunnerBeats implements GaugeSource {
     return { stage_holders: this.#runnerOf.size, runners: this.#runners.size };
   }
 
+  /**
+   * The stage is done: its runner sends nothing more for it. Forgotten at once, so that the stages
+   * remembered are the ones under way, not the last REMEMBERED_STAGES ever run (found by the soak
+   * benchmark: one entry per stage until the bound).
+   */
+  forget(stageId: number): void {
+    this.#runnerOf.delete(stageId);
+  }
+
   /** The runner holding the stage, undefined when none does. */
   async holderOf(stageId: number): Promise<string | undefined> {
     const known = this.#runnerOf.get(stageId);
