@@ -134,7 +134,7 @@ export const soak: Benchmark = {
     const only = ctx.flags.find((f) => f.startsWith('--database='))?.slice('--database='.length);
     const databases = (['SQLite', 'PostgreSQL'] as const).filter(
       (d) =>
-        (only === undefined || only.toLowerCase() === d.toLowerCase()) &&
+        (only === undefined || d.toLowerCase().startsWith(only.toLowerCase())) &&
         (d === 'SQLite' || process.env.SVC_TEST_SQL_B_DATASOURCE !== undefined),
     );
     const results: BenchResult[] = [];
