@@ -50,7 +50,8 @@ function describeRound(row: SoakRow, tally: RoundTally): string {
     `round ${row.round}: ${row.builds} builds so far, ${round(row.seconds, 0)} s; ` +
     `this round ${JSON.stringify(tally.statuses)}, ${tally.cancelled} cancelled, ${tally.restarted} restarted, ` +
     `${tally.apiReads} API reads, ${tally.eventStreams} event streams, ${tally.logsFollowed} logs followed; ` +
-    `server RSS ${round(server.rssMiB, 1)} MiB, heap after GC ${round(server.heapAfterGcMiB, 2)} MiB, ` +
+    `server RSS ${round(server.rssMiB, 1)} MiB (own ${round(server.anonMiB, 1)}), heap after GC ${round(server.heapAfterGcMiB, 2)} MiB ` +
+    `of ${round(server.heapTotalMiB, 1)} held, external ${round(server.externalMiB, 1)} MiB, ` +
     `handles ${server.handles}, fds ${server.fds}, db connections ${server.dbConnections}; ` +
     `runners RSS ${runners.map((r) => round(r.rssMiB, 1)).join('/')} MiB, fds ${runners.map((r) => r.fds).join('/')}`
   );
@@ -72,6 +73,9 @@ async function soakOn(database: 'SQLite' | 'PostgreSQL', length: SoakLength): Pr
     runners: RUNNERS,
     runnerEnv: { SVC_RUNNER_CAPACITY: String(CAPACITY) },
     serverEnv,
+    // A GitHub Enterprise Server without rate limiting (its default): each build costs a few API
+    // calls, and GitHub's 5,000 an hour ran out after ~900 builds, failing every build after.
+    githubRateLimit: 1_000_000,
   });
   try {
     const runnerPids = system.runners.map((runner) => runner.child.pid ?? 0);
@@ -94,7 +98,7 @@ async function soakOn(database: 'SQLite' | 'PostgreSQL', length: SoakLength): Pr
         round: rows.length + 1,
         builds,
         seconds: (performance.now() - started) / 1000,
-        reading: await readSoakGauges(system.url, ADMIN_TOKEN, runnerPids),
+        reading: await readSoakGauges(system.url, ADMIN_TOKEN, system.server.child.pid ?? 0, runnerPids),
       };
       rows.push(row);
       totals.cancelled += tally.cancelled;

@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { residentMiB } from './memory.js';
+import { residentMiB, residentParts } from './memory.js';
 
 const MiB = 1024 * 1024;
 
@@ -7,7 +7,12 @@ const MiB = 1024 * 1024;
 export interface SoakReading {
   readonly server: {
     readonly rssMiB: number;
+    /** The process's own resident pages (/proc RssAnon): heap, malloc, stacks; the rest is mapped files. */
+    readonly anonMiB: number;
     readonly heapAfterGcMiB: number;
+    /** What V8 holds for its heap, and what Buffers hold outside it. */
+    readonly heapTotalMiB: number;
+    readonly externalMiB: number;
     /** Active handles and requests, all types together. */
     readonly handles: number;
     readonly fds: number;
@@ -41,6 +46,7 @@ export function fdsOf(pid: number): number {
 export async function readSoakGauges(
   url: string,
   adminToken: string,
+  serverPid: number,
   runnerPids: readonly number[],
 ): Promise<SoakReading> {
   const answer = await fetch(`${url}/metrics?gc=full`, {
@@ -63,7 +69,10 @@ export async function readSoakGauges(
   return {
     server: {
       rssMiB: value('svc_process_resident_memory_bytes') / MiB,
+      anonMiB: residentParts(serverPid).anon,
       heapAfterGcMiB: value('svc_process_heap_after_gc_bytes') / MiB,
+      heapTotalMiB: value('svc_process_heap_total_bytes') / MiB,
+      externalMiB: value('svc_process_external_bytes') / MiB,
       handles,
       fds: value('svc_process_open_fds'),
       dbConnections: value('svc_database_connections{state="open"}'),

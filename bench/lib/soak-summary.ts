@@ -82,7 +82,9 @@ export function soakFigures(database: string, rows: readonly SoakRow[], notes: s
       `${database}: server RSS above its first round, largest`,
       rssAbove,
       'MiB',
-      `${what}; RSS per round ${rows.map((r) => round(server(r).rssMiB, 0)).join(', ')} MiB`,
+      `${what}; RSS per round ${rows.map((r) => round(server(r).rssMiB, 0)).join(', ')} MiB; its own (RssAnon) ` +
+        `${rows.map((r) => round(server(r).anonMiB, 0)).join(', ')}; V8 heap held ${rows.map((r) => round(server(r).heapTotalMiB, 0)).join(', ')}; ` +
+        `external ${rows.map((r) => round(server(r).externalMiB, 0)).join(', ')} MiB`,
       n,
     ),
     figure(

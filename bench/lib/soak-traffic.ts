@@ -167,7 +167,15 @@ export async function soakRound(system: SvcSystem, adminToken: string, plan: Rou
     await browsing;
   }
   if (browseError !== undefined) throw browseError;
-  for (const build of await buildsAfter(system, before))
-    tally.statuses[build.status] = (tally.statuses[build.status] ?? 0) + 1;
+  const made = await buildsAfter(system, before);
+  for (const build of made) tally.statuses[build.status] = (tally.statuses[build.status] ?? 0) + 1;
+  // Only green builds and cancelled ones measure what the soak is about: a failing build is svc's
+  // or the setup's problem, said at once rather than averaged into the figures.
+  const bad = made.find((build) => build.status !== 'success' && build.status !== 'killed');
+  if (bad !== undefined) {
+    const answer = await api(`${builds}/${bad.number}`);
+    const error = (answer.json as { error?: string } | undefined)?.error ?? '';
+    throw new Error(`build ${bad.number} ended ${bad.status}: ${error} (${JSON.stringify(tally.statuses)})`);
+  }
   return tally;
 }

@@ -14,6 +14,10 @@ export interface ProcessReading {
    * kept alive. Undefined until the first one.
    */
   readonly heapAfterGcBytes: number | undefined;
+  /** Memory V8 holds for its heap (used or not), bytes: what the heap costs in RSS. */
+  readonly heapTotalBytes: number;
+  /** Memory outside V8's heap held by JavaScript objects (Buffers, ArrayBuffers), bytes. */
+  readonly externalBytes: number;
   /** Full collections seen since start. */
   readonly fullCollections: number;
   /** Handles and requests that keep the event loop alive (process.getActiveResourcesInfo), by type. */
@@ -66,9 +70,12 @@ export class ProcessGauges {
   read(): ProcessReading {
     const resources: Record<string, number> = {};
     for (const type of process.getActiveResourcesInfo()) resources[type] = (resources[type] ?? 0) + 1;
+    const heap = getHeapStatistics();
     return {
       residentBytes: process.memoryUsage.rss(),
-      heapUsedBytes: getHeapStatistics().used_heap_size,
+      heapUsedBytes: heap.used_heap_size,
+      heapTotalBytes: heap.total_heap_size,
+      externalBytes: heap.external_memory,
       heapAfterGcBytes: this.#heapAfterGc,
       fullCollections: this.#fullCollections,
       resources,

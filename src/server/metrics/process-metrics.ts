@@ -23,6 +23,16 @@ export function processMetrics(
     ),
     gauge('svc_process_heap_used_bytes', 'V8 heap in use now, garbage included.', reading.heapUsedBytes),
     gauge(
+      'svc_process_heap_total_bytes',
+      'Memory V8 holds for its heap, used or not.',
+      reading.heapTotalBytes,
+    ),
+    gauge(
+      'svc_process_external_bytes',
+      'Memory held by JavaScript objects outside the V8 heap (Buffers, ArrayBuffers).',
+      reading.externalBytes,
+    ),
+    gauge(
       'svc_process_heap_after_gc_bytes',
       'V8 heap in use right after the last full collection (NaN before the first).',
       reading.heapAfterGcBytes ?? Number.NaN,
