@@ -6,7 +6,10 @@ const MiB = 1024 * 1024;
 /** What a soak round ends with: the server's gauges after a full collection, and its runners' from /proc. */
 export interface SoakReading {
   readonly server: {
+    /** RSS after the collection: what the process keeps. */
     readonly rssMiB: number;
+    /** RSS as found before the collection, V8's freed pages still resident (an operator's view). */
+    readonly rssFoundMiB: number;
     /** The process's own resident pages (/proc RssAnon): heap, malloc, stacks; the rest is mapped files. */
     readonly anonMiB: number;
     readonly heapAfterGcMiB: number;
@@ -49,6 +52,7 @@ export async function readSoakGauges(
   serverPid: number,
   runnerPids: readonly number[],
 ): Promise<SoakReading> {
+  const rssFoundMiB = residentMiB(serverPid);
   const answer = await fetch(`${url}/metrics?gc=full`, {
     headers: { authorization: `Bearer ${adminToken}` },
   });
@@ -69,6 +73,7 @@ export async function readSoakGauges(
   return {
     server: {
       rssMiB: value('svc_process_resident_memory_bytes') / MiB,
+      rssFoundMiB,
       anonMiB: residentParts(serverPid).anon,
       heapAfterGcMiB: value('svc_process_heap_after_gc_bytes') / MiB,
       heapTotalMiB: value('svc_process_heap_total_bytes') / MiB,

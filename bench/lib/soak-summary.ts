@@ -82,7 +82,8 @@ export function soakFigures(database: string, rows: readonly SoakRow[], notes: s
       `${database}: server RSS above its first round, largest`,
       rssAbove,
       'MiB',
-      `${what}; RSS per round ${rows.map((r) => round(server(r).rssMiB, 0)).join(', ')} MiB; its own (RssAnon) ` +
+      `${what}; RSS after GET /metrics?gc=full per round ${rows.map((r) => round(server(r).rssMiB, 0)).join(', ')} MiB; ` +
+        `as found before it ${rows.map((r) => round(server(r).rssFoundMiB, 0)).join(', ')}; its own (RssAnon) ` +
         `${rows.map((r) => round(server(r).anonMiB, 0)).join(', ')}; V8 heap held ${rows.map((r) => round(server(r).heapTotalMiB, 0)).join(', ')}; ` +
         `external ${rows.map((r) => round(server(r).externalMiB, 0)).join(', ')} MiB`,
       n,

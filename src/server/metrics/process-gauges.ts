@@ -36,7 +36,7 @@ export class ProcessGauges {
   #heapAfterGc: number | undefined;
   #fullCollections = 0;
   #observer: PerformanceObserver | undefined;
-  #gc: (() => void) | undefined;
+  #gc: ((options: V8GcOptions) => void) | undefined;
 
   /** Starts recording the heap after V8's own full collections. */
   start(): void {
@@ -53,17 +53,20 @@ export class ProcessGauges {
   }
 
   /**
-   * Makes a full collection now and records the heap after it. Costs tens of milliseconds on a
-   * large heap, during which the server answers nothing: for measurements, not for every scrape.
+   * Makes a full, memory-reducing collection now and records the heap after it. Costs tens of
+   * milliseconds on a large heap, during which the server answers nothing: for measurements, not
+   * for every scrape. Memory-reducing: an ordinary full collection keeps the pages it freed resident
+   * for reuse (measured: 190 MiB of them after a burst, with 5 MiB of live heap) until V8's memory
+   * reducer gives them back on an idle moment, so the RSS read after it would be the last burst's.
    */
   collect(): void {
     if (this.#gc === undefined) {
       // V8's own `gc` function, made visible once, on first use, instead of for every server
       // (--expose-gc would hand it to every piece of code in the process from the start).
       setFlagsFromString('--expose-gc');
-      this.#gc = runInNewContext('gc') as () => void;
+      this.#gc = runInNewContext('gc') as (options: V8GcOptions) => void;
     }
-    this.#gc();
+    this.#gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     this.#recordHeap();
   }
 
@@ -87,6 +90,13 @@ export class ProcessGauges {
     this.#heapAfterGc = getHeapStatistics().used_heap_size;
     this.#fullCollections++;
   }
+}
+
+/** The options of V8's `gc` function (--expose-gc): 'last-resort' also returns freed pages to the system. */
+interface V8GcOptions {
+  readonly type: 'major' | 'minor';
+  readonly execution: 'sync' | 'async';
+  readonly flavor?: 'regular' | 'last-resort';
 }
 
 function isFullCollection(entry: PerformanceEntry): boolean {
