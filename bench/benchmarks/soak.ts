@@ -51,7 +51,8 @@ function describeRound(row: SoakRow, tally: RoundTally): string {
     `this round ${JSON.stringify(tally.statuses)}, ${tally.cancelled} cancelled, ${tally.restarted} restarted, ` +
     `${tally.apiReads} API reads, ${tally.eventStreams} event streams, ${tally.logsFollowed} logs followed; ` +
     `server RSS ${round(server.rssFoundMiB, 1)} MiB as found, ${round(server.rssMiB, 1)} after GC (own ${round(server.anonMiB, 1)}), heap after GC ${round(server.heapAfterGcMiB, 2)} MiB ` +
-    `of ${round(server.heapTotalMiB, 1)} held, external ${round(server.externalMiB, 1)} MiB, ` +
+    `(code ${round(server.codeMiB, 2)}, old ${round(server.oldMiB, 2)}) of ${round(server.heapTotalMiB, 1)} held, ` +
+    `${server.statements} statements, external ${round(server.externalMiB, 1)} MiB, ` +
     `handles ${server.handles}, fds ${server.fds}, db connections ${server.dbConnections}; ` +
     `runners RSS ${runners.map((r) => round(r.rssMiB, 1)).join('/')} MiB, fds ${runners.map((r) => r.fds).join('/')}`
   );

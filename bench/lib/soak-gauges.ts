@@ -15,6 +15,11 @@ export interface SoakReading {
     readonly heapAfterGcMiB: number;
     /** What V8 holds for its heap, and what Buffers hold outside it. */
     readonly heapTotalMiB: number;
+    /** Of the heap after GC, V8's compiled code (it grows while code warms up) and old objects. */
+    readonly codeMiB: number;
+    readonly oldMiB: number;
+    /** SQL texts the driver keeps prepared. */
+    readonly statements: number;
     readonly externalMiB: number;
     /** Active handles and requests, all types together. */
     readonly handles: number;
@@ -77,6 +82,9 @@ export async function readSoakGauges(
       anonMiB: residentParts(serverPid).anon,
       heapAfterGcMiB: value('svc_process_heap_after_gc_bytes') / MiB,
       heapTotalMiB: value('svc_process_heap_total_bytes') / MiB,
+      codeMiB: value('svc_process_heap_space_used_bytes{space="code_space"}') / MiB,
+      oldMiB: value('svc_process_heap_space_used_bytes{space="old_space"}') / MiB,
+      statements: value('svc_database_statements'),
       externalMiB: value('svc_process_external_bytes') / MiB,
       handles,
       fds: value('svc_process_open_fds'),

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /** The process as the metrics show it. */
@@ -18,6 +18,11 @@ export interface ProcessReading {
   readonly heapTotalBytes: number;
   /** Memory outside V8's heap held by JavaScript objects (Buffers, ArrayBuffers), bytes. */
   readonly externalBytes: number;
+  /**
+   * V8's heap in use now by space (`old_space`, `code_space`, …), bytes: after a collection, what
+   * grows tells compiled code warming up (code_space) from objects kept (old_space).
+   */
+  readonly heapSpacesUsedBytes: Readonly<Record<string, number>>;
   /** Full collections seen since start. */
   readonly fullCollections: number;
   /** Handles and requests that keep the event loop alive (process.getActiveResourcesInfo), by type. */
@@ -79,6 +84,9 @@ export class ProcessGauges {
       heapUsedBytes: heap.used_heap_size,
       heapTotalBytes: heap.total_heap_size,
       externalBytes: heap.external_memory,
+      heapSpacesUsedBytes: Object.fromEntries(
+        getHeapSpaceStatistics().map((space) => [space.space_name, space.space_used_size]),
+      ),
       heapAfterGcBytes: this.#heapAfterGc,
       fullCollections: this.#fullCollections,
       resources,

@@ -37,6 +37,11 @@ export function processMetrics(
       'V8 heap in use right after the last full collection (NaN before the first).',
       reading.heapAfterGcBytes ?? Number.NaN,
     ),
+    gauge(
+      'svc_process_heap_space_used_bytes',
+      'V8 heap in use now, by space.',
+      Object.entries(reading.heapSpacesUsedBytes).map(([space, value]) => ({ labels: { space }, value })),
+    ),
     gauge('svc_process_full_gcs', 'Full (mark-compact) collections since start.', reading.fullCollections),
     gauge(
       'svc_process_active_resources',

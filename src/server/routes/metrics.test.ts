@@ -80,6 +80,8 @@ describe('GET /metrics: the process gauges', () => {
     expect(afterGc).toBeGreaterThan(1024 * 1024);
     expect(afterGc).toBeLessThanOrEqual(sample(text, 'svc_process_heap_used_bytes') ?? 0);
     expect(sample(text, 'svc_process_full_gcs')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'svc_process_heap_space_used_bytes{space="code_space"}')).toBeGreaterThan(0);
+    expect(sample(text, 'svc_process_heap_space_used_bytes{space="old_space"}')).toBeLessThanOrEqual(afterGc);
     // The store's SQLite file is open in this process, among others.
     expect(sample(text, 'svc_process_open_fds')).toBeGreaterThan(3);
     expect(text).toMatch(/^svc_process_active_resources\{type="[A-Za-z]+"\} \d+$/m);
