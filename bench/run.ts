@@ -16,7 +16,8 @@ const NEEDS: Record<Benchmark['needs'][number], { env: string; what: string }> =
   sshd: { env: 'SVC_TEST_SSHD', what: 'OpenSSH server and its test account' },
 };
 
-async function main(names: string[]): Promise<number> {
+async function main(args: string[]): Promise<number> {
+  const names = args.filter((arg) => !arg.startsWith('--'));
   if (names.length === 0) {
     process.stderr.write(`usage: npm run bench -- <${BENCHMARKS.map((b) => b.name).join('|')}|all>\n`);
     return 2;
@@ -32,6 +33,7 @@ async function main(names: string[]): Promise<number> {
   const ctx = {
     node: process.execPath,
     svcMain: fileURLToPath(new URL('../dist/bundle/main.js', import.meta.url)),
+    flags: args.filter((arg) => arg.startsWith('--')),
   };
   let failed = 0;
   for (const benchmark of chosen) {

@@ -9,6 +9,7 @@ import { logThroughput } from './log-throughput.js';
 import { memory } from './memory.js';
 import { pipelineOverhead } from './pipeline-overhead.js';
 import { sshOverhead } from './ssh-overhead.js';
+import { soak } from './soak.js';
 import { startup } from './startup.js';
 import { viewers } from './viewers.js';
 import { web } from './web.js';
@@ -28,4 +29,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   startup,
   apiScale,
   failover,
+  soak,
 ];

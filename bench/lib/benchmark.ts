@@ -6,6 +6,8 @@ export interface BenchContext {
   readonly node: string;
   /** dist/bundle/main.js: the command as users run it. */
   readonly svcMain: string;
+  /** Options given after the names (`npm run bench -- soak --long`), for the benchmarks that take any. */
+  readonly flags: readonly string[];
 }
 
 /** A named benchmark; `run` measures svc and its baseline in the same run and returns the figures. */

@@ -25,17 +25,27 @@ export interface SvcSystem {
 export interface SvcSystemOptions {
   readonly runners?: number;
   readonly runnerEnv?: Record<string, string>;
+  /** Settings of the server besides the defaults (another SVC_DATABASE_DATASOURCE, SVC_USER_CREATE…). */
+  readonly serverEnv?: Record<string, string>;
+  /** The GitHub double's requests an hour (default GitHub's 5,000; each build costs a few). */
+  readonly githubRateLimit?: number;
 }
 
 /** Starts the double, the server, logs in, enables `octocat/app`, and starts the runners (one by default). */
 export async function startSvcSystem(options: SvcSystemOptions = {}): Promise<SvcSystem> {
-  const github = await startGitHubDouble({ enterprise: true });
+  const github = await startGitHubDouble({
+    enterprise: true,
+    ...(options.githubRateLimit === undefined ? {} : { rateLimit: options.githubRateLimit }),
+  });
   github.addUser({ login: 'octocat' });
   const repo = 'octocat/app';
   github.addRepo({ owner: 'octocat', name: 'app', admins: ['octocat'] });
   github.commit(repo, 'main', { 'README.md': 'bench\n' }, 'initial');
   const port = await freePort();
-  const server = await startServer(serverEnv(port, mkdtempSync(join(tmpdir(), 'svc-bench-')), github));
+  const server = await startServer({
+    ...serverEnv(port, mkdtempSync(join(tmpdir(), 'svc-bench-')), github),
+    ...options.serverEnv,
+  });
   const url = `http://127.0.0.1:${port}`;
   const session = await loginAs({ url }, 'octocat');
   const token = await tokenOf({ url }, session);

@@ -1,6 +1,7 @@
 import type { BuildStore } from './build.js';
 import type { ClusterChannel, LeaseStore } from './cluster.js';
 import type { CronStore } from './cron.js';
+import type { DatabaseConnections } from './gauges.js';
 import type { HookDeliveryStore } from './hook-delivery.js';
 import type { RunnerTokenStore } from './runner-token.js';
 import type { LogStore } from './log.js';
@@ -50,5 +51,7 @@ export interface Store {
   readonly schemaVersion: number;
   /** Resolves when the database answers a trivial query; rejects when it is unreachable. */
   ping(): Promise<void>;
+  /** The connections the store holds open now (for /metrics). */
+  connections(): DatabaseConnections;
   close(): Promise<void>;
 }

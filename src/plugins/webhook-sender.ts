@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { GaugeSource } from '../core/gauges.js';
 import { createTransport, type Transport } from '../scm/transport.js';
 import { signatureHeaders } from './http-signature.js';
 
@@ -22,7 +23,7 @@ export interface WebhookSenderOptions {
  * are not retried; a receiver that fails or answers with an error status is logged, and never holds
  * up or breaks what caused the event.
  */
-export class WebhookSender {
+export class WebhookSender implements GaugeSource {
   readonly #options: WebhookSenderOptions;
   readonly #transport: Transport;
   /** Deliveries under way, so that tests and shutdown can wait for them. */
@@ -49,6 +50,10 @@ export class WebhookSender {
       this.#pending.add(delivery);
       void delivery.finally(() => this.#pending.delete(delivery));
     }
+  }
+
+  sizes(): Record<string, number> {
+    return { deliveries: this.#pending.size };
   }
 
   /** Resolves once every delivery started so far has ended. */

@@ -1,4 +1,5 @@
 import { SvcError } from '../core/errors.js';
+import type { GaugeSource } from '../core/gauges.js';
 import type { ScmProvider, ScmToken } from '../core/scm.js';
 import type { UserStore } from '../core/user.js';
 
@@ -27,7 +28,7 @@ const TOKEN_METHODS = [
  * calls with one old token share a single refresh (providers rotate refresh tokens: a second refresh
  * with the same one would fail).
  */
-export class TokenRefresher {
+export class TokenRefresher implements GaugeSource {
   readonly #provider: ScmProvider;
   readonly #refresh: ((token: ScmToken) => Promise<ScmToken>) | undefined;
   readonly #users: Pick<UserStore, 'replaceScmToken'>;
@@ -48,6 +49,10 @@ export class TokenRefresher {
       login.kind === 'oauth2' && login.refresh !== undefined ? login.refresh.bind(login) : undefined;
     this.#users = users;
     this.#now = now;
+  }
+
+  sizes(): Record<string, number> {
+    return { refreshing: this.#pending.size, replaced_tokens: this.#replaced.size };
   }
 
   /** The token to use now: the newest one known, refreshed first when it is about to expire. */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Datasource } from '../core/datasource.js';
+import type { DatabaseConnections } from '../core/gauges.js';
 import type { LogStore } from '../core/log.js';
 import type { LogBatchStore } from '../core/log-batch.js';
 import type { Store } from '../core/store.js';
@@ -127,6 +128,10 @@ class SqlStore implements Store {
 
   async ping(): Promise<void> {
     await sql`select 1`.execute(this.#connection.db);
+  }
+
+  connections(): DatabaseConnections {
+    return this.#connection.connections();
   }
 
   async close(): Promise<void> {

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { BuildListener } from '../../core/events.js';
+import type { GaugeRegistry } from '../../core/gauges.js';
 import type { LiveLogs } from '../../core/live-logs.js';
 import type { Store } from '../../core/store.js';
 import { ClusterLiveLogs } from '../../server/cluster/cluster-live-logs.js';
@@ -33,18 +34,21 @@ export interface ClusterParts {
   ): BuildListener | undefined;
 }
 
-export function clusterParts(store: Store, logger: Logger): ClusterParts {
+export function clusterParts(store: Store, logger: Logger, gauges: GaugeRegistry): ClusterParts {
   const channel = store.signals;
+  // This server's own viewers of live logs, whether or not other servers share the database.
+  const local = new InMemoryLiveLogs();
+  gauges.add('live_logs', local);
   if (!channel.shared) {
     return {
-      liveLogs: new InMemoryLiveLogs(),
+      liveLogs: local,
       announceQueue: undefined,
       leader: undefined,
       attach: () => undefined,
     };
   }
   const liveLogs = new ClusterLiveLogs({
-    local: new InMemoryLiveLogs(),
+    local,
     channel,
     batches: store.logBatches,
     logger,

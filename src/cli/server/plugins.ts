@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { ServerSettings } from '../../config/index.js';
+import type { GaugeRegistry } from '../../core/gauges.js';
 import type { Store } from '../../core/store.js';
 import { RemoteConvertPlugin, RemoteValidatePlugin } from '../../plugins/config-plugins.js';
 import { PluginClient } from '../../plugins/plugin-client.js';
@@ -46,6 +47,7 @@ export function webhookEvents(
   store: Store,
   system: { proto: string; host: string; version: string },
   logger: Logger,
+  gauges: GaugeRegistry,
 ): WebhookEvents | undefined {
   const endpoints = settings.SVC_WEBHOOK_ENDPOINT ?? [];
   if (endpoints.length === 0) return undefined;
@@ -60,6 +62,7 @@ export function webhookEvents(
     skipVerify: settings.SVC_WEBHOOK_SKIP_VERIFY,
     logger,
   });
+  gauges.add('webhook_deliveries', sender);
   return new WebhookEvents({
     sink: sender,
     selected: settings.SVC_WEBHOOK_EVENTS,

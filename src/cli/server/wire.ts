@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { ServerSettings } from '../../config/index.js';
-import type { BuildListener } from '../../core/events.js';
 import type { ScmProvider } from '../../core/scm.js';
 import type { PipelineLanguages } from '../../pipeline/languages/index.js';
 import type { Store } from '../../core/store.js';
@@ -12,16 +11,17 @@ import { BuildEventHub } from '../../server/events/build-events.js';
 import { DeliveryPruner, hookRoute } from '../../server/hook/index.js';
 import { BuildActions, BuildWatches, StageQueue } from '../../server/queue/index.js';
 import { registerRpcRoutes } from '../../server/rpc/index.js';
-import { CommitStatusReporter, statusOutbox, type StatusPoster } from '../../server/status/index.js';
+import { statusOutbox } from '../../server/status/index.js';
 import { CronScheduler } from '../../server/cron/index.js';
 import { CommitBuilds, Trigger } from '../../server/trigger/index.js';
-import { metricsRoute } from '../../server/routes/metrics.js';
 import { IdTokenIssuer, OidcKeyring, oidcRoutes } from '../../server/oidc/index.js';
 import { loadWebApp, registerWebRoutes } from '../../server/web/index.js';
 import type { Leadership } from '../../server/cluster/lease-keeper.js';
 import { TokenRefresher } from '../../scm/refreshing.js';
 import { startupWarnings } from './startup-warnings.js';
+import { buildListener } from './build-listener.js';
 import { clusterParts } from './cluster.js';
+import { serverMetrics } from './metrics.js';
 import { pipelinePlugins, webhookEvents } from './plugins.js';
 
 /** What the server's parts are made of: settings, the opened store, the git provider (if any). */
@@ -79,16 +79,20 @@ export function wireServer({
     secure: settings.SVC_SERVER_PROTO === 'https',
   });
   const auth = new Authenticator({ users: store.users, sessions });
+  const gauges = serverMetrics(app, { auth, store, anonymous: settings.SVC_METRICS_ANONYMOUS_ACCESS });
+  if (refresher !== undefined) gauges.add('scm_tokens', refresher);
   // Several servers may share the database (PostgreSQL, MySQL): they tell each other what changed.
-  const cluster = clusterParts(store, logger);
+  const cluster = clusterParts(store, logger, gauges);
   const liveLogs = cluster.liveLogs;
   const queue = new StageQueue({
     store,
     ...(cluster.announceQueue === undefined ? {} : { announce: cluster.announceQueue }),
   });
+  gauges.add('stage_queue', { sizes: () => ({ waiting_requests: queue.waiting }) });
   const watches = new BuildWatches({ builds: store.builds });
-  const webhooks = webhookEvents(settings, store, system, logger);
+  const webhooks = webhookEvents(settings, store, system, logger, gauges);
   const buildEvents = new BuildEventHub();
+  gauges.add('build_events', buildEvents);
   const announcer = cluster.attach(app, { queue, watches, events: buildEvents });
   // Statuses the provider does not take are kept in the database and posted later, after a restart too.
   const poster =
@@ -104,12 +108,12 @@ export function wireServer({
     webhooks,
     buildEvents,
     announcer,
+    gauges,
     poster,
   );
   const buildActions = new BuildActions({ store, listener, queue, watches, liveLogs, logger });
 
   registerWebRoutes(app, { version, settings, auth, web: loadWebApp() });
-  metricsRoute(app, { auth, store, anonymous: settings.SVC_METRICS_ANONYMOUS_ACCESS });
   registerAuthRoutes(app, {
     provider,
     users: store.users,
@@ -185,6 +189,7 @@ export function wireServer({
     queue,
     watches,
     leader: cluster.leader,
+    gauges,
     reaper:
       settings.SVC_CLEANUP_DISABLED === true
         ? undefined
@@ -244,55 +249,4 @@ function deliveryPruner(
   app.addHook('onClose', async () => {
     await pruner.stop();
   });
-}
-
-/**
- * The API's event streams, commit statuses at the git provider (unless SVC_STATUS_DISABLED) and
- * global webhooks; a listener never breaks a build.
- */
-function buildListener(
-  settings: ServerSettings,
-  store: Store,
-  provider: ScmProvider | undefined,
-  address: { proto: 'http' | 'https'; host: string },
-  logger: Logger,
-  webhooks: BuildListener | undefined,
-  streams: BuildListener,
-  cluster: BuildListener | undefined,
-  poster?: StatusPoster,
-): BuildListener {
-  // The streams first: they only hand the change to open connections, while the others call out.
-  const listeners: { name: string; listener: BuildListener }[] = [
-    { name: 'sending it to event streams', listener: streams },
-  ];
-  if (cluster !== undefined) listeners.push({ name: 'telling the other servers', listener: cluster });
-  if (provider !== undefined && !provider.reportsStatus && !settings.SVC_STATUS_DISABLED) {
-    // Said once, at start: every build would otherwise be a failed report.
-    logger.info(
-      `commit statuses: the git provider (${provider.name}) has no commit status API, so builds are not reported to it`,
-    );
-  }
-  if (provider?.reportsStatus === true) {
-    const statuses = new CommitStatusReporter({
-      provider,
-      users: store.users,
-      ...(poster === undefined ? {} : { poster }),
-      status: { disabled: settings.SVC_STATUS_DISABLED, name: settings.SVC_STATUS_NAME },
-      address,
-      logger,
-    });
-    listeners.push({ name: 'reporting its status', listener: statuses });
-  }
-  if (webhooks !== undefined) listeners.push({ name: 'announcing it to webhooks', listener: webhooks });
-  return {
-    async buildUpdated(change) {
-      for (const { name, listener } of listeners) {
-        try {
-          await listener.buildUpdated(change);
-        } catch (error) {
-          logger.warn({ err: error }, `build ${change.build.id}: ${name} failed`);
-        }
-      }
-    },
-  };
 }

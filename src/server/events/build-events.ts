@@ -1,5 +1,6 @@
 import type { Build } from '../../core/build.js';
 import type { BuildListener } from '../../core/events.js';
+import type { GaugeSource } from '../../core/gauges.js';
 import type { Repo } from '../../core/repo.js';
 import type { Stage } from '../../core/stage.js';
 import { buildJson } from '../api/json/build.js';
@@ -25,12 +26,16 @@ export interface BuildEventSource {
  * only when someone listens. Nothing is kept: a viewer sees the changes that happen while it is
  * connected, and changes made by another server replica on the same database are not seen here.
  */
-export class BuildEventHub implements BuildListener, BuildEventSource {
+export class BuildEventHub implements BuildListener, BuildEventSource, GaugeSource {
   readonly #subscribers = new Set<(event: BuildEvent) => void>();
 
   /** How many streams listen; for tests and metrics. */
   get size(): number {
     return this.#subscribers.size;
+  }
+
+  sizes(): Record<string, number> {
+    return { subscribers: this.#subscribers.size };
   }
 
   subscribe(send: (event: BuildEvent) => void): () => void {

@@ -1,3 +1,4 @@
+import type { GaugeSource } from '../../core/gauges.js';
 import type { LiveLogs } from '../../core/live-logs.js';
 import type { LogLine } from '../../core/log.js';
 
@@ -12,7 +13,7 @@ interface Subscriber {
  * that subscribes late reads the stored batches first. A subscriber that throws is dropped and the
  * others still get the lines.
  */
-export class InMemoryLiveLogs implements LiveLogs {
+export class InMemoryLiveLogs implements LiveLogs, GaugeSource {
   readonly #steps = new Map<number, Set<Subscriber>>();
 
   publish(stepId: number, lines: readonly LogLine[]): void {
@@ -53,6 +54,12 @@ export class InMemoryLiveLogs implements LiveLogs {
   /** How many steps have subscribers (for tests and metrics: ended steps leave nothing behind). */
   get watchedSteps(): number {
     return this.#steps.size;
+  }
+
+  sizes(): Record<string, number> {
+    let subscribers = 0;
+    for (const set of this.#steps.values()) subscribers += set.size;
+    return { watched_steps: this.#steps.size, subscribers };
   }
 
   #remove(stepId: number, subscriber: Subscriber): void {

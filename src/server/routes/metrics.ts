@@ -1,10 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { BuildStore } from '../../core/build.js';
-import { ForbiddenError, UnauthorizedError } from '../../core/errors.js';
+import { ForbiddenError, InvalidInputError, UnauthorizedError } from '../../core/errors.js';
+import type { Store } from '../../core/store.js';
 import type { RepoStore } from '../../core/repo.js';
 import type { StageStore } from '../../core/stage.js';
 import type { UserStore } from '../../core/user.js';
 import type { Authenticator } from '../auth/authenticator.js';
+import { gauge } from '../metrics/exposition.js';
+import type { HeldEntries } from '../metrics/held-entries.js';
+import type { ProcessGauges } from '../metrics/process-gauges.js';
+import { processMetrics } from '../metrics/process-metrics.js';
 
 /** What the metrics endpoint reads. */
 export interface MetricsDeps {
@@ -14,29 +19,37 @@ export interface MetricsDeps {
     repos: Pick<RepoStore, 'listActive'>;
     builds: Pick<BuildStore, 'count' | 'listIncomplete'>;
     stages: Pick<StageStore, 'listStatus'>;
-  };
+  } & Pick<Store, 'connections'>;
+  /** The process's memory, heap, handles and descriptors. */
+  readonly process: Pick<ProcessGauges, 'read' | 'collect'>;
+  /** The sizes of the server's in-memory maps. */
+  readonly held: Pick<HeldEntries, 'read'>;
   /** SVC_METRICS_ANONYMOUS_ACCESS: anyone may read them; otherwise an administrator's token is needed. */
   readonly anonymous: boolean;
 }
 
-/** One gauge in Prometheus' text format. */
-function gauge(name: string, help: string, value: number): string {
-  return `# HELP ${name} ${help}\n# TYPE ${name} gauge\n${name} ${value}\n`;
+/** Checks that the request comes from an svc administrator. */
+async function requireAdmin(deps: MetricsDeps, request: FastifyRequest, what: string): Promise<void> {
+  const principal = await deps.auth.identify(request);
+  if (principal === undefined) throw new UnauthorizedError(`${what} need an administrator’s API token`);
+  if (!principal.user.admin) throw new ForbiddenError(`${what} are for svc administrators`);
 }
 
 /**
  * GET /metrics: gauges in Prometheus' text format — users, enabled repositories, builds (all,
- * pending, running) and stages (pending, running) — as Drone's server reports them. Readable by
- * svc administrators (API token or session), or by anyone with SVC_METRICS_ANONYMOUS_ACCESS.
+ * pending, running) and stages (pending, running) as Drone's server reports them, then the
+ * process's own (memory, heap, handles, descriptors, database connections, in-memory maps).
+ * Readable by svc administrators (API token or session), or by anyone with
+ * SVC_METRICS_ANONYMOUS_ACCESS. `?gc=full` first makes V8 collect all garbage, so that the heap
+ * after collection is read now: administrators only, whatever the setting, since it stalls the
+ * server for as long as the collection takes.
  */
 export function metricsRoute(app: FastifyInstance, deps: MetricsDeps): void {
   app.get('/metrics', async (request, reply) => {
-    if (!deps.anonymous) {
-      const principal = await deps.auth.identify(request);
-      if (principal === undefined)
-        throw new UnauthorizedError('the metrics need an administrator’s API token');
-      if (!principal.user.admin) throw new ForbiddenError('the metrics are for svc administrators');
-    }
+    const { gc } = (request.query ?? {}) as { gc?: unknown };
+    if (gc !== undefined && gc !== 'full') throw new InvalidInputError('gc= takes one value: full');
+    if (gc === 'full') await requireAdmin(deps, request, 'full collections');
+    else if (!deps.anonymous) await requireAdmin(deps, request, 'the metrics');
     const { store } = deps;
     const [users, repos, builds, incomplete, pendingStages, runningStages] = await Promise.all([
       store.users.count(),
@@ -63,9 +76,11 @@ export function metricsRoute(app: FastifyInstance, deps: MetricsDeps): void {
       gauge('svc_pending_jobs', 'Number of pending stages.', pendingStages.length),
       gauge('svc_running_jobs', 'Number of running stages.', runningStages.length),
     ].join('');
+    if (gc === 'full') deps.process.collect();
+    const own = processMetrics(deps.process.read(), store.connections(), deps.held.read());
     return reply
       .type('text/plain; version=0.0.4; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(body);
+      .send(body + own);
   });
 }

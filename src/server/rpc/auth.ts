@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { GaugeSource } from '../../core/gauges.js';
 import type { RunnerToken, RunnerTokenStore } from '../../core/runner-token.js';
 import { hashRunnerToken, RUNNER_TOKEN_PREFIX } from './runner-tokens.js';
 
@@ -78,7 +79,7 @@ export function requireToken(credentials: RunnerCredentials) {
 }
 
 /** Failed runner authentications per client address, in fixed one-minute windows. */
-export class FailedAuthLimit {
+export class FailedAuthLimit implements GaugeSource {
   readonly #max: number;
   readonly #now: () => number;
   readonly #windows = new Map<string, { start: number; count: number }>();
@@ -86,6 +87,10 @@ export class FailedAuthLimit {
   constructor(options: { perMinute?: number; now?: () => number } = {}) {
     this.#max = options.perMinute ?? FAILED_AUTH_PER_MINUTE;
     this.#now = options.now ?? Date.now;
+  }
+
+  sizes(): Record<string, number> {
+    return { addresses: this.#windows.size };
   }
 
   /** Milliseconds until `address` may try again; 0 when it may now. */

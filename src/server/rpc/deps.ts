@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Build } from '../../core/build.js';
 import type { BuildListener } from '../../core/events.js';
+import type { GaugeRegistry } from '../../core/gauges.js';
 import type { LiveLogs } from '../../core/live-logs.js';
 import type { Repo } from '../../core/repo.js';
 import type { ScmNetrc } from '../../core/scm.js';
@@ -59,6 +60,8 @@ export interface RpcDeps {
    * and the reaper; undefined: this server runs them (one server).
    */
   readonly leader?: Leadership | undefined;
+  /** Where the protocol's in-memory maps report their sizes (/metrics); none: not reported. */
+  readonly gauges?: GaugeRegistry | undefined;
   /** Epoch milliseconds; tests pass a fake clock. */
   readonly now?: (() => number) | undefined;
 }

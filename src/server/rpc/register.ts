@@ -79,6 +79,7 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
       rpc.removeAllContentTypeParsers();
       rpc.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, lenientJson);
       rpc.decorateRequest('runnerToken', null);
+      const failedAuth = new FailedAuthLimit({ now });
       rpc.addHook(
         'onRequest',
         requireToken({
@@ -86,7 +87,7 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
           sharedSecretDisabled: deps.sharedSecretDisabled ?? false,
           ...(deps.internalSecret === undefined ? {} : { internalSecret: deps.internalSecret }),
           tokens: deps.store.runnerTokens,
-          limit: new FailedAuthLimit({ now }),
+          limit: failedAuth,
           now,
         }),
       );
@@ -97,6 +98,9 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
       // Written at least eight times per watchdog timeout: a runner's heartbeat never looks late.
       const every = Math.min(5_000, (deps.timeouts?.heartbeat ?? 40_000) / 8);
       const beats = new RunnerBeats({ store, now, every });
+      deps.gauges?.add('rpc_failed_auth', failedAuth);
+      deps.gauges?.add('rpc_token_held', tokenHeld);
+      deps.gauges?.add('rpc_runner_beats', beats);
       pingRoute(rpc);
       requestRoute(rpc, {
         queue: deps.queue,
@@ -112,7 +116,7 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
         system: deps.system,
         idTokens: deps.idTokens,
       });
-      stageUpdateRoute(rpc, { scheduler });
+      stageUpdateRoute(rpc, { scheduler, beats });
       stepUpdateRoute(rpc, { scheduler });
       heartbeatRoute(rpc, { store, beats });
       watchRoute(rpc, {

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ForbiddenError } from '../../core/errors.js';
+import type { GaugeSource } from '../../core/gauges.js';
 import type { RunnerTokenStore } from '../../core/runner-token.js';
 import type { StageStore } from '../../core/stage.js';
 import type { StepStore } from '../../core/step.js';
@@ -28,12 +29,16 @@ const STEP_ROUTES = new Set(['/step/:id', '/step/:id/logs/batch', '/step/:id/log
  * not holder-checked otherwise). The shared secret is everyone's word; a token is a credential.
  * Names of tokens are never reused nor deleted, so a name once found to be a token's stays one.
  */
-export class TokenHeldGuard {
+export class TokenHeldGuard implements GaugeSource {
   readonly #deps: TokenHeldDeps;
   readonly #known = new Set<string>();
 
   constructor(deps: TokenHeldDeps) {
     this.#deps = deps;
+  }
+
+  sizes(): Record<string, number> {
+    return { token_runner_names: this.#known.size };
   }
 
   /** A preHandler for every runner route. */

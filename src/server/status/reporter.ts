@@ -1,9 +1,11 @@
 import type { Logger } from 'pino';
 import type { Build } from '../../core/build.js';
 import type { BuildListener } from '../../core/events.js';
+import type { GaugeSource } from '../../core/gauges.js';
 import type { Repo } from '../../core/repo.js';
 import type { Stage } from '../../core/stage.js';
 import type { ScmProvider, ScmStatus } from '../../core/scm.js';
+import { isDone } from '../../core/status.js';
 import type { UserStore } from '../../core/user.js';
 import { KeyedLock } from '../trigger/keyed-lock.js';
 import { publicUrl, type ServerAddress } from '../web/address.js';
@@ -24,7 +26,7 @@ export interface StatusReporterDeps {
   readonly poster?: Pick<StatusPoster, 'post'>;
 }
 
-/** Builds whose last posted state is remembered; beyond this, the oldest are forgotten. */
+/** Builds under way whose last posted state is remembered; beyond this, the oldest are forgotten. */
 const REMEMBERED_BUILDS = 10_000;
 
 /**
@@ -36,7 +38,7 @@ const REMEMBERED_BUILDS = 10_000;
  * retries briefly, then the poster keeps the status in the outbox, posted later by the outbox loop
  * (StatusOutboxLoop). SVC_STATUS_DISABLED turns all of it off.
  */
-export class CommitStatusReporter implements BuildListener {
+export class CommitStatusReporter implements BuildListener, GaugeSource {
   readonly #deps: StatusReporterDeps;
   readonly #poster: Pick<StatusPoster, 'post'>;
   readonly #posted = new Map<number, ScmStatus['state']>();
@@ -45,6 +47,10 @@ export class CommitStatusReporter implements BuildListener {
   constructor(deps: StatusReporterDeps) {
     this.#deps = deps;
     this.#poster = deps.poster ?? new StatusPoster(deps);
+  }
+
+  sizes(): Record<string, number> {
+    return { posted_builds: this.#posted.size, locked_builds: this.#perBuild.size };
   }
 
   async buildUpdated(change: { repo: Repo; build: Build; stages: Stage[] }): Promise<void> {
@@ -68,7 +74,11 @@ export class CommitStatusReporter implements BuildListener {
           targetUrl: publicUrl(this.#deps.address, `/${repo.slug}/${build.number}`),
         },
       });
-      if (outcome.kind === 'posted') this.#remember(build.id, state);
+      if (outcome.kind !== 'posted') return;
+      // A done build changes no more (a restart is a new build): remembering it would keep one
+      // entry per build ever reported, up to REMEMBERED_BUILDS (found by the soak benchmark).
+      if (isDone(build.status)) this.#posted.delete(build.id);
+      else this.#remember(build.id, state);
     } catch (error) {
       // The outbox itself could not be written (database down): the status is lost, the build is not.
       this.#deps.logger.warn(

@@ -6,6 +6,11 @@
 export class KeyedLock {
   readonly #tails = new Map<string, Promise<unknown>>();
 
+  /** Keys with a task running or queued. */
+  get size(): number {
+    return this.#tails.size;
+  }
+
   async run<T>(key: string, task: () => Promise<T>): Promise<T> {
     // Tails never reject, so the next task starts whether this one succeeded or failed.
     const previous = this.#tails.get(key) ?? Promise.resolve();

@@ -1,4 +1,5 @@
 import type { ColumnDataType, ColumnDefinitionBuilder, Expression, Kysely } from 'kysely';
+import type { DatabaseConnections } from '../../core/gauges.js';
 import type { Tables } from '../tables.js';
 
 /** A column type: one of Kysely's names, or raw SQL for a type Kysely does not name (`longblob`). */
@@ -58,4 +59,6 @@ export interface DialectAdapter {
 export interface Connection {
   readonly db: Kysely<Tables>;
   readonly adapter: DialectAdapter;
+  /** What the driver's pool holds now (for /metrics). */
+  connections(): DatabaseConnections;
 }

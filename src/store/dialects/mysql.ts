@@ -1,4 +1,5 @@
 import { createPool } from 'mysql2';
+import type { DatabaseConnections } from '../../core/gauges.js';
 import { CompiledQuery, Kysely, MysqlDialect, sql } from 'kysely';
 import { DatabaseError } from '../../core/errors.js';
 import type { Datasource } from '../../core/datasource.js';
@@ -84,5 +85,18 @@ export function connectMysql(source: MysqlDatasource): Connection {
   const guarded = new GuardedDialect(dialect, {
     classify: (error) => databaseFailure(adapter.product, adapter.target, error),
   });
-  return { db: new Kysely<Tables>({ dialect: guarded }), adapter };
+  return { db: new Kysely<Tables>({ dialect: guarded }), adapter, connections: () => poolSizes(pool) };
+}
+
+/**
+ * mysql2's pool has no public count of its connections: its own queues (`_allConnections`,
+ * `_freeConnections`, stable since mysql2 1.x) are read, and zero is said when they are absent.
+ */
+function poolSizes(pool: object): DatabaseConnections {
+  const length = (name: string): number => {
+    const queue: unknown = Reflect.get(pool, name);
+    const size: unknown = typeof queue === 'object' && queue !== null ? Reflect.get(queue, 'length') : 0;
+    return typeof size === 'number' ? size : 0;
+  };
+  return { open: length('_allConnections'), idle: length('_freeConnections'), statements: 0 };
 }

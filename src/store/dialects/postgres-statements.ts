@@ -19,6 +19,11 @@ export class StatementNames {
   #given = 0;
   #off = false;
 
+  /** SQL texts named now. */
+  get size(): number {
+    return this.#names.size;
+  }
+
   /** The name of `text`, or undefined when it runs unnamed. */
   nameOf(text: string): string | undefined {
     if (this.#off) return undefined;

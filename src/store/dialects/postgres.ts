@@ -90,5 +90,9 @@ export function connectPostgres(source: PostgresDatasource, log: (msg: string) =
   const dialect = new GuardedDialect(new PostgresDialect({ pool }), {
     classify: (error) => databaseFailure(adapter.product, target, error),
   });
-  return { db: new Kysely<Tables>({ dialect }), adapter };
+  return {
+    db: new Kysely<Tables>({ dialect }),
+    adapter,
+    connections: () => ({ open: pool.totalCount, idle: pool.idleCount, statements: statements.size }),
+  };
 }

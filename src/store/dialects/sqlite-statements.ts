@@ -38,6 +38,11 @@ export class CachedStatements implements SqliteDatabase {
     return statement;
   }
 
+  /** SQL texts kept prepared now. */
+  get size(): number {
+    return this.#statements.size;
+  }
+
   close(): void {
     this.#statements.clear();
     this.#database.close();

@@ -111,12 +111,19 @@ export function connectSqlite(path: string): Connection {
   }
   const adapter = sqliteAdapter(file);
   const lock = new SqliteLockWatch(database, { fullMs: BUSY_TIMEOUT_MS, shortMs: CONTENDED_TIMEOUT_MS });
-  const dialect = new GuardedDialect(
-    new ImmediateSqliteDialect({ database: new CachedStatements(database) }),
-    {
-      classify: (error) => databaseFailure(adapter.product, file, error),
-      observe: (query, error) => lock.observe(query, error),
-    },
-  );
-  return { db: new Kysely<Tables>({ dialect }), adapter };
+  const statements = new CachedStatements(database);
+  const dialect = new GuardedDialect(new ImmediateSqliteDialect({ database: statements }), {
+    classify: (error) => databaseFailure(adapter.product, file, error),
+    observe: (query, error) => lock.observe(query, error),
+  });
+  return {
+    db: new Kysely<Tables>({ dialect }),
+    adapter,
+    // One connection: busy while a transaction is open on it.
+    connections: () => ({
+      open: database.open ? 1 : 0,
+      idle: database.open && !database.inTransaction ? 1 : 0,
+      statements: statements.size,
+    }),
+  };
 }

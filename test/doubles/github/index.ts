@@ -154,6 +154,11 @@ export interface GitHubDouble extends ForgeDouble {
 /** Options of the double; `tls` serves https with that key and certificate (for SKIP_VERIFY tests). */
 export interface GitHubDoubleOptions {
   enterprise?: boolean;
+  /**
+   * Requests an hour before the API refuses (default GitHub's 5,000). A GitHub Enterprise Server
+   * sets its own, or none: its rate limiting is off unless an administrator turns it on.
+   */
+  rateLimit?: number;
   tls?: { key: string; cert: string };
 }
 
@@ -166,7 +171,7 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     urls: { web: '', api: '' },
     app: { clientId: `Iv1.${randomBytes(8).toString('hex')}`, clientSecret: randomBytes(20).toString('hex') },
   };
-  const rateLimit = new RateLimit();
+  const rateLimit = new RateLimit(options.rateLimit);
   const received: ReceivedRequest[] = [];
   const unknown: string[] = [];
   const faults = new Faults();

@@ -5,8 +5,14 @@
  */
 export class RateLimit {
   static readonly LIMIT = 5000;
+  readonly #limit: number;
   #used = 0;
   #reset = 0;
+
+  /** `limit` requests an hour: GitHub's 5,000, or what a GitHub Enterprise Server's administrator set. */
+  constructor(limit = RateLimit.LIMIT) {
+    this.#limit = limit;
+  }
 
   /** Counts one request; false when the limit is exhausted. */
   take(now = Date.now()): boolean {
@@ -14,21 +20,21 @@ export class RateLimit {
       this.#used = 0;
       this.#reset = now + 3600_000;
     }
-    if (this.#used >= RateLimit.LIMIT) return false;
+    if (this.#used >= this.#limit) return false;
     this.#used++;
     return true;
   }
 
   /** Uses up the rest of the window, which then ends at `resetAt`. */
   exhaust(resetAt: Date): void {
-    this.#used = RateLimit.LIMIT;
+    this.#used = this.#limit;
     this.#reset = resetAt.getTime();
   }
 
   headers(): Record<string, string> {
     return {
-      'x-ratelimit-limit': String(RateLimit.LIMIT),
-      'x-ratelimit-remaining': String(RateLimit.LIMIT - this.#used),
+      'x-ratelimit-limit': String(this.#limit),
+      'x-ratelimit-remaining': String(this.#limit - this.#used),
       'x-ratelimit-reset': String(Math.ceil(this.#reset / 1000)),
       'x-ratelimit-used': String(this.#used),
       'x-ratelimit-resource': 'core',

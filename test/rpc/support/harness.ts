@@ -12,6 +12,7 @@ import type { ScmNetrc } from '../../../src/core/scm.js';
 import type { NewStage, Stage } from '../../../src/core/stage.js';
 import type { Store } from '../../../src/core/store.js';
 import { InMemoryLiveLogs } from '../../../src/server/logs/live-logs.js';
+import { HeldEntries } from '../../../src/server/metrics/held-entries.js';
 import { BuildWatches } from '../../../src/server/queue/build-watches.js';
 import { StageQueue } from '../../../src/server/queue/stage-queue.js';
 import { registerRpcRoutes, type RpcTimeouts } from '../../../src/server/rpc/index.js';
@@ -62,6 +63,8 @@ export interface TestServer {
   watches: BuildWatches;
   liveLogs: RecordingLiveLogs;
   heard: Heard[];
+  /** The sizes of the protocol's in-memory maps, as /metrics shows them. */
+  gauges: HeldEntries;
   call(method: string, path: string, body?: unknown, token?: string | null): Promise<Response>;
   close(): Promise<void>;
 }
@@ -83,7 +86,9 @@ export async function startServer(store: Store, options: ServerOptions = {}): Pr
   });
   const watches = new BuildWatches({ builds: store.builds, recheck: 200 });
   const app = Fastify({ forceCloseConnections: true }) as unknown as FastifyInstance;
+  const gauges = new HeldEntries();
   registerRpcRoutes(app, {
+    gauges,
     store,
     listener,
     liveLogs,
@@ -110,6 +115,7 @@ export async function startServer(store: Store, options: ServerOptions = {}): Pr
     watches,
     liveLogs,
     heard,
+    gauges,
     call: (method, path, body, token = SECRET) =>
       fetch(`${url}${path}`, {
         method,

@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../core/store.js';
+import { openStore } from '../../store/index.js';
+import { Authenticator, SessionCookies } from '../auth/index.js';
+import { seedUser } from '../bootstrap/seed-user.js';
+import { handleError } from '../http-errors.js';
+import { InMemoryLiveLogs } from '../logs/live-logs.js';
+import { HeldEntries } from '../metrics/held-entries.js';
+import { ProcessGauges } from '../metrics/process-gauges.js';
+import { metricsRoute } from './metrics.js';
+
+const ADMIN = 'a'.repeat(32);
+const USER = 'u'.repeat(32);
+
+/** The value of the sample `name{labels}` in a Prometheus text answer. */
+function sample(text: string, name: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line === undefined ? undefined : Number(line.slice(name.length + 1));
+}
+
+describe('GET /metrics: the process gauges', () => {
+  let dir: string;
+  let store: Store;
+  let app: FastifyInstance;
+  let processGauges: ProcessGauges;
+  const liveLogs = new InMemoryLiveLogs();
+
+  const start = async (anonymous: boolean): Promise<void> => {
+    const sessions = new SessionCookies({ secret: 'metrics-test', timeoutMs: 60_000, secure: false });
+    const held = new HeldEntries();
+    held.add('live_logs', liveLogs);
+    processGauges = new ProcessGauges();
+    processGauges.start();
+    app = Fastify();
+    app.setErrorHandler(handleError);
+    metricsRoute(app, {
+      auth: new Authenticator({ users: store.users, sessions }),
+      store,
+      anonymous,
+      process: processGauges,
+      held,
+    });
+    await app.ready();
+  };
+  const get = (url: string, token?: string) =>
+    app.inject({ url, headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-metrics-'));
+    store = await openStore({ datasource: { driver: 'embedded_sql', path: join(dir, 'svc.sqlite') } });
+    await seedUser(store.users, { username: 'ops', machine: true, admin: true, token: ADMIN });
+    await seedUser(store.users, { username: 'dev', machine: true, admin: false, token: USER });
+  });
+  afterEach(async () => {
+    processGauges.stop();
+    await app.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('shows memory, the heap after a full collection, handles, descriptors, connections and map sizes', async () => {
+    await start(false);
+    const unsubscribe = liveLogs.subscribe(
+      7,
+      () => undefined,
+      () => undefined,
+    );
+    const answer = await get('/metrics?gc=full', ADMIN);
+    unsubscribe();
+    expect(answer.statusCode).toBe(200);
+    const text = answer.body;
+    expect(text).toContain('# TYPE svc_process_heap_after_gc_bytes gauge\n');
+    expect(sample(text, 'svc_process_resident_memory_bytes')).toBeGreaterThan(10 * 1024 * 1024);
+    const afterGc = sample(text, 'svc_process_heap_after_gc_bytes') ?? 0;
+    // Just collected: no more than in use now, and far from nothing.
+    expect(afterGc).toBeGreaterThan(1024 * 1024);
+    expect(afterGc).toBeLessThanOrEqual(sample(text, 'svc_process_heap_used_bytes') ?? 0);
+    expect(sample(text, 'svc_process_full_gcs')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'svc_process_heap_space_used_bytes{space="code_space"}')).toBeGreaterThan(0);
+    expect(sample(text, 'svc_process_heap_space_used_bytes{space="old_space"}')).toBeLessThanOrEqual(afterGc);
+    // The store's SQLite file is open in this process, among others.
+    expect(sample(text, 'svc_process_open_fds')).toBeGreaterThan(3);
+    expect(text).toMatch(/^svc_process_active_resources\{type="[A-Za-z]+"\} \d+$/m);
+    expect(sample(text, 'svc_database_connections{state="open"}')).toBe(1);
+    expect(sample(text, 'svc_database_connections{state="idle"}')).toBe(1);
+    expect(sample(text, 'svc_database_statements')).toBeGreaterThan(0);
+    expect(sample(text, 'svc_memory_entries{holder="live_logs.watched_steps"}')).toBe(1);
+    expect(sample(text, 'svc_memory_entries{holder="live_logs.subscribers"}')).toBe(1);
+    // Drone's gauges come first, unchanged.
+    expect(sample(text, 'svc_user_count')).toBe(2);
+
+    const later = await get('/metrics', ADMIN);
+    expect(sample(later.body, 'svc_memory_entries{holder="live_logs.watched_steps"}')).toBe(0);
+  });
+
+  it('collects garbage for administrators only, also when anyone may read the metrics', async () => {
+    await start(true);
+    expect((await get('/metrics')).statusCode).toBe(200);
+    expect((await get('/metrics?gc=full')).statusCode).toBe(401);
+    expect((await get('/metrics?gc=full', USER)).statusCode).toBe(403);
+    expect((await get('/metrics?gc=yes', ADMIN)).statusCode).toBe(400);
+    const before = processGauges.read().fullCollections;
+    expect((await get('/metrics?gc=full', ADMIN)).statusCode).toBe(200);
+    expect(processGauges.read().fullCollections).toBeGreaterThan(before);
+  });
+});
