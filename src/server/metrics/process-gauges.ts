@@ -18,6 +18,8 @@ export interface ProcessReading {
   readonly heapTotalBytes: number;
   /** Memory outside V8's heap held by JavaScript objects (Buffers, ArrayBuffers), bytes. */
   readonly externalBytes: number;
+  /** What V8 itself has allocated with malloc (compiler zones, tables), bytes: native, outside the heap. */
+  readonly v8MallocedBytes: number;
   /**
    * V8's heap in use now by space (`old_space`, `code_space`, …), bytes: after a collection, what
    * grows tells compiled code warming up (code_space) from objects kept (old_space).
@@ -84,6 +86,7 @@ export class ProcessGauges {
       heapUsedBytes: heap.used_heap_size,
       heapTotalBytes: heap.total_heap_size,
       externalBytes: heap.external_memory,
+      v8MallocedBytes: heap.malloced_memory,
       heapSpacesUsedBytes: Object.fromEntries(
         getHeapSpaceStatistics().map((space) => [space.space_name, space.space_used_size]),
       ),

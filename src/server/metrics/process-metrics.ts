@@ -33,6 +33,11 @@ export function processMetrics(
       reading.externalBytes,
     ),
     gauge(
+      'svc_process_v8_malloced_bytes',
+      'Native memory V8 itself allocated (compiler zones, tables), outside its heap.',
+      reading.v8MallocedBytes,
+    ),
+    gauge(
       'svc_process_heap_after_gc_bytes',
       'V8 heap in use right after the last full collection (NaN before the first).',
       reading.heapAfterGcBytes ?? Number.NaN,

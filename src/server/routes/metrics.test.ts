@@ -80,6 +80,7 @@ describe('GET /metrics: the process gauges', () => {
     expect(afterGc).toBeGreaterThan(1024 * 1024);
     expect(afterGc).toBeLessThanOrEqual(sample(text, 'svc_process_heap_used_bytes') ?? 0);
     expect(sample(text, 'svc_process_full_gcs')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'svc_process_v8_malloced_bytes')).toBeGreaterThan(0);
     expect(sample(text, 'svc_process_heap_space_used_bytes{space="code_space"}')).toBeGreaterThan(0);
     expect(sample(text, 'svc_process_heap_space_used_bytes{space="old_space"}')).toBeLessThanOrEqual(afterGc);
     // The store's SQLite file is open in this process, among others.
