@@ -76,13 +76,15 @@ describe('GET /metrics: the process gauges', () => {
     expect(text).toContain('# TYPE svc_process_heap_after_gc_bytes gauge\n');
     expect(sample(text, 'svc_process_resident_memory_bytes')).toBeGreaterThan(10 * 1024 * 1024);
     const afterGc = sample(text, 'svc_process_heap_after_gc_bytes') ?? 0;
-    // Just collected: no more than in use now, and far from nothing.
+    // Just collected: far from nothing, and within the process's memory. (Not compared with the heap
+    // in use now: what the answer itself allocated after the collection may make either larger.)
     expect(afterGc).toBeGreaterThan(1024 * 1024);
-    expect(afterGc).toBeLessThanOrEqual(sample(text, 'svc_process_heap_used_bytes') ?? 0);
+    expect(afterGc).toBeLessThan(sample(text, 'svc_process_resident_memory_bytes') ?? 0);
+    expect(sample(text, 'svc_process_heap_used_bytes')).toBeGreaterThan(1024 * 1024);
     expect(sample(text, 'svc_process_full_gcs')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'svc_process_v8_malloced_bytes')).toBeGreaterThan(0);
     expect(sample(text, 'svc_process_heap_space_used_bytes{space="code_space"}')).toBeGreaterThan(0);
-    expect(sample(text, 'svc_process_heap_space_used_bytes{space="old_space"}')).toBeLessThanOrEqual(afterGc);
+    expect(sample(text, 'svc_process_heap_space_used_bytes{space="old_space"}')).toBeGreaterThan(0);
     // The store's SQLite file is open in this process, among others.
     expect(sample(text, 'svc_process_open_fds')).toBeGreaterThan(3);
     expect(text).toMatch(/^svc_process_active_resources\{type="[A-Za-z]+"\} \d+$/m);

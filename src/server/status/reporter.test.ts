@@ -11,7 +11,7 @@ describe('CommitStatusReporter', () => {
   });
   afterEach(() => world.close());
 
-  it('posts each state once, and forgets a build once its final state is posted', async () => {
+  it('posts each state once, and keeps only the last final states once builds are done', async () => {
     const sha = world.github.commit('octocat/app', 'main', { 'README.md': 'hi\n' }, 'status');
     const { build } = await world.store.builds.create(newBuild(world.repo.id, { after: sha }), []);
     const reporter = new CommitStatusReporter({
@@ -30,9 +30,18 @@ describe('CommitStatusReporter', () => {
     expect(reporter.sizes().posted_builds).toBe(1);
 
     await report('success');
+    // A final report repeated (a runner retrying it, a replay re-telling the listeners) is not posted again.
+    await report('success');
     expect(world.github.statuses('octocat/app', sha).map((s) => s.state)).toEqual(['pending', 'success']);
     // A done build changes no more (a restart is a new build): a server that runs for months must
-    // not keep one entry per build it ever reported.
-    expect(reporter.sizes()).toEqual({ posted_builds: 0, locked_builds: 0 });
+    // not keep one entry per build it ever reported, only the last few hundred final states.
+    expect(reporter.sizes()).toEqual({ posted_builds: 0, done_builds: 1, locked_builds: 0 });
+    for (let i = 1; i <= 300; i++)
+      await reporter.buildUpdated({
+        repo: world.repo,
+        build: { ...build, id: build.id + i, status: 'success' },
+        stages: [],
+      });
+    expect(reporter.sizes()).toEqual({ posted_builds: 0, done_builds: 256, locked_builds: 0 });
   });
 });

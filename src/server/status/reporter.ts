@@ -28,6 +28,11 @@ export interface StatusReporterDeps {
 
 /** Builds under way whose last posted state is remembered; beyond this, the oldest are forgotten. */
 const REMEMBERED_BUILDS = 10_000;
+/**
+ * Done builds whose final state is remembered: enough for the repeats a final report gets (a runner
+ * retrying it after a lost answer, a replay re-telling the listeners), few enough to stay small.
+ */
+const REMEMBERED_DONE = 256;
 
 /**
  * Reports build status to the git provider as a commit status on the build's commit, named
@@ -42,6 +47,8 @@ export class CommitStatusReporter implements BuildListener, GaugeSource {
   readonly #deps: StatusReporterDeps;
   readonly #poster: Pick<StatusPoster, 'post'>;
   readonly #posted = new Map<number, ScmStatus['state']>();
+  /** Final states posted, of the last REMEMBERED_DONE builds that ended. */
+  readonly #done = new Map<number, ScmStatus['state']>();
   readonly #perBuild = new KeyedLock();
 
   constructor(deps: StatusReporterDeps) {
@@ -50,7 +57,11 @@ export class CommitStatusReporter implements BuildListener, GaugeSource {
   }
 
   sizes(): Record<string, number> {
-    return { posted_builds: this.#posted.size, locked_builds: this.#perBuild.size };
+    return {
+      posted_builds: this.#posted.size,
+      done_builds: this.#done.size,
+      locked_builds: this.#perBuild.size,
+    };
   }
 
   async buildUpdated(change: { repo: Repo; build: Build; stages: Stage[] }): Promise<void> {
@@ -60,7 +71,8 @@ export class CommitStatusReporter implements BuildListener, GaugeSource {
 
   async #report(repo: Repo, build: Build): Promise<void> {
     const state = commitState(build.status);
-    if (this.#posted.get(build.id) === state || build.after === '') return;
+    const last = this.#posted.get(build.id) ?? this.#done.get(build.id);
+    if (last === state || build.after === '') return;
     try {
       const outcome = await this.#poster.post({
         repo,
@@ -75,10 +87,14 @@ export class CommitStatusReporter implements BuildListener, GaugeSource {
         },
       });
       if (outcome.kind !== 'posted') return;
-      // A done build changes no more (a restart is a new build): remembering it would keep one
-      // entry per build ever reported, up to REMEMBERED_BUILDS (found by the soak benchmark).
-      if (isDone(build.status)) this.#posted.delete(build.id);
-      else this.#remember(build.id, state);
+      // A done build changes no more (a restart is a new build): remembering it with the running
+      // ones would keep one entry per build ever reported, up to REMEMBERED_BUILDS (found by the
+      // soak benchmark). Its final state is kept among the last REMEMBERED_DONE, so that a repeated
+      // final report is not posted again.
+      if (isDone(build.status)) {
+        this.#posted.delete(build.id);
+        remember(this.#done, build.id, state, REMEMBERED_DONE);
+      } else remember(this.#posted, build.id, state, REMEMBERED_BUILDS);
     } catch (error) {
       // The outbox itself could not be written (database down): the status is lost, the build is not.
       this.#deps.logger.warn(
@@ -87,13 +103,19 @@ export class CommitStatusReporter implements BuildListener, GaugeSource {
       );
     }
   }
+}
 
-  #remember(buildId: number, state: ScmStatus['state']): void {
-    this.#posted.delete(buildId);
-    this.#posted.set(buildId, state);
-    if (this.#posted.size > REMEMBERED_BUILDS) {
-      const oldest = this.#posted.keys().next();
-      if (oldest.done !== true) this.#posted.delete(oldest.value);
-    }
+/** Sets `buildId`'s state as the newest entry of `states`, dropping the oldest beyond `most`. */
+function remember(
+  states: Map<number, ScmStatus['state']>,
+  buildId: number,
+  state: ScmStatus['state'],
+  most: number,
+): void {
+  states.delete(buildId);
+  states.set(buildId, state);
+  if (states.size > most) {
+    const oldest = states.keys().next();
+    if (oldest.done !== true) states.delete(oldest.value);
   }
 }
