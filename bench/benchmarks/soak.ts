@@ -6,6 +6,7 @@ import { readSoakGauges } from '../lib/soak-gauges.js';
 import { growingHolders, soakFigures, type SoakRow } from '../lib/soak-summary.js';
 import { soakRound, type RoundPlan, type RoundTally } from '../lib/soak-traffic.js';
 import { round } from '../lib/stats.js';
+import { sshSoak } from '../lib/soak-ssh.js';
 import { startSvcSystem } from '../lib/svc-system.js';
 
 const RUNNERS = 2;
@@ -15,11 +16,8 @@ const ADMIN_TOKEN = 'soak-admin-token-0123456789abcde';
 /** After a round, idle keep-alive connections close (Node's 5 s) and runners clean up. */
 const SETTLE_MS = 6_000;
 /** Each build prints 200 lines, with a pause between halves that live viewers see. */
-const PIPELINE = oneStepPipeline([
-  'seq 1 100 | sed "s/^/soak line /"',
-  'sleep 1',
-  'seq 101 200 | sed "s/^/soak line /"',
-]);
+const COMMANDS = ['seq 1 100 | sed "s/^/soak line /"', 'sleep 1', 'seq 101 200 | sed "s/^/soak line /"'];
+const PIPELINE = oneStepPipeline(COMMANDS);
 
 /** How long the soak runs: a few short rounds by default, rounds of 100 builds for `--long` (30 min) or `--minutes=N`. */
 interface SoakLength {
@@ -59,8 +57,15 @@ function describeRound(row: SoakRow, tally: RoundTally): string {
 }
 
 /** One soak on one database: rounds until both the round count and the minutes are reached. */
-async function soakOn(database: 'SQLite' | 'PostgreSQL', length: SoakLength): Promise<BenchResult[]> {
+async function soakOn(
+  database: 'SQLite' | 'PostgreSQL',
+  length: SoakLength,
+  runnerKind: 'docker' | 'ssh',
+): Promise<BenchResult[]> {
   let created: TestDatabase | undefined;
+  const ssh = runnerKind === 'ssh' ? await sshSoak(COMMANDS) : undefined;
+  const plan = ssh === undefined ? length.plan : { ...length.plan, pipeline: ssh.pipeline };
+  const label = ssh === undefined ? database : `${database}, ssh runners`;
   const serverEnv: Record<string, string> = {
     SVC_USER_CREATE: `username:soak-admin,machine:true,admin:true,token:${ADMIN_TOKEN}`,
   };
@@ -72,13 +77,15 @@ async function soakOn(database: 'SQLite' | 'PostgreSQL', length: SoakLength): Pr
   }
   const system = await startSvcSystem({
     runners: RUNNERS,
-    runnerEnv: { SVC_RUNNER_CAPACITY: String(CAPACITY) },
+    runnerKind,
+    runnerEnv: { SVC_RUNNER_CAPACITY: String(CAPACITY), ...ssh?.runnerEnv },
     serverEnv,
     // A GitHub Enterprise Server without rate limiting (its default): each build costs a few API
     // calls, and GitHub's 5,000 an hour ran out after ~900 builds, failing every build after.
     githubRateLimit: 1_000_000,
   });
   try {
+    await ssh?.ready(system);
     const runnerPids = system.runners.map((runner) => runner.child.pid ?? 0);
     const started = performance.now();
     const rows: SoakRow[] = [];
@@ -92,7 +99,7 @@ async function soakOn(database: 'SQLite' | 'PostgreSQL', length: SoakLength): Pr
     };
     let builds = 0;
     while (rows.length < length.minRounds || performance.now() - started < length.minutes * 60_000) {
-      const tally = await soakRound(system, ADMIN_TOKEN, length.plan);
+      const tally = await soakRound(system, ADMIN_TOKEN, plan);
       await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
       builds += Object.values(tally.statuses).reduce((a, b) => a + b, 0);
       const row: SoakRow = {
@@ -109,18 +116,19 @@ async function soakOn(database: 'SQLite' | 'PostgreSQL', length: SoakLength): Pr
       totals.reads += tally.apiReads;
       for (const [status, n] of Object.entries(tally.statuses))
         totals.statuses[status] = (totals.statuses[status] ?? 0) + n;
-      process.stderr.write(`soak (${database}): ${describeRound(row, tally)}\n`);
-      process.stderr.write(`soak (${database}): row ${JSON.stringify({ database, ...row, tally })}\n`);
+      process.stderr.write(`soak (${label}): ${describeRound(row, tally)}\n`);
+      process.stderr.write(`soak (${label}): row ${JSON.stringify({ database: label, ...row, tally })}\n`);
     }
     const notes =
-      `${RUNNERS} svc runner docker × capacity ${CAPACITY}; builds by status ${JSON.stringify(totals.statuses)}, ` +
+      `${RUNNERS} svc runner ${runnerKind} × capacity ${CAPACITY}; builds by status ${JSON.stringify(totals.statuses)}, ` +
       `${totals.cancelled} cancelled, ${totals.restarted} restarted, ${totals.reads} API reads, ` +
       `${totals.streams} event streams opened and dropped, ${totals.followed} live logs followed; ` +
       `largest maps at the end: ${growingHolders(rows)}`;
-    return soakFigures(database, rows, notes);
+    return soakFigures(label, rows, notes);
   } finally {
     await system.close();
     await created?.drop();
+    await ssh?.stop();
   }
 }
 
@@ -129,7 +137,8 @@ async function soakOn(database: 'SQLite' | 'PostgreSQL', length: SoakLength): Pr
  * event streams, live logs, cancels and restarts; after each round the server collects all garbage
  * and its gauges are read (GET /metrics?gc=full), the runners' from /proc. On SQLite, and on
  * PostgreSQL (a fresh database) when SVC_TEST_SQL_B_DATASOURCE is set. A few minutes by default;
- * `--long` runs each database 30 minutes (`--minutes=N`), `--database=sqlite|postgres` one of them.
+ * `--long` runs each database 30 minutes (`--minutes=N`), `--database=sqlite|postgres` one of them,
+ * `--runner=ssh` SSH runners on a real sshd in place of the Docker ones.
  */
 export const soak: Benchmark = {
   name: 'soak',
@@ -142,8 +151,10 @@ export const soak: Benchmark = {
         (only === undefined || d.toLowerCase().startsWith(only.toLowerCase())) &&
         (d === 'SQLite' || process.env.SVC_TEST_SQL_B_DATASOURCE !== undefined),
     );
+    // `--runner=ssh`: svc runner ssh on a real sshd instead of svc runner docker.
+    const runnerKind = ctx.flags.includes('--runner=ssh') ? 'ssh' : 'docker';
     const results: BenchResult[] = [];
-    for (const database of databases) results.push(...(await soakOn(database, length)));
+    for (const database of databases) results.push(...(await soakOn(database, length, runnerKind)));
     return results;
   },
 };

@@ -109,7 +109,7 @@ export function soakFigures(database: string, rows: readonly SoakRow[], notes: s
       `${database}: runner RSS above its first round, largest`,
       runnerRssAbove,
       'MiB',
-      `${what}; ${first.reading.runners.length} svc runner docker processes, RSS per round ${rows.map((r) => r.reading.runners.map((x) => round(x.rssMiB, 0)).join('/')).join(', ')} MiB`,
+      `${what}; ${first.reading.runners.length} runner processes, RSS per round ${rows.map((r) => r.reading.runners.map((x) => round(x.rssMiB, 0)).join('/')).join(', ')} MiB`,
       n,
     ),
     figure(

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, enable, loginAs, tokenOf } from '../../test/api/client.js';
 import { startGitHubDouble, type GitHubDouble } from '../../test/doubles/github/index.js';
-import { freePort, serverEnv, startRunner, startServer, type SvcProcess } from '../../test/e2e/system.js';
+import {
+  freePort,
+  serverEnv,
+  startRunner,
+  startServer,
+  startSvcRunner,
+  type SvcProcess,
+} from '../../test/e2e/system.js';
 
 /** svc as users run it: `svc server` and `svc runner docker` processes, GitHub played by its double. */
 export interface SvcSystem {
@@ -25,6 +32,8 @@ export interface SvcSystem {
 export interface SvcSystemOptions {
   readonly runners?: number;
   readonly runnerEnv?: Record<string, string>;
+  /** `svc runner docker` (default) or `svc runner ssh`. */
+  readonly runnerKind?: 'docker' | 'ssh';
   /** Settings of the server besides the defaults (another SVC_DATABASE_DATASOURCE, SVC_USER_CREATE…). */
   readonly serverEnv?: Record<string, string>;
   /** The GitHub double's requests an hour (default GitHub's 5,000; each build costs a few). */
@@ -51,9 +60,12 @@ export async function startSvcSystem(options: SvcSystemOptions = {}): Promise<Sv
   const token = await tokenOf({ url }, session);
   await call({ url }, '/api/user/repos', { token });
   await enable({ url }, session, repo);
-  const runners = Array.from({ length: Math.max(1, options.runners ?? 1) }, (_, i) =>
-    startRunner(port, `bench-runner-${process.pid}-${i + 1}`, [], options.runnerEnv),
-  );
+  const runners = Array.from({ length: Math.max(1, options.runners ?? 1) }, (_, i) => {
+    const name = `bench-runner-${process.pid}-${i + 1}`;
+    return options.runnerKind === 'ssh'
+      ? startSvcRunner('ssh', port, name, options.runnerEnv)
+      : startRunner(port, name, [], options.runnerEnv);
+  });
   const [runner] = runners;
   if (runner === undefined) throw new Error('no runner started');
   return {
