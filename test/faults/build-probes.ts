@@ -16,17 +16,25 @@ export function countingPipeline(lines: number, pause: number): string {
   return workPipeline([`for i in $(seq 1 ${lines}); do echo "line $i"; sleep ${pause}; done`]);
 }
 
-/** How many of `line 1` … `line <lines>` the log lacks, and how many extra copies it holds. */
-export function lineCounts(log: readonly string[], lines: number): { lost: number; duplicated: number } {
+/**
+ * How many of `<prefix>1` … `<prefix><lines>` (default `line 1` …) the log lacks, and how many extra
+ * copies it holds.
+ */
+export function lineCounts(
+  log: readonly string[],
+  lines: number,
+  prefix = 'line ',
+): { lost: number; duplicated: number } {
+  const numbered = new RegExp(`^${prefix}\\d+$`);
   const seen = new Map<string, number>();
   for (const line of log) {
     const text = line.replace(/\r?\n$/, '');
-    if (/^line \d+$/.test(text)) seen.set(text, (seen.get(text) ?? 0) + 1);
+    if (numbered.test(text)) seen.set(text, (seen.get(text) ?? 0) + 1);
   }
   let lost = 0;
   let duplicated = 0;
   for (let i = 1; i <= lines; i++) {
-    const count = seen.get(`line ${i}`) ?? 0;
+    const count = seen.get(`${prefix}${i}`) ?? 0;
     if (count === 0) lost++;
     else duplicated += count - 1;
   }

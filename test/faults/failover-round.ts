@@ -4,7 +4,8 @@
  * green with each line stored once. Also the count of cron builds per scheduled slot, read from the
  * servers' logs. Used by test/faults/ha.test.ts (a few rounds) and `npm run bench -- failover` (many).
  */
-import { countLines, isOver, type HaCluster, type ServerName } from './ha-cluster.js';
+import { lineCounts } from './build-probes.js';
+import { isOver, type HaCluster, type ServerName } from './ha-cluster.js';
 import { workPipeline } from './pipelines.js';
 
 /** How a round disturbs a server. */
@@ -65,7 +66,7 @@ export async function failoverRound(
     const done = await cluster.build(other, number, isOver, 180_000);
     recovery = Math.max(recovery, Date.now() - disturbedAt);
     const lines = await cluster.workLines(other, done);
-    builds.push({ number, status: done.status, ...countLines(lines, LINES) });
+    builds.push({ number, status: done.status, ...lineCounts(lines, LINES, 'n ') });
   }
   await cluster.restart(disturbance.server);
   return { disturbance, builds, down, recovery };

@@ -40,20 +40,6 @@ export function isOver(build: HaBuild): boolean {
   return !['pending', 'running'].includes(build.status);
 }
 
-/** What lines `n 1` … `n count` a log lacks and repeats. */
-export function countLines(out: readonly string[], count: number): { lost: number; duplicated: number } {
-  const seen = new Map<string, number>();
-  for (const line of out) if (line.startsWith('n ')) seen.set(line, (seen.get(line) ?? 0) + 1);
-  let lost = 0;
-  let duplicated = 0;
-  for (let i = 1; i <= count; i++) {
-    const times = seen.get(`n ${i}`) ?? 0;
-    if (times === 0) lost++;
-    else duplicated += times - 1;
-  }
-  return { lost, duplicated };
-}
-
 export class HaCluster {
   readonly servers: Record<ServerName, { port: number; process?: SvcProcess; logs: string[] }>;
   readonly github: GitHubDouble;
