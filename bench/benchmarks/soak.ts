@@ -2,7 +2,8 @@ import { datasourceSetting, testDialects, type TestDatabase } from '../../test/s
 import type { Benchmark } from '../lib/benchmark.js';
 import { oneStepPipeline } from '../lib/one-step.js';
 import type { BenchResult } from '../lib/result.js';
-import { readSoakGauges } from '../lib/soak-gauges.js';
+import { readSoakGauges, type RunnerProbe } from '../lib/soak-gauges.js';
+import { waitFor, type SvcProcess } from '../../test/e2e/system.js';
 import { growingHolders, soakFigures, type SoakRow } from '../lib/soak-summary.js';
 import { soakRound, type RoundPlan, type RoundTally } from '../lib/soak-traffic.js';
 import { round } from '../lib/stats.js';
@@ -52,8 +53,27 @@ function describeRound(row: SoakRow, tally: RoundTally): string {
     `(code ${round(server.codeMiB, 2)}, old ${round(server.oldMiB, 2)}) of ${round(server.heapTotalMiB, 1)} held, ` +
     `${server.statements} statements, external ${round(server.externalMiB, 1)} MiB, ` +
     `handles ${server.handles}, fds ${server.fds}, db connections ${server.dbConnections}; ` +
-    `runners RSS ${runners.map((r) => round(r.rssMiB, 1)).join('/')} MiB, fds ${runners.map((r) => r.fds).join('/')}`
+    `runners RSS ${runners.map((r) => `${round(r.rssFoundMiB, 1)}→${round(r.rssMiB, 1)}`).join('/')} MiB (found→after GC), ` +
+    `heap after GC ${runners.map((r) => round(r.heapAfterGcMiB, 2)).join('/')} MiB of ${runners.map((r) => round(r.heapTotalMiB, 1)).join('/')} held, ` +
+    `external ${runners.map((r) => round(r.externalMiB, 1)).join('/')}, V8 malloc ${runners.map((r) => round(r.v8MallocedMiB, 1)).join('/')} MiB, ` +
+    `handles ${runners.map((r) => r.handles).join('/')}, fds ${runners.map((r) => r.fds).join('/')}`
   );
+}
+
+const RUNNER_PASSWORD = 'soak-runner-dashboard';
+
+/** Where a runner's /metrics is: the port it chose, as its start-up line says. */
+async function runnerProbe(runner: SvcProcess): Promise<RunnerProbe> {
+  const port = await waitFor(
+    'the runner to say where it listens',
+    () => Promise.resolve(/listening on https?:\/\/[^\s"]+:(\d+)/.exec(runner.log())?.[1]),
+    30_000,
+  );
+  return {
+    pid: runner.child.pid ?? 0,
+    metricsUrl: `http://127.0.0.1:${port}/metrics`,
+    authorization: `Basic ${Buffer.from(`:${RUNNER_PASSWORD}`).toString('base64')}`,
+  };
 }
 
 /** One soak on one database: rounds until both the round count and the minutes are reached. */
@@ -78,7 +98,8 @@ async function soakOn(
   const system = await startSvcSystem({
     runners: RUNNERS,
     runnerKind,
-    runnerEnv: { SVC_RUNNER_CAPACITY: String(CAPACITY), ...ssh?.runnerEnv },
+    // The dashboard's password also opens each runner's /metrics, read after every round.
+    runnerEnv: { SVC_RUNNER_CAPACITY: String(CAPACITY), SVC_UI_PASSWORD: RUNNER_PASSWORD, ...ssh?.runnerEnv },
     serverEnv,
     // A GitHub Enterprise Server without rate limiting (its default): each build costs a few API
     // calls, and GitHub's 5,000 an hour ran out after ~900 builds, failing every build after.
@@ -86,7 +107,7 @@ async function soakOn(
   });
   try {
     await ssh?.ready(system);
-    const runnerPids = system.runners.map((runner) => runner.child.pid ?? 0);
+    const runnerProbes = await Promise.all(system.runners.map(runnerProbe));
     const started = performance.now();
     const rows: SoakRow[] = [];
     const totals = {
@@ -106,7 +127,7 @@ async function soakOn(
         round: rows.length + 1,
         builds,
         seconds: (performance.now() - started) / 1000,
-        reading: await readSoakGauges(system.url, ADMIN_TOKEN, system.server.child.pid ?? 0, runnerPids),
+        reading: await readSoakGauges(system.url, ADMIN_TOKEN, system.server.child.pid ?? 0, runnerProbes),
       };
       rows.push(row);
       totals.cancelled += tally.cancelled;
@@ -135,7 +156,8 @@ async function soakOn(
 /**
  * Soak (issue 31): a server with real Docker runners takes rounds of builds with logs, API reads,
  * event streams, live logs, cancels and restarts; after each round the server collects all garbage
- * and its gauges are read (GET /metrics?gc=full), the runners' from /proc. On SQLite, and on
+ * and its gauges are read (GET /metrics?gc=full), the runners' the same way (their /metrics, behind
+ * the dashboard's password). On SQLite, and on
  * PostgreSQL (a fresh database) when SVC_TEST_SQL_B_DATASOURCE is set. A few minutes by default;
  * `--long` runs each database 30 minutes (`--minutes=N`), `--database=sqlite|postgres` one of them,
  * `--runner=ssh` SSH runners on a real sshd in place of the Docker ones.

@@ -1,9 +1,30 @@
-import { readdirSync } from 'node:fs';
 import { residentMiB, residentParts } from './memory.js';
 
 const MiB = 1024 * 1024;
 
-/** What a soak round ends with: the server's gauges after a full collection, and its runners' from /proc. */
+/** A runner's gauges after a full collection (its /metrics?gc=full, behind the dashboard's password). */
+export interface RunnerReading {
+  /** RSS after the collection, and as found before it. */
+  readonly rssMiB: number;
+  readonly rssFoundMiB: number;
+  readonly anonMiB: number;
+  readonly heapAfterGcMiB: number;
+  readonly heapTotalMiB: number;
+  readonly externalMiB: number;
+  readonly v8MallocedMiB: number;
+  readonly handles: number;
+  readonly fds: number;
+  readonly held: Readonly<Record<string, number>>;
+}
+
+/** Where a soak reads one runner: its process, and its /metrics with the dashboard's credentials. */
+export interface RunnerProbe {
+  readonly pid: number;
+  readonly metricsUrl: string;
+  readonly authorization: string;
+}
+
+/** What a soak round ends with: the server's gauges after a full collection, and its runners'. */
 export interface SoakReading {
   readonly server: {
     /** RSS after the collection: what the process keeps. */
@@ -28,7 +49,7 @@ export interface SoakReading {
     /** Every in-memory map's size, by holder. */
     readonly held: Readonly<Record<string, number>>;
   };
-  readonly runners: readonly { readonly rssMiB: number; readonly fds: number }[];
+  readonly runners: readonly RunnerReading[];
 }
 
 /** The samples of a Prometheus text answer, by `name{labels}`. */
@@ -42,30 +63,14 @@ export function parseSamples(text: string): Map<string, number> {
   return samples;
 }
 
-/** Open descriptors of a process, from /proc. */
-export function fdsOf(pid: number): number {
-  return readdirSync(`/proc/${pid}/fd`).length;
-}
-
-/**
- * Makes the server collect all garbage (GET /metrics?gc=full, an administrator's token) and reads
- * its gauges; the runners have no metrics endpoint, so their memory and descriptors come from /proc.
- */
-export async function readSoakGauges(
-  url: string,
-  adminToken: string,
-  serverPid: number,
-  runnerPids: readonly number[],
-): Promise<SoakReading> {
-  const rssFoundMiB = residentMiB(serverPid);
-  const answer = await fetch(`${url}/metrics?gc=full`, {
-    headers: { authorization: `Bearer ${adminToken}` },
-  });
-  if (answer.status !== 200) throw new Error(`GET /metrics?gc=full answered ${answer.status}`);
+/** GET `metricsUrl`?gc=full: the process collects all garbage, then shows its gauges. */
+async function collectedGauges(metricsUrl: string, authorization: string) {
+  const answer = await fetch(`${metricsUrl}?gc=full`, { headers: { authorization } });
+  if (answer.status !== 200) throw new Error(`GET ${metricsUrl}?gc=full answered ${answer.status}`);
   const samples = parseSamples(await answer.text());
   const value = (name: string): number => {
     const found = samples.get(name);
-    if (found === undefined) throw new Error(`/metrics has no ${name}`);
+    if (found === undefined) throw new Error(`${metricsUrl} has no ${name}`);
     return found;
   };
   let handles = 0;
@@ -75,6 +80,40 @@ export async function readSoakGauges(
     const holder = /^svc_memory_entries\{holder="(.+)"\}$/.exec(name)?.[1];
     if (holder !== undefined) held[holder] = size;
   }
+  return { value, handles, held };
+}
+
+async function readRunner(probe: RunnerProbe): Promise<RunnerReading> {
+  const rssFoundMiB = residentMiB(probe.pid);
+  const { value, handles, held } = await collectedGauges(probe.metricsUrl, probe.authorization);
+  return {
+    rssMiB: value('svc_process_resident_memory_bytes') / MiB,
+    rssFoundMiB,
+    anonMiB: residentParts(probe.pid).anon,
+    heapAfterGcMiB: value('svc_process_heap_after_gc_bytes') / MiB,
+    heapTotalMiB: value('svc_process_heap_total_bytes') / MiB,
+    externalMiB: value('svc_process_external_bytes') / MiB,
+    v8MallocedMiB: value('svc_process_v8_malloced_bytes') / MiB,
+    handles,
+    fds: value('svc_process_open_fds'),
+    held,
+  };
+}
+
+/**
+ * Makes the server and each runner collect all garbage (GET /metrics?gc=full: an administrator's
+ * token for the server, the dashboard's password for a runner) and reads their gauges.
+ */
+export async function readSoakGauges(
+  url: string,
+  adminToken: string,
+  serverPid: number,
+  runners: readonly RunnerProbe[],
+): Promise<SoakReading> {
+  const rssFoundMiB = residentMiB(serverPid);
+  const { value, handles, held } = await collectedGauges(`${url}/metrics`, `Bearer ${adminToken}`);
+  const runnerReadings: RunnerReading[] = [];
+  for (const probe of runners) runnerReadings.push(await readRunner(probe));
   return {
     server: {
       rssMiB: value('svc_process_resident_memory_bytes') / MiB,
@@ -91,7 +130,7 @@ export async function readSoakGauges(
       dbConnections: value('svc_database_connections{state="open"}'),
       held,
     },
-    runners: runnerPids.map((pid) => ({ rssMiB: residentMiB(pid), fds: fdsOf(pid) })),
+    runners: runnerReadings,
   };
 }
 

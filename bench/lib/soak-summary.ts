@@ -1,5 +1,5 @@
 import type { BenchResult } from './result.js';
-import type { SoakReading } from './soak-gauges.js';
+import type { RunnerReading, SoakReading } from './soak-gauges.js';
 import { round } from './stats.js';
 
 /** One round of the soak as measured after it: builds so far and the gauges. */
@@ -45,11 +45,16 @@ function figure(
   return { name, metric, svc: v, baseline: null, ratio: null, unit, runs, p50: v, p99: v, notes };
 }
 
+/** A runner gauge per round, runners separated by `/`: `12/13, 12/14`. */
+function perRunner(rows: readonly SoakRow[], of: (runner: RunnerReading) => number): string {
+  return rows.map((r) => r.reading.runners.map(of).join('/')).join(', ');
+}
+
 /**
  * The soak's figures against the issue's targets: the heap after a full collection grows by less
  * than 1 MiB per thousand builds once warm (the first round is the warm-up; the slope of the later
  * rounds), handles and descriptors flat after the warm-up, RSS within 50 MiB of its first round —
- * for the server, and RSS and descriptors for the runners.
+ * for the server and for the runners, read the same way.
  */
 export function soakFigures(database: string, rows: readonly SoakRow[], notes: string): BenchResult[] {
   const warm = rows.slice(1);
@@ -62,6 +67,11 @@ export function soakFigures(database: string, rows: readonly SoakRow[], notes: s
   const runnerRssAbove = Math.max(
     ...rows.flatMap((r) =>
       r.reading.runners.map((runner, i) => runner.rssMiB - (first.reading.runners[i]?.rssMiB ?? 0)),
+    ),
+  );
+  const runnerHeapPer1000 = Math.max(
+    ...first.reading.runners.map(
+      (_, i) => slope(warm.map((r) => [r.builds, r.reading.runners[i]?.heapAfterGcMiB ?? 0])) * 1000,
     ),
   );
   const runnerFds = (row: SoakRow) => row.reading.runners.reduce((sum, runner) => sum + runner.fds, 0);
@@ -106,10 +116,21 @@ export function soakFigures(database: string, rows: readonly SoakRow[], notes: s
     ),
     figure(
       name,
+      `${database}: runner heap after full GC, growth per 1000 builds once warm`,
+      runnerHeapPer1000,
+      'MiB',
+      `${what}; the larger of the runners' slopes; heap after GC per round ${perRunner(rows, (x) => round(x.heapAfterGcMiB, 1))} MiB`,
+      n,
+    ),
+    figure(
+      name,
       `${database}: runner RSS above its first round, largest`,
       runnerRssAbove,
       'MiB',
-      `${what}; ${first.reading.runners.length} runner processes, RSS per round ${rows.map((r) => r.reading.runners.map((x) => round(x.rssMiB, 0)).join('/')).join(', ')} MiB`,
+      `${what}; ${first.reading.runners.length} runner processes, RSS after GET /metrics?gc=full per round ${perRunner(rows, (x) => round(x.rssMiB, 0))} MiB; ` +
+        `as found before it ${perRunner(rows, (x) => round(x.rssFoundMiB, 0))}; own (RssAnon) ${perRunner(rows, (x) => round(x.anonMiB, 0))}; ` +
+        `V8 heap held ${perRunner(rows, (x) => round(x.heapTotalMiB, 0))}; V8 malloc ${perRunner(rows, (x) => round(x.v8MallocedMiB, 0))}; ` +
+        `external ${perRunner(rows, (x) => round(x.externalMiB, 0))} MiB`,
       n,
     ),
     figure(

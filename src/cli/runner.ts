@@ -12,6 +12,9 @@ import { RUNNER_KINDS, type RunnerKind } from '../core/runner.js';
 import type { Poller } from '../runner/poller/index.js';
 import type { RemoteStageRunner } from '../runner/remote/index.js';
 import { startRunnerListener } from '../runner/remote/listener.js';
+import type { DashboardOptions } from '../runner/remote/dashboard.js';
+import { HeldEntries } from '../platform/metrics/held-entries.js';
+import { ProcessGauges } from '../platform/metrics/process-gauges.js';
 import type { CreatedRunner } from './runner/common.js';
 import type { CommandIO } from './io.js';
 import { parseListenAddress } from './listen-address.js';
@@ -175,6 +178,7 @@ async function serve(
 ): Promise<number> {
   const { poller, name, endpoint, platform, labels, capacity, dashboard } = created;
   const bind = parseListenAddress(settings.SVC_HTTP_BIND);
+  const gauges = runnerGauges(poller, dashboard);
   let listener;
   try {
     listener = await startRunnerListener({
@@ -182,6 +186,7 @@ async function serve(
       hostName: settings.SVC_HTTP_HOST,
       status: () => ({ running: poller.running, capacity }),
       dashboard,
+      metrics: gauges,
     });
   } catch (error) {
     io.stderr(
@@ -196,15 +201,28 @@ async function serve(
       `listening on ${settings.SVC_HTTP_PROTO}://${bind.host}:${listener.port}`,
   );
   const signals = stopSignals(poller, logger);
+  gauges.process.start();
   try {
     await signals.first;
     await poller.stop({ grace: STOP_GRACE_MS, report: STOP_REPORT_MS });
   } finally {
     signals.dispose();
+    gauges.process.stop();
     await listener.close();
   }
   logger.info(`svc runner ${kind} stopped`);
   return 0;
+}
+
+/** The runner's gauges for /metrics: its process, its polling loops and its dashboard's board. */
+function runnerGauges(
+  poller: Poller,
+  dashboard: DashboardOptions | undefined,
+): { process: ProcessGauges; held: HeldEntries } {
+  const held = new HeldEntries();
+  held.add('poller', poller);
+  if (dashboard !== undefined) held.add('board', dashboard.board);
+  return { process: new ProcessGauges(), held };
 }
 
 /**

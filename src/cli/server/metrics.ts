@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../core/store.js';
 import type { Authenticator } from '../../server/auth/index.js';
-import { HeldEntries } from '../../server/metrics/held-entries.js';
-import { ProcessGauges } from '../../server/metrics/process-gauges.js';
+import { HeldEntries } from '../../platform/metrics/held-entries.js';
+import { ProcessGauges } from '../../platform/metrics/process-gauges.js';
 import { metricsRoute } from '../../server/routes/metrics.js';
 
 /**

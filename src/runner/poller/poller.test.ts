@@ -114,7 +114,11 @@ describe('Poller', () => {
     poller.start();
     await sleep(100);
     expect(most).toBe(6);
+    expect(poller.sizes()).toEqual({ loops: 7, running_stages: 6 });
     await sleep(300);
+    // A runner without a limit runs for months: the loops that ended are not kept (they were, one
+    // per stage, until issue 31's soak of the runners looked).
+    expect(poller.sizes()).toEqual({ loops: 1, running_stages: 0 });
     await poller.stop({ grace: 1_000, report: 1_000 });
     expect(running).toBe(0);
     // Once the stages ended, the extra loops went: a single request waits (7 for the stages and the

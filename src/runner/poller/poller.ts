@@ -39,7 +39,9 @@ export class Poller {
   readonly #polling = new AbortController();
   readonly #cancel = new AbortController();
   readonly #abandon = new AbortController();
-  #slots: Promise<void>[] = [];
+  /** The loops running now; a loop leaves when it ends (without a limit they come and go). */
+  readonly #slots = new Set<Promise<void>>();
+  #spawned = 0;
   #running = 0;
   /** The stages this runner runs now, by id: a stage offered again while it runs is not run twice. */
   readonly #runningIds = new Set<number>();
@@ -52,7 +54,7 @@ export class Poller {
 
   /** Starts the polling loops. */
   start(): void {
-    if (this.#slots.length > 0) return;
+    if (this.#spawned > 0) return;
     const loops = this.#unlimited ? 1 : this.#options.capacity;
     for (let slot = 0; slot < loops; slot++) this.#spawn();
   }
@@ -62,7 +64,16 @@ export class Poller {
   }
 
   #spawn(): void {
-    this.#slots.push(this.#loop(this.#slots.length));
+    const loop = this.#loop(this.#spawned++);
+    this.#slots.add(loop);
+    // The loop's own outcome goes to `stop`, which awaits it; this only forgets it.
+    const forget = (): void => void this.#slots.delete(loop);
+    loop.then(forget, forget);
+  }
+
+  /** Sizes for the runner's /metrics: loops and stages held now. */
+  sizes(): Record<string, number> {
+    return { loops: this.#slots.size, running_stages: this.#runningIds.size };
   }
 
   /** Stages running right now. */
@@ -74,7 +85,7 @@ export class Poller {
   async stop(options: StopOptions): Promise<void> {
     this.#polling.abort();
     // Every loop there is: none is added once polling stopped.
-    const all = Promise.all(this.#slots);
+    const all = Promise.all([...this.#slots]);
     if (await finishedWithin(all, options.grace)) return;
     this.#options.logger.warn(`stages still running after ${options.grace} ms: cancelling them`);
     this.#cancel.abort(new Error('the runner is stopping'));

@@ -34,6 +34,11 @@ export class StageBoard {
     this.#recent.length = Math.min(this.#recent.length, RECENT);
   }
 
+  /** Sizes for the runner's /metrics. */
+  sizes(): Record<string, number> {
+    return { running: this.#running.size, recent: this.#recent.length };
+  }
+
   snapshot(): { running: BoardEntry[]; recent: BoardEntry[] } {
     return { running: [...this.#running.values()], recent: [...this.#recent] };
   }

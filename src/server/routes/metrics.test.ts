@@ -9,8 +9,8 @@ import { Authenticator, SessionCookies } from '../auth/index.js';
 import { seedUser } from '../bootstrap/seed-user.js';
 import { handleError } from '../http-errors.js';
 import { InMemoryLiveLogs } from '../logs/live-logs.js';
-import { HeldEntries } from '../metrics/held-entries.js';
-import { ProcessGauges } from '../metrics/process-gauges.js';
+import { HeldEntries } from '../../platform/metrics/held-entries.js';
+import { ProcessGauges } from '../../platform/metrics/process-gauges.js';
 import { metricsRoute } from './metrics.js';
 
 const ADMIN = 'a'.repeat(32);

@@ -6,10 +6,10 @@ import type { RepoStore } from '../../core/repo.js';
 import type { StageStore } from '../../core/stage.js';
 import type { UserStore } from '../../core/user.js';
 import type { Authenticator } from '../auth/authenticator.js';
-import { gauge } from '../metrics/exposition.js';
-import type { HeldEntries } from '../metrics/held-entries.js';
-import type { ProcessGauges } from '../metrics/process-gauges.js';
-import { processMetrics } from '../metrics/process-metrics.js';
+import { gauge } from '../../platform/metrics/exposition.js';
+import type { HeldEntries } from '../../platform/metrics/held-entries.js';
+import type { ProcessGauges } from '../../platform/metrics/process-gauges.js';
+import { processMetrics } from '../../platform/metrics/process-metrics.js';
 
 /** What the metrics endpoint reads. */
 export interface MetricsDeps {
@@ -77,7 +77,7 @@ export function metricsRoute(app: FastifyInstance, deps: MetricsDeps): void {
       gauge('svc_running_jobs', 'Number of running stages.', runningStages.length),
     ].join('');
     if (gc === 'full') deps.process.collect();
-    const own = processMetrics(deps.process.read(), store.connections(), deps.held.read());
+    const own = processMetrics(deps.process.read(), deps.held.read(), store.connections());
     return reply
       .type('text/plain; version=0.0.4; charset=utf-8')
       .header('cache-control', 'no-store')

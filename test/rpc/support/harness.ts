@@ -12,7 +12,7 @@ import type { ScmNetrc } from '../../../src/core/scm.js';
 import type { NewStage, Stage } from '../../../src/core/stage.js';
 import type { Store } from '../../../src/core/store.js';
 import { InMemoryLiveLogs } from '../../../src/server/logs/live-logs.js';
-import { HeldEntries } from '../../../src/server/metrics/held-entries.js';
+import { HeldEntries } from '../../../src/platform/metrics/held-entries.js';
 import { BuildWatches } from '../../../src/server/queue/build-watches.js';
 import { StageQueue } from '../../../src/server/queue/stage-queue.js';
 import { registerRpcRoutes, type RpcTimeouts } from '../../../src/server/rpc/index.js';

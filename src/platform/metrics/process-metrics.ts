@@ -4,23 +4,19 @@ import type { HeldEntry } from './held-entries.js';
 import type { ProcessReading } from './process-gauges.js';
 
 /**
- * The server process's own gauges in Prometheus' text format: memory, V8's heap (now and after the
- * last full collection), active handles, file descriptors, database connections, and the sizes of
- * svc's in-memory maps. Together they tell a leak (the heap after collections, a map, descriptors
- * that keep growing) from a heap V8 merely lets grow (docs/performance.md, Soak).
+ * A server's or runner's own gauges in Prometheus' text format: memory, V8's heap (now and after
+ * the last full collection), active handles, file descriptors, database connections (a server's),
+ * and the sizes of svc's in-memory maps. Together they tell a leak (the heap after collections, a
+ * map, descriptors that keep growing) from a heap V8 merely lets grow (docs/performance.md, Soak).
  */
 export function processMetrics(
   reading: ProcessReading,
-  connections: DatabaseConnections,
   held: readonly HeldEntry[],
+  connections?: DatabaseConnections,
 ): string {
   const resources = Object.entries(reading.resources).sort(([a], [b]) => a.localeCompare(b));
   const parts = [
-    gauge(
-      'svc_process_resident_memory_bytes',
-      'Resident set size of the server process.',
-      reading.residentBytes,
-    ),
+    gauge('svc_process_resident_memory_bytes', 'Resident set size of the process.', reading.residentBytes),
     gauge('svc_process_heap_used_bytes', 'V8 heap in use now, garbage included.', reading.heapUsedBytes),
     gauge(
       'svc_process_heap_total_bytes',
@@ -57,7 +53,19 @@ export function processMetrics(
   if (reading.openFds !== undefined) {
     parts.push(gauge('svc_process_open_fds', 'Open file descriptors.', reading.openFds));
   }
+  if (connections !== undefined) parts.push(databaseGauges(connections));
   parts.push(
+    gauge(
+      'svc_memory_entries',
+      "Entries of svc's in-memory maps, sets and queues, by holder.",
+      held.map((entry) => ({ labels: { holder: entry.name }, value: entry.size })),
+    ),
+  );
+  return parts.join('');
+}
+
+function databaseGauges(connections: DatabaseConnections): string {
+  return [
     gauge('svc_database_connections', 'Database connections of the pool, by state.', [
       { labels: { state: 'open' }, value: connections.open },
       { labels: { state: 'idle' }, value: connections.idle },
@@ -67,11 +75,5 @@ export function processMetrics(
       'SQL texts kept prepared or named by the driver.',
       connections.statements,
     ),
-    gauge(
-      'svc_memory_entries',
-      "Entries of svc's in-memory maps, sets and queues, by holder.",
-      held.map((entry) => ({ labels: { holder: entry.name }, value: entry.size })),
-    ),
-  );
-  return parts.join('');
+  ].join('');
 }
