@@ -1,37 +1,31 @@
-# svc's container image, for machines that reach an image registry: the same image as the svc/svc
-# that `npm run images` assembles without one (scripts/images.sh). docs/install.md shows how to run it.
-#   docker build -t svc/svc .
+# svc's container image, for machines that reach an image registry: the same svc/svc that
+# `npm run images` assembles without one (scripts/images.sh). Both make the image's files with
+# images/svc/rootfs.sh and take its settings from images/svc/image-config.txt; test/images checks
+# that this file keeps to them. docs/install.md shows how to run it.
+#   docker build -t registry.example.com/svc/svc:0.1.0 .
 # Node is the binary of the npm package `node` pinned in package-lock.json, as in development.
 
 FROM node:24-bookworm AS build
 WORKDIR /opt/svc
+# cmake builds the Jsonnet library (@hanazuki/node-jsonnet, optional: without it, Jsonnet is off).
+RUN apt-get update && apt-get install -y --no-install-recommends cmake binutils && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY web ./web
 COPY scripts ./scripts
+COPY docs/settings.md ./docs/settings.md
 # The Starlark interpreter (WebAssembly, scripts/build-starlark.sh), loaded from here at run time.
 COPY vendor ./vendor
-# cmake builds the Jsonnet library (@hanazuki/node-jsonnet, optional: without it, Jsonnet is off).
-RUN apt-get update && apt-get install -y --no-install-recommends cmake && rm -rf /var/lib/apt/lists/*
-# npm ci installs everything (the build needs the dev dependencies) and builds dist/ (prepare);
-# then only the production dependencies stay.
-RUN npm ci --no-audit --no-fund \
- && npm prune --omit=dev --no-audit --no-fund \
- && rm -rf src web scripts tsconfig.json tsconfig.build.json
+COPY images/svc ./images/svc
+# npm ci installs everything and builds dist/ (prepare); rootfs.sh keeps of it what runs.
+RUN npm ci --no-audit --no-fund && bash images/svc/rootfs.sh /opt/svc /rootfs
 
-FROM debian:bookworm-slim
-# git and certificates: clones of host pipelines and HTTPS to providers; nothing else is needed.
-RUN apt-get update \
- && apt-get install -y --no-install-recommends ca-certificates git \
- && rm -rf /var/lib/apt/lists/* \
- && useradd --uid 10001 --user-group --create-home --home-dir /var/lib/svc --shell /usr/sbin/nologin svc
-COPY --from=build /opt/svc /opt/svc
-RUN ln -s /opt/svc/node_modules/node/bin/node /usr/local/bin/node \
- && ln -s /opt/svc/dist/cli/main.js /usr/local/bin/svc \
- && chmod 0755 /opt/svc/dist/cli/main.js
-USER svc
-WORKDIR /var/lib/svc
+FROM scratch
+COPY --from=build /rootfs /
+ENV PATH=/usr/local/bin:/usr/bin:/bin
 ENV NODE_ENV=production
+USER 10001:10001
+WORKDIR /var/lib/svc
 EXPOSE 80 443 3000
 ENTRYPOINT ["svc"]
 CMD ["server"]

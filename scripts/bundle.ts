@@ -18,21 +18,12 @@ const OUT = path.join(DIST, 'bundle');
 /**
  * Packages left to Node's loader: native addons (their .node file is found from their own folder),
  * packages that start worker threads from files of their own (pino's transports), and the large SDKs
- * loaded only when a setting asks for them (object storage, ACME, Kubernetes, SSH).
+ * loaded only when a setting asks for them (object storage, ACME, Kubernetes, SSH). The list is
+ * images/svc/externals.json: svc's image carries exactly these packages (images/svc/modules.ts).
  */
-const EXTERNAL = [
-  'better-sqlite3',
-  'pino',
-  'pino-pretty',
-  'ssh2',
-  'cpu-features',
-  'pg-native',
-  '@aws-sdk/*',
-  '@smithy/*',
-  '@kubernetes/client-node',
-  'acme-client',
-  '@hanazuki/node-jsonnet',
-];
+const EXTERNAL = JSON.parse(
+  await readFile(path.join(ROOT, 'images', 'svc', 'externals.json'), 'utf8'),
+) as string[];
 
 /**
  * svc's modules find files next to them (the web UI, docs/settings.md, worker scripts, package.json)

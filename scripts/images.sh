@@ -7,15 +7,18 @@
 #                         and a tmate bundle at /opt/svc/tmate (images/git/tmate-bundle.sh)
 #   svc/placeholder       images/placeholder/placeholder.c, built static, as /bin/sh: what a Kubernetes
 #                         stage's containers run until their step starts (svc runner kubernetes)
-#   svc/svc               svc itself (tagged latest and with package.json's version): svc/git-base, the
-#                         Node binary of the pinned npm package \`node\`, dist/ and the production
-#                         dependencies, user svc, \`svc\` as entrypoint. Needs \`npm ci\` (which builds
-#                         dist/) first; skipped with a note otherwise. The Dockerfile builds the same.
+#   svc/svc               svc itself (tagged latest and with package.json's version), as images/svc/
+#                         defines it: a few Debian packages, the Node binary of the pinned npm package
+#                         \`node\`, the bundle and the web UI, the few node_modules the bundle leaves out,
+#                         user svc, \`svc\` as entrypoint. Needs \`npm ci\` (which builds dist/) first;
+#                         skipped with a note otherwise. The Dockerfile builds the same tree.
 # An image that exists is kept: local/busybox, svc/git and svc/placeholder carry a hash of their inputs as the label
 # io.svc.inputs and are rebuilt (in about a second) only when those change; the slow base is built
 # once per engine. Missing host tools (busybox-static, debootstrap, gcc) are installed with apt.
 # Usage: npm run images [-- --force] [-- --only svc/svc]   (--force rebuilds; --only builds one and
 # what it is made from)
+# Requirements, checked first: root (debootstrap, apt and the images' file owners), a Debian host (apt-get,
+# dpkg, Debian's package repositories reachable), the docker command and an engine (DOCKER_HOST).
 # Settings: SVC_DEBIAN_MIRROR (default http://deb.debian.org/debian).
 set -Eeuo pipefail
 
@@ -224,8 +227,8 @@ build_placeholder() {
   log "$PLACEHOLDER: built, $(image_size $PLACEHOLDER), in $(since "$start")"
 }
 
-# svc's own image. Production dependencies are node_modules pruned of devDependencies (npm prune,
-# offline, on a hard-linked copy): no registry, no native rebuild, and the same modules the tests ran.
+# svc's own image: the tree images/svc/rootfs.sh makes (the Dockerfile's last stage is the same tree),
+# imported with images/svc/image-config.txt's settings. No base image, no registry.
 build_svc() {
   local node=$ROOT/node_modules/node/bin/node
   if [ ! -f "$ROOT/dist/bundle/main.js" ] || [ ! -x "$node" ]; then
@@ -234,41 +237,30 @@ build_svc() {
     log "$SVC: skipped: dist/ or node_modules/ is missing (run npm ci first, then npm run images)"
     return
   fi
-  command -v npm >/dev/null || fail "$SVC needs npm on the PATH (to prune devDependencies)"
-  local version inputs
+  local version inputs path
   version=$("$node" -p "require('$ROOT/package.json').version")
   inputs=$( (
-    image_id $GIT_BASE
-    sha256sum "$ROOT/package.json" "$ROOT/package-lock.json" "$node" | cut -c1-64
-    cd "$ROOT" && find dist vendor -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
+    sha256sum "$ROOT/package.json" "$ROOT/package-lock.json" "$node" "$ROOT"/images/svc/* | cut -c1-64
+    cd "$ROOT" && grep -v -e '^#' -e '^$' images/svc/app-files.txt | while read -r path; do
+      find "$path" -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
+    done
   ) | sha256sum | cut -c1-16)
   if [ $FORCE -eq 0 ] && [ "$(image_label $SVC:latest io.svc.inputs)" = "$inputs" ] && image_exists "$SVC:$version"; then
     log "$SVC: present, skipping"
     return
   fi
-  local start old dir app cid
+  command -v strip >/dev/null || apt_install binutils
+  local start old dir line
+  local changes=()
   start=$(now_ms)
   old=$(image_id $SVC:latest)
   work_dir dir
-  app=$dir/opt/svc
-  mkdir -p "$app" "$dir/usr/local/bin"
-  cp -a "$ROOT/package.json" "$ROOT/package-lock.json" "$ROOT/dist" "$ROOT/vendor" "$app/"
-  cp -al "$ROOT/node_modules" "$app/node_modules" 2>/dev/null || cp -a "$ROOT/node_modules" "$app/node_modules"
-  (cd "$app" && npm prune --omit=dev --offline --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null) ||
-    fail "npm prune --omit=dev failed in $app"
-  ln -s /opt/svc/node_modules/node/bin/node "$dir/usr/local/bin/node"
-  ln -s /opt/svc/dist/bundle/main.js "$dir/usr/local/bin/svc"
-  chmod 0755 "$app/dist/bundle/main.js"
-  log "$SVC: adding svc $version ($(du -sh "$app" | cut -f1)) to $GIT_BASE"
-  cid=$(docker create --user 0 $GIT_BASE \
-    useradd --uid 10001 --user-group --create-home --home-dir /var/lib/svc --shell /usr/sbin/nologin svc)
-  CONTAINERS+=("$cid")
-  docker start -a "$cid" >/dev/null
-  tar --numeric-owner --owner=0 --group=0 -C "$dir" -c opt usr | docker cp - "$cid:/"
-  docker commit --change 'ENTRYPOINT ["svc"]' --change 'CMD ["server"]' --change 'USER svc' \
-    --change 'WORKDIR /var/lib/svc' --change 'ENV NODE_ENV=production' --change 'EXPOSE 80 443 3000' \
-    --change "LABEL io.svc.inputs=$inputs" --change "LABEL org.opencontainers.image.version=$version" \
-    "$cid" "$SVC:latest" >/dev/null
+  log "$SVC: assembling svc $version (images/svc/rootfs.sh)"
+  bash "$ROOT/images/svc/rootfs.sh" "$ROOT" "$dir/rootfs" >/dev/null
+  while read -r line; do changes+=(--change "$line"); done < <(grep -v -e '^#' -e '^$' "$ROOT/images/svc/image-config.txt")
+  tar --numeric-owner -C "$dir/rootfs" -c . |
+    docker import "${changes[@]}" --change "LABEL io.svc.inputs=$inputs" \
+      --change "LABEL org.opencontainers.image.version=$version" - "$SVC:latest" >/dev/null
   docker tag "$SVC:latest" "$SVC:$version"
   drop_replaced "$old" "$SVC:latest"
   log "$SVC: built as $SVC:latest and $SVC:$version, $(image_size $SVC:latest), in $(since "$start")"
@@ -287,7 +279,20 @@ while [ $# -gt 0 ]; do
   shift
 done
 
+# Every requirement at once, before anything is built: a build that fails half-way teaches less.
+check_host() {
+  local missing=()
+  [ "$(id -u)" -eq 0 ] || missing+=("root (run it as root: it installs Debian packages and owns the images' files)")
+  for tool in apt-get dpkg dpkg-deb; do
+    command -v $tool >/dev/null || missing+=("$tool (a Debian host: the images are made of Debian packages)")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  printf '[images] error: missing: %s\n' "${missing[@]}" >&2
+  exit 1
+}
+
 total=$(now_ms)
+check_host
 check_engine
 case $ONLY in
 '')
@@ -301,7 +306,7 @@ local/busybox) build_busybox ;;
 svc/git-base) build_git_base ;;
 svc/git) build_git_base && build_git ;;
 svc/placeholder) build_placeholder ;;
-svc/svc) build_git_base && build_svc ;;
+svc/svc) build_svc ;;
 *) fail "unknown image $ONLY (local/busybox, svc/git-base, svc/git, svc/placeholder, svc/svc)" ;;
 esac
 log "done in $(since "$total")"
