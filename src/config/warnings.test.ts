@@ -6,7 +6,11 @@ import { closestName, editDistance } from './suggest.js';
 
 describe('settingWarnings', () => {
   it('names a setting of another kind and the kinds that accept it', () => {
-    expect(settingWarnings('kubernetes', { SVC_CPU_SHARES: '512' })).toEqual([
+    const images = {
+      SVC_IMAGE_PLACEHOLDER: 'registry.example.com/svc/placeholder',
+      SVC_IMAGE_CLONE: 'r/git',
+    };
+    expect(settingWarnings('kubernetes', { SVC_CPU_SHARES: '512', ...images })).toEqual([
       {
         setting: 'SVC_CPU_SHARES',
         message:
@@ -16,6 +20,23 @@ describe('settingWarnings', () => {
     expect(settingWarnings('server', { SVC_RPC_HOST: 'x' })[0]?.message).toBe(
       'is not a setting of the server and is ignored; it is accepted by the docker runner, the nomad runner, the vm runner, the kubernetes runner and the ssh runner',
     );
+  });
+
+  it('warns a cluster runner whose images keep svc’s local names, which Docker Hub would answer', () => {
+    expect(settingWarnings('kubernetes', {}).map((w) => w.setting)).toEqual([
+      'SVC_IMAGE_PLACEHOLDER',
+      'SVC_IMAGE_CLONE',
+    ]);
+    expect(settingWarnings('kubernetes', {})[0]?.message).toMatch(/pulls that name from Docker Hub/);
+    // Either name of the clone image will do; set, none is left.
+    const own = { SVC_IMAGE_PLACEHOLDER: 'registry.example.com/svc/placeholder:1' };
+    expect(
+      settingWarnings('kubernetes', { ...own, SVC_IMAGE_CLONE: 'registry.example.com/svc/git:1' }),
+    ).toEqual([]);
+    expect(settingWarnings('nomad', {}).map((w) => w.setting)).toEqual(['SVC_JOB_IMAGE']);
+    expect(settingWarnings('nomad', { SVC_JOB_IMAGE: 'registry.example.com/svc/svc:1' })).toEqual([]);
+    // A Docker runner's engine never pulls svc/git: its clone step's policy is `never`.
+    expect(settingWarnings('docker', {})).toEqual([]);
   });
 
   it('suggests the closest known name for an unknown one', () => {

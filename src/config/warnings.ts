@@ -37,6 +37,7 @@ export function settingWarnings(kind: SettingsKind, env: Env): SettingWarning[] 
       message: `is not a known setting and is ignored${suggestion === undefined ? '' : `; did you mean ${suggestion}?`}`,
     });
   }
+  warnings.push(...unpublishedImages(kind, isSet));
   if (isSet('SVC_UI_USERNAME') && !isSet('SVC_UI_PASSWORD')) {
     warnings.push({
       setting: 'SVC_UI_USERNAME',
@@ -44,4 +45,25 @@ export function settingWarnings(kind: SettingsKind, env: Env): SettingWarning[] 
     });
   }
   return warnings;
+}
+
+/**
+ * A cluster runner's images left at svc's own names (svc/svc, svc/git, svc/placeholder). svc builds
+ * them locally and publishes them nowhere, so a cluster node that lacks one pulls that name from
+ * Docker Hub, where whoever holds the `svc` account decides what runs with the stage's secrets.
+ */
+function unpublishedImages(kind: SettingsKind, isSet: (name: string) => boolean): SettingWarning[] {
+  const images: Partial<Record<SettingsKind, readonly (readonly [string, ...string[]])[]>> = {
+    nomad: [['SVC_JOB_IMAGE']],
+    kubernetes: [['SVC_IMAGE_PLACEHOLDER'], ['SVC_IMAGE_CLONE', 'SVC_RUNNER_CLONE_IMAGE']],
+  };
+  return (images[kind] ?? [])
+    .filter((names) => !names.some(isSet))
+    .map(([name]) => ({
+      setting: name,
+      message:
+        "is not set, so the cluster's nodes run svc's own image by its local name, which no registry " +
+        'publishes: a node without it pulls that name from Docker Hub, which is not svc’s. Push the ' +
+        'image `npm run images` built to your registry and set this to its name there (docs/install.md)',
+    }));
 }

@@ -365,6 +365,7 @@ describe.skipIf(skip)('DockerEngine (real Docker engine)', () => {
     const { result, step, reporter } = await execute(
       execSpec([
         sh('missing', 'true', { image: 'local/not-built-anywhere:1.0', pull: 'never' }),
+        sh('own', 'true', { image: 'svc/placeholder:not-built', pull: 'never' }),
         sh('default', 'echo ran', { image: 'local/busybox:latest', pull: 'default' }),
         sh('always', 'echo ran', { image: 'local/busybox:latest', pull: 'always' }),
       ]),
@@ -383,6 +384,10 @@ describe.skipIf(skip)('DockerEngine (real Docker engine)', () => {
       error:
         'image "local/not-built-anywhere:1.0" is not present on the Docker host and the pull policy "never" forbids pulling it',
     });
+    // svc's own images are published nowhere: the error says how to make them.
+    expect(step('own').error).toMatch(
+      /svc's own images are published to no registry: build them .*npm run images/,
+    );
     expect(step('default').status).toBe('success');
     expect(step('always').status).toBe('error');
     expect(step('always').error).toMatch(/^pulling image "local\/busybox:latest" failed: /);

@@ -20,7 +20,11 @@ export async function ensureImage(
   switch (step.pull) {
     case 'never':
       if (!present) {
-        const message = `image "${step.image}" is not present on the Docker host and the pull policy "never" forbids pulling it`;
+        const message =
+          `image "${step.image}" is not present on the Docker host and the pull policy "never" forbids pulling it` +
+          (SVC_OWN_IMAGE.test(step.image)
+            ? "; svc's own images are published to no registry: build them on this host with `npm run images`, or set SVC_RUNNER_CLONE_IMAGE to a copy in your registry"
+            : '');
         throw new SvcError('NOT_FOUND', message);
       }
       return;
@@ -41,6 +45,9 @@ export async function ensureImage(
       return;
   }
 }
+
+/** svc's own images (scripts/images.sh), which only a local build makes. */
+const SVC_OWN_IMAGE = /^svc\/(git|placeholder|svc)(:|@|$)/;
 
 /** True for a reference without tag or digest, or with the tag `latest`. */
 export function isLatest(image: string): boolean {

@@ -15,7 +15,8 @@ describe('compilePipeline: the clone step', () => {
     );
     expect(step('clone')).toMatchObject({
       image: 'svc/git',
-      pull: 'if-not-exists',
+      // svc's own image, published nowhere: never looked for on Docker Hub.
+      pull: 'never',
       runPolicy: 'always',
       entrypoint: [],
       command: [],
@@ -40,6 +41,7 @@ describe('compilePipeline: the clone step', () => {
       runner: { ...DEFAULT_RUNNER_SETTINGS, cloneImage: 'registry.local/git:2' },
     });
     expect(step('clone').image).toBe('registry.local/git:2');
+    expect(step('clone').pull).toBe('if-not-exists');
   });
 
   it('gives clone credentials to every step, masked, unless they are for the clone step only', async () => {

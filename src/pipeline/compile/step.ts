@@ -117,7 +117,9 @@ export function compileClone(run: RunContext): ExecStep {
   return {
     ...common(CLONE_STEP, 1, layers, run),
     image: host ? '' : input.runner.cloneImage !== '' ? input.runner.cloneImage : DEFAULT_CLONE_IMAGE,
-    pull: 'if-not-exists',
+    // svc's own clone image is built locally (npm run images) and published nowhere: pulled, its
+    // name would come from Docker Hub, where it is not svc's. An image the operator names is pulled.
+    pull: input.runner.cloneImage === '' ? 'never' : 'if-not-exists',
     entrypoint: host ? ['/bin/sh', '-c'] : [],
     command: host ? [hostCloneScript(input.build, pipeline.clone)] : [],
     runPolicy: 'always',
