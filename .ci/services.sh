@@ -46,6 +46,11 @@ install_missing() {
   command -v go >/dev/null || missing+=(golang-go)
   [ -d /usr/share/gocode/src/go.starlark.net ] || missing+=(golang-starlark-dev)
   command -v jsonnet >/dev/null || missing+=(jsonnet)
+  # The products' own clients and dump tools: the upgrade fixtures and the backup rehearsals load
+  # and make dumps as operators do (docs/database.md).
+  command -v mariadb-dump >/dev/null || missing+=(mariadb-client)
+  command -v pg_dump >/dev/null || missing+=(postgresql-client)
+  command -v sqlite3 >/dev/null || missing+=(sqlite3)
   # The load balancer in front of two servers in the several-servers test (docs/ha.md).
   command -v haproxy >/dev/null || missing+=(haproxy)
   if [ ${#missing[@]} -gt 0 ]; then
