@@ -19,6 +19,7 @@ Commands:
                               (kinds: server, docker, nomad, vm, kubernetes, ssh)
   migrate settings [--kind K] [FILE]
                               print the SVC_* settings that a Drone server's or runner's DRONE_* stand for
+  backup FILE                 copy the server's SQLite database into FILE while it runs
   version                     print svc's version
 
 API client (talks to SVC_SERVER with SVC_TOKEN; see docs/cli.md):
@@ -68,6 +69,8 @@ async function main(args: readonly string[], io: CommandIO): Promise<number> {
       return (await import('./convert.js')).convertCommand(rest, io);
     case 'migrate':
       return (await import('./migrate.js')).migrateCommand(rest, process.env, io);
+    case 'backup':
+      return (await import('./backup.js')).backupCommand(rest, process.env, io);
     case 'config':
       if (rest[0] === 'print') {
         return (await import('./config-print.js')).configPrintCommand(rest.slice(1), process.env, io);
