@@ -48,6 +48,10 @@ install_missing() {
   command -v jsonnet >/dev/null || missing+=(jsonnet)
   # The load balancer in front of two servers in the several-servers test (docs/ha.md).
   command -v haproxy >/dev/null || missing+=(haproxy)
+  # The checkers of the deployment files (test/deploy): Compose's own validation of
+  # deploy/compose, and systemd's of deploy/systemd.
+  command -v docker-compose >/dev/null || missing+=(docker-compose)
+  command -v systemd-analyze >/dev/null || missing+=(systemd)
   if [ ${#missing[@]} -gt 0 ]; then
     log "installing ${missing[*]}"
     apt-get update -q >/dev/null
