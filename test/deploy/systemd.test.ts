@@ -103,6 +103,11 @@ describe('deploy/systemd units', () => {
     expect(one(unit, 'Install', 'WantedBy')).toBe('multi-user.target');
   });
 
+  it('lets the server list network interfaces, which its HTTP server does once it listens', () => {
+    // Found under systemd: without AF_NETLINK, os.networkInterfaces() fails and the server exits.
+    expect(one(server, 'Service', 'RestrictAddressFamilies').split(' ')).toContain('AF_NETLINK');
+  });
+
   it('lets the server bind ports 80 and 443 for SVC_TLS_AUTOCERT, and nothing else', () => {
     expect(one(server, 'Service', 'AmbientCapabilities')).toBe('CAP_NET_BIND_SERVICE');
     expect(one(server, 'Service', 'CapabilityBoundingSet')).toBe('CAP_NET_BIND_SERVICE');
