@@ -53,6 +53,10 @@ install_missing() {
   command -v sqlite3 >/dev/null || missing+=(sqlite3)
   # The load balancer in front of two servers in the several-servers test (docs/ha.md).
   command -v haproxy >/dev/null || missing+=(haproxy)
+  # The checkers of the deployment files (test/deploy): Compose's own validation of
+  # deploy/compose, and systemd's of deploy/systemd.
+  command -v docker-compose >/dev/null || missing+=(docker-compose)
+  command -v systemd-analyze >/dev/null || missing+=(systemd)
   if [ ${#missing[@]} -gt 0 ]; then
     log "installing ${missing[*]}"
     apt-get update -q >/dev/null

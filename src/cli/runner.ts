@@ -38,9 +38,12 @@ With --stage, the docker runner runs the one stage given, which a runner of anot
 SIGINT/SIGTERM cancel it.
 `;
 
-/** How long running stages may take to finish after SIGINT/SIGTERM, then to report their end once cancelled. */
-const STOP_GRACE_MS = 15 * 60_000;
-const STOP_REPORT_MS = 60_000;
+/**
+ * How long running stages may take to finish after SIGINT/SIGTERM, then to report their end once
+ * cancelled. The stop timeouts of deploy/ (compose, Kubernetes, systemd) cover both; a test checks it.
+ */
+export const STOP_GRACE_MS = 15 * 60_000;
+export const STOP_REPORT_MS = 60_000;
 
 /**
  * Composition root of `svc runner <kind>`: settings → logger → RPC client → the kind's engine (leftovers
