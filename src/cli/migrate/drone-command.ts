@@ -11,7 +11,7 @@ import { parseDroneMigrateArgs } from './drone/args.js';
 import { DroneFieldCipher, parseDroneSecret } from './drone/cipher.js';
 import { DroneDatabaseError, openDroneDatabase, type DroneDatabase } from './drone/database.js';
 import { describeDatasource, parseDroneDatasource, sameDatabase } from './drone/datasource.js';
-import { DroneKeyError, importDrone } from './drone/importer.js';
+import { checkDrone, DroneKeyError, importDrone, type CheckedDrone } from './drone/importer.js';
 import { KINDS } from './drone/report.js';
 import { DRONE_USAGE } from './drone/usage.js';
 
@@ -43,6 +43,14 @@ export async function migrateDroneCommand(args: readonly string[], env: Env, io:
     throw error;
   }
   try {
+    let checked: CheckedDrone;
+    try {
+      checked = await checkDrone(drone, new DroneFieldCipher(droneKey));
+    } catch (error) {
+      if (error instanceof DroneKeyError || error instanceof DroneDatabaseError)
+        return fail(error.message, 1);
+      throw error;
+    }
     const datasource: Datasource = parsed.dryRun
       ? { driver: 'embedded_sql', path: ':memory:' }
       : target.settings.SVC_DATABASE_DATASOURCE;
@@ -50,7 +58,7 @@ export async function migrateDroneCommand(args: readonly string[], env: Env, io:
     if (typeof store === 'number') return store;
     try {
       const progress = (line: string) => io.stderr(`svc migrate drone: ${line}\n`);
-      const report = await importDrone(drone, store, new DroneFieldCipher(droneKey), {
+      const report = await importDrone(checked, store, {
         scm: target.scm,
         history: parsed.history,
         saveTemplates: parsed.saveTemplates === undefined ? undefined : resolve(io.cwd, parsed.saveTemplates),

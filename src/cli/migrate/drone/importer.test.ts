@@ -21,7 +21,7 @@ import {
 import { DroneFieldCipher } from './cipher.js';
 import { openDroneDatabase } from './database.js';
 import { parseDroneDatasource } from './datasource.js';
-import { DroneKeyError, importDrone } from './importer.js';
+import { checkDrone, DroneKeyError, importDrone } from './importer.js';
 import type { ImportReport } from './report.js';
 
 const SVC_KEY = parseDatabaseSecret('0123456789abcdef0123456789abcdef') as Uint8Array;
@@ -50,17 +50,13 @@ async function runImport(
   const source = await openDroneDatabase(from);
   const progress: string[] = [];
   try {
-    const report = await importDrone(
-      source,
-      svc,
-      new DroneFieldCipher(Buffer.from(options.key ?? DRONE_KEY)),
-      {
-        scm: 'scmc',
-        history: options.history ?? true,
-        progress: (line) => progress.push(line),
-        now: () => T0 * 1000,
-      },
-    );
+    const checked = await checkDrone(source, new DroneFieldCipher(Buffer.from(options.key ?? DRONE_KEY)));
+    const report = await importDrone(checked, svc, {
+      scm: 'scmc',
+      history: options.history ?? true,
+      progress: (line) => progress.push(line),
+      now: () => T0 * 1000,
+    });
     return { report, progress };
   } finally {
     await source.close();

@@ -29,23 +29,35 @@ export class DroneKeyError extends Error {}
 /** Tables every Drone 1.x and 2.x database has (templates and organization secrets came later). */
 const DRONE_TABLES = ['users', 'repos', 'perms', 'secrets', 'cron', 'builds', 'stages', 'steps', 'logs'];
 
+/** Drone's database, checked: it is Drone's, and the key opens its encrypted values. */
+export interface CheckedDrone {
+  readonly database: DroneDatabase;
+  readonly tables: ReadonlySet<string>;
+  readonly cipher: DroneFieldCipher;
+}
+
+/**
+ * Checks that the database is Drone's (DroneDatabaseError) and that the key opens its encrypted
+ * values (DroneKeyError): run before svc's database is opened, so that neither mistake writes there.
+ */
+export async function checkDrone(database: DroneDatabase, cipher: DroneFieldCipher): Promise<CheckedDrone> {
+  const tables = await droneTables(database);
+  const keyProblem = await checkDroneKey(database, tables, cipher);
+  if (keyProblem !== undefined) throw new DroneKeyError(keyProblem);
+  return { database, tables, cipher };
+}
+
 /**
  * Brings Drone's database into svc's, kind by kind: users, repositories (with their build
  * counters), permissions, secrets, organization secrets, cron jobs, templates (as files), and with
- * `history` builds with their logs. Reads Drone's database only. Checks first that it is Drone's
- * (DroneDatabaseError) and that the key opens its encrypted values (DroneKeyError), so that
- * nothing is written when either is wrong. What svc already has is left as it is: a second run
- * finds everything present.
+ * `history` builds with their logs. Reads Drone's database only. What svc already has is left as
+ * it is: a second run finds everything present.
  */
 export async function importDrone(
-  drone: DroneDatabase,
+  { database: drone, tables, cipher }: CheckedDrone,
   svc: Store,
-  cipher: DroneFieldCipher,
   options: DroneImportOptions,
 ): Promise<ImportReport> {
-  const tables = await droneTables(drone);
-  const keyProblem = await checkDroneKey(drone, tables, cipher);
-  if (keyProblem !== undefined) throw new DroneKeyError(keyProblem);
   const ctx: ImportContext = {
     drone,
     tables,
