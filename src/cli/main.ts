@@ -19,6 +19,8 @@ Commands:
                               (kinds: server, docker, nomad, vm, kubernetes, ssh)
   migrate settings [--kind K] [FILE]
                               print the SVC_* settings that a Drone server's or runner's DRONE_* stand for
+  migrate drone --from DATASOURCE [--history] [--dry-run]
+                              bring a Drone database's users, repositories, secrets, crons and builds into svc's
   version                     print svc's version
 
 API client (talks to SVC_SERVER with SVC_TOKEN; see docs/cli.md):
