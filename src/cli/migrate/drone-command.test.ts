@@ -59,6 +59,9 @@ describe('svc migrate drone (the command)', () => {
 
   it('refuses wrong usage and a Drone key of the wrong length, naming the option', async () => {
     expect(await run(['--from'], svcSettings(dir), dir)).toMatchObject({ code: 2 });
+    expect((await run(['--from', '--history'], svcSettings(dir), dir)).stderr).toContain(
+      '--from needs a value',
+    );
     expect((await run(['--bogus'], svcSettings(dir), dir)).stderr).toContain('unknown option --bogus');
     const short = await run(['--from', drone.from, '--drone-secret', 'short'], svcSettings(dir), dir);
     expect(short.code).toBe(2);

@@ -131,7 +131,8 @@ async function openTarget(
     return await openStore({
       datasource,
       secretKey,
-      logger: (message) => io.stderr(`svc migrate drone: svc's database: ${message}\n`),
+      logger: (message) =>
+        io.stderr(`svc migrate drone: svc's database: ${message.replace(/^database: /, '')}\n`),
     });
   } catch (error) {
     if (error instanceof InvalidSettingsError) {

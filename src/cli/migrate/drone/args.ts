@@ -30,7 +30,9 @@ export function parseDroneMigrateArgs(args: readonly string[], env: Env): DroneM
       if (name === '--history') history = true;
       else dryRun = true;
     } else if (isValued(name)) {
-      const value = inline ?? args[++i];
+      // `--from --history` is a forgotten value, not a datasource named --history.
+      const next = inline === undefined && !(args[i + 1] ?? '').startsWith('--') ? args[++i] : undefined;
+      const value = inline ?? next;
       if (value === undefined || value === '') return `${name} needs a value`;
       values.set(name, value);
     } else {

@@ -132,7 +132,7 @@ async function importLogs(
     ctx.report.skipped(
       'logs',
       item,
-      `${missing} of its steps have no log in Drone’s database (kept in S3 or Azure Blob storage, or never finished)`,
+      `${missing} of its steps ${missing === 1 ? 'has' : 'have'} no log in Drone’s database (kept in S3 or Azure Blob storage, or never finished)`,
     );
   }
 }
