@@ -4,7 +4,7 @@
  * `svc runner docker`: the provider's push webhook, signed with the secret Drone registered, makes
  * build 42 (Drone had handed out 41), whose step gets the migrated secret; Drone's API token works.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +113,11 @@ describe.skipIf(docker.skip)('moving from Drone: svc migrate drone → svc serve
   let runner: SvcProcess | undefined;
   let port = 0;
   let env: Record<string, string> = {};
+  const folders: string[] = [];
+  const folder = (prefix: string) => {
+    folders.push(mkdtempSync(join(tmpdir(), prefix)));
+    return folders.at(-1)!;
+  };
   const url = () => `http://127.0.0.1:${port}`;
 
   beforeAll(async () => {
@@ -124,7 +129,7 @@ describe.skipIf(docker.skip)('moving from Drone: svc migrate drone → svc serve
     await seed(drone, token, id);
     port = await freePort();
     env = {
-      ...serverEnv(port, mkdtempSync(join(tmpdir(), 'svc-e2e-drone-')), github),
+      ...serverEnv(port, folder('svc-e2e-drone-'), github),
       SVC_DATABASE_SECRET: 'svc-database-key-0123456789abcde',
     };
   });
@@ -134,6 +139,7 @@ describe.skipIf(docker.skip)('moving from Drone: svc migrate drone → svc serve
     await server?.stop();
     await github?.close();
     await drone?.drop();
+    for (const path of folders) rmSync(path, { recursive: true, force: true });
     if (docker.docker) {
       expect((await countMatching(docker.docker, { label: [`io.svc.owner=${RUNNER}`] })).containers).toBe(0);
     }
@@ -141,7 +147,7 @@ describe.skipIf(docker.skip)('moving from Drone: svc migrate drone → svc serve
 
   it('migrates, and the migrated svc builds a push with the migrated secret', async () => {
     const before = await drone.fingerprint();
-    const cwd = mkdtempSync(join(tmpdir(), 'svc-e2e-migrate-'));
+    const cwd = folder('svc-e2e-migrate-');
     const migrated = await runSvc(['migrate', 'drone', '--from', drone.from], {
       cwd,
       env: { ...env, DRONE_DATABASE_SECRET: DRONE_KEY },

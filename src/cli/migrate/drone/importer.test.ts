@@ -256,15 +256,14 @@ describe('svc migrate drone: the key', () => {
   });
 });
 
-describe('svc migrate drone: repositories svc already has', () => {
+describe('svc migrate drone: a repository svc already has under the same provider id', () => {
   const db = useDatabases(sqliteDrone, sqliteSvc);
 
-  it('matches one with the same provider id under another name instead of making a second', async () => {
-    const renamed = await db.svc().repos.create({
-      ...(await import('../../../store/cases/fixtures.case.js')).newRepo({ name: 'hello-renamed' }),
-      uid: HELLO_UID,
-    });
-    const { report } = await runImport(db.drone(), db.svc(), { history: false });
+  it('is matched under its new name instead of made again; a build number of its own is not overwritten', async () => {
+    const { newBuild, newRepo } = await import('../../../store/cases/fixtures.case.js');
+    const renamed = await db.svc().repos.create({ ...newRepo({ name: 'hello-renamed' }), uid: HELLO_UID });
+    await db.svc().builds.create(newBuild(renamed.id, { status: 'success', after: 'svc-own-commit' }), []);
+    const { report } = await runImport(db.drone(), db.svc());
     expect(report.counts('repositories')).toEqual({ imported: 0, present: 1, skipped: 1 });
     expect(await db.svc().repos.count()).toBe(1);
     expect((await db.svc().repos.find(renamed.id))?.counter).toBe(3);
@@ -273,5 +272,30 @@ describe('svc migrate drone: repositories svc already has', () => {
       'old_plain',
       'ssh_key',
     ]);
+    expect(report.skippedItems).toContainEqual({
+      kind: 'builds',
+      item: 'octocat/hello-renamed#1',
+      why: 'svc has its own build #1 of octocat/hello-renamed',
+    });
+    expect((await db.svc().builds.findNumber(renamed.id, 1))?.after).toBe('svc-own-commit');
+    expect((await db.svc().builds.findNumber(renamed.id, 2))?.after).toBe('sha-2');
+  });
+});
+
+describe('svc migrate drone: another repository under Drone’s name', () => {
+  const db = useDatabases(sqliteDrone, sqliteSvc);
+
+  it('is not Drone’s: Drone’s is skipped with both ids, and what belongs to it with it', async () => {
+    const { newRepo } = await import('../../../store/cases/fixtures.case.js');
+    const other = await db.svc().repos.create({ ...newRepo({ name: 'hello' }), uid: '42' });
+    const { report } = await runImport(db.drone(), db.svc());
+    expect(report.skippedItems).toContainEqual({
+      kind: 'repositories',
+      item: 'octocat/hello',
+      why: `svc has another repository under this name, with the provider id 42 (Drone's has ${HELLO_UID})`,
+    });
+    expect(report.counts('secrets')).toEqual({ imported: 0, present: 0, skipped: 5 });
+    expect(await db.svc().secrets.list({ kind: 'repo', repoId: other.id })).toEqual([]);
+    expect(await db.svc().builds.findNumber(other.id, 1)).toBeUndefined();
   });
 });
