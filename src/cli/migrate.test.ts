@@ -117,6 +117,6 @@ describe('svc migrate settings', () => {
       code: 1,
       stderr: 'svc migrate settings: no DRONE_* variables in the environment\n',
     });
-    expect(run(['drone']).code).toBe(2);
+    expect(run(['jenkins']).code).toBe(2);
   });
 });

@@ -1,9 +1,10 @@
 import { isSettingsKind, SETTINGS_KINDS, type Env, type SettingsKind } from '../config/index.js';
 import { readEnvFile } from '../runner/remote/env-file.js';
 import type { CommandIO } from './io.js';
+import { DRONE_USAGE } from './migrate/drone/usage.js';
 import { translateDroneSettings, type Translation } from './migrate/drone-settings.js';
 
-const USAGE = `Usage: svc migrate settings [--kind KIND] [FILE]
+const SETTINGS_USAGE = `Usage: svc migrate settings [--kind KIND] [FILE]
 
 Reads a Drone server's or runner's settings (the DRONE_* variables of FILE, an env file of NAME=value
 lines as docker --env-file reads, or of this environment without FILE) and prints the SVC_* settings
@@ -11,20 +12,44 @@ of KIND that stand for them, as an env file, with the Drone settings svc has no 
 KIND: ${SETTINGS_KINDS.join(', ')} (default server). Check the result with svc config print KIND.
 `;
 
-/** `svc migrate …`; exit codes: 0 printed, 1 nothing to translate, 2 bad usage or unreadable file. */
-export function migrateCommand(args: readonly string[], env: Env, io: CommandIO): number {
+const USAGE = `Moving from Drone (docs/migrating-from-drone.md):
+
+${SETTINGS_USAGE}
+${DRONE_USAGE}`;
+
+/**
+ * `svc migrate settings` (exit codes: 0 printed, 1 nothing to translate, 2 bad usage or unreadable
+ * file) and `svc migrate drone` (loaded only when run: it opens databases).
+ */
+export function migrateCommand(args: readonly string[], env: Env, io: CommandIO): number | Promise<number> {
   const [what, ...rest] = args;
-  if (what === '--help' || what === '-h' || rest.includes('--help') || rest.includes('-h')) {
+  const help = rest.includes('--help') || rest.includes('-h');
+  if (what === '--help' || what === '-h' || (help && what !== 'settings' && what !== 'drone')) {
     io.stdout(USAGE);
     return 0;
   }
+  if (what === 'drone') {
+    if (help) {
+      io.stdout(DRONE_USAGE);
+      return 0;
+    }
+    return import('./migrate/drone-command.js').then(({ migrateDroneCommand }) =>
+      migrateDroneCommand(rest, env, io),
+    );
+  }
   if (what !== 'settings') {
-    io.stderr(`svc migrate: unknown or missing subcommand ${what ?? ''}; expected: settings\n\n${USAGE}`);
+    io.stderr(
+      `svc migrate: unknown or missing subcommand ${what ?? ''}; expected: settings, drone\n\n${USAGE}`,
+    );
     return 2;
+  }
+  if (help) {
+    io.stdout(SETTINGS_USAGE);
+    return 0;
   }
   const parsed = parseArgs(rest);
   if (typeof parsed === 'string') {
-    io.stderr(`svc migrate settings: ${parsed}\n\n${USAGE}`);
+    io.stderr(`svc migrate settings: ${parsed}\n\n${SETTINGS_USAGE}`);
     return 2;
   }
   let source: Env = env;

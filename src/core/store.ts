@@ -1,4 +1,5 @@
 import type { BuildStore } from './build.js';
+import type { BuildHistoryStore } from './build-history.js';
 import type { ClusterChannel, LeaseStore } from './cluster.js';
 import type { CronStore } from './cron.js';
 import type { DatabaseConnections } from './gauges.js';
@@ -27,6 +28,8 @@ export interface Store {
   readonly repos: RepoStore;
   readonly perms: PermStore;
   readonly builds: BuildStore;
+  /** Finished builds brought across from another server (svc migrate drone --history). */
+  readonly history: BuildHistoryStore;
   readonly stages: StageStore;
   readonly steps: StepStore;
   readonly logs: LogStore;

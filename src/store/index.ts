@@ -13,6 +13,7 @@ import { openChannel } from './cluster/index.js';
 import type { ClusterChannel } from '../core/cluster.js';
 import { SqlLeaseStore } from './queries/leases.js';
 import { SqlBuildStore } from './queries/builds.js';
+import { SqlBuildHistoryStore } from './queries/history.js';
 import { SqlCronStore } from './queries/crons.js';
 import { SqlHookDeliveryStore } from './queries/hook-deliveries.js';
 import { SqlRunnerTokenStore } from './queries/runner-tokens.js';
@@ -79,6 +80,7 @@ class SqlStore implements Store {
   readonly repos;
   readonly perms;
   readonly builds;
+  readonly history;
   readonly stages;
   readonly steps;
   readonly logs: LogStore;
@@ -109,6 +111,7 @@ class SqlStore implements Store {
     this.repos = new SqlRepoStore(connection, cipher);
     this.perms = new SqlPermStore(connection);
     this.builds = new SqlBuildStore(connection);
+    this.history = new SqlBuildHistoryStore(connection);
     this.stages = new SqlStageStore(connection);
     this.steps = new SqlStepStore(connection);
     this.logBatches = new SqlLogBatchStore(connection);

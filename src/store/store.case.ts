@@ -5,6 +5,7 @@
 import { buildsContract } from './cases/builds.case.js';
 import { clusterContract } from './cases/cluster.case.js';
 import { cronsContract } from './cases/crons.case.js';
+import { historyContract } from './cases/history.case.js';
 import { hookDeliveriesContract } from './cases/hook-deliveries.case.js';
 import { runnerTokensContract } from './cases/runner-tokens.case.js';
 import type { OpenFreshStore } from './cases/fixtures.case.js';
@@ -28,6 +29,7 @@ export function storeContract(open: OpenFreshStore): void {
   reposContract(open);
   permsContract(open);
   buildsContract(open);
+  historyContract(open);
   stagesStepsContract(open);
   logsContract(open);
   secretsContract(open);

@@ -114,7 +114,7 @@ function converted(name: string, value: string): { value: string; note?: string 
   if (name === 'SVC_DATABASE_DATASOURCE') {
     return {
       value,
-      note: "a new, empty database: svc's tables share names with Drone's, so never Drone's own",
+      note: "a new, empty database: svc's tables share names with Drone's, so never Drone's own; svc migrate drone copies Drone's data into it",
     };
   }
   return { value };

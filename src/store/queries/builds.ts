@@ -64,7 +64,7 @@ function toBuild(row: Selectable<BuildRow>): Build {
 }
 
 /** The columns a caller writes (not the repository, number or creation time). */
-function columns(build: NewBuild) {
+export function buildColumns(build: NewBuild) {
   return {
     parent: build.parent,
     status: build.status,
@@ -224,7 +224,7 @@ export class SqlBuildStore implements BuildStore {
         .executeTakeFirstOrThrow();
       const number = Number(repo.counter);
       const values = {
-        ...columns(build),
+        ...buildColumns(build),
         repo_id: build.repoId,
         number,
         created: now,
@@ -272,7 +272,7 @@ export class SqlBuildStore implements BuildStore {
     const updated = Date.now();
     const result = await this.#db
       .updateTable('builds')
-      .set({ ...columns(build), updated, version: build.version + 1 })
+      .set({ ...buildColumns(build), updated, version: build.version + 1 })
       .where('id', '=', build.id)
       .where('version', '=', build.version)
       .executeTakeFirstOrThrow();
