@@ -30,7 +30,7 @@ interface TestDialect {
 // The older svc's own store and test databases: its code writes the rows, as it did in production.
 const { openStore } = (await import(resolve(oldSvc, 'src/store/index.ts'))) as { openStore: OpenStore };
 const { testDialects } = (await import(resolve(oldSvc, 'test/support/databases.ts'))) as {
-  testDialects(): TestDialect[];
+  testDialects: () => TestDialect[];
 };
 
 mkdirSync(out, { recursive: true });

@@ -14,19 +14,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Datasource } from '../../src/core/datasource.js';
 import { openStore } from '../../src/store/index.js';
-import {
-  datasourceSetting,
-  testDialects,
-  type TestDatabase,
-  type TestDialect,
-} from '../support/databases.js';
+import { testDialects, type TestDatabase, type TestDialect } from '../support/databases.js';
 import { runSvc } from '../support/svc-process.js';
 import { loadDump, mariadbArgs, psqlArgs } from './load-dump.js';
 import { expectServed } from './served.js';
 import {
   EXPECTED_UPGRADE_DATA,
   FIXTURE_SECRET_KEY,
-  FIXTURE_SECRET_SETTING,
   readUpgradeData,
   writeUpgradeData,
 } from './upgrade-data.js';

@@ -60,7 +60,7 @@ export async function writeUpgradeData(store: Store): Promise<void> {
     timeout: 60,
     hookSecret: 'fixture-hook-secret',
     synced: 1_700_000_000_000,
-  } as Parameters<Store['repos']['create']>[0]);
+  });
   await store.perms.upsert({
     userId: user.id,
     repoId: repo.id,
