@@ -23,9 +23,18 @@ function run(args: readonly string[], env: Record<string, string | undefined> = 
   return { code, stdout, stderr };
 }
 
+/** Cluster runners' images named in a registry: left at svc's local names they warn on stderr. */
+const REGISTRY_IMAGES: Partial<Record<string, Record<string, string>>> = {
+  nomad: { SVC_JOB_IMAGE: 'registry.example.com/svc/svc:1' },
+  kubernetes: {
+    SVC_IMAGE_PLACEHOLDER: 'registry.example.com/svc/placeholder:1',
+    SVC_IMAGE_CLONE: 'registry.example.com/svc/git:1',
+  },
+};
+
 describe('svc config print <kind>', () => {
   it.each(SETTINGS_KINDS)('%s: prints the settings as indented JSON and exits 0', (kind) => {
-    const result = run([kind], REQUIRED_ENV[kind]);
+    const result = run([kind], { ...REQUIRED_ENV[kind], ...REGISTRY_IMAGES[kind] });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout.endsWith('}\n')).toBe(true);
     const printed = JSON.parse(result.stdout) as Record<string, unknown>;
