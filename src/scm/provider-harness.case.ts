@@ -79,6 +79,13 @@ export interface ScmDoubleDriver {
     orgAdmin?: string;
     /** Commits name no account of the provider: the author's login is empty. */
     commitAccount?: string;
+    /**
+     * No organizations (every namespace is an account's): `organizations` lists none, and an
+     * account is a member and administrator of its own namespace only.
+     */
+    organizations?: string;
+    /** Not reached over a network (svc's built-in provider): no faults to retry, nothing unreachable. */
+    network?: string;
   };
   start(): Promise<ScmTestDouble>;
 }
