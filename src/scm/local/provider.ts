@@ -263,7 +263,7 @@ function settle<T>(work: () => T): Promise<T> {
   try {
     return Promise.resolve(work());
   } catch (error) {
-    return Promise.reject(error);
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 }
 
