@@ -15,8 +15,11 @@ describe('withLocalSettings', () => {
       'SVC_SERVER_PROTO',
       'SVC_RPC_SECRET',
       'SVC_RUNNER_LOCAL',
+      'SVC_SCML_ENABLED',
     ]);
     expect(first.env.SVC_RUNNER_LOCAL).toBe('true');
+    // No git provider configured: svc hosts the repositories itself.
+    expect(first.env.SVC_SCML_ENABLED).toBe('true');
     expect(first.env.SVC_SERVER_HOST).toBe('localhost:8080');
     expect(first.env.SVC_SERVER_PROTO).toBe('http');
     expect(first.env.SVC_RPC_SECRET).toMatch(/^[0-9a-f]{32}$/);
@@ -34,10 +37,17 @@ describe('withLocalSettings', () => {
       SVC_SERVER_PROTO: 'https',
       SVC_RPC_SECRET: 'mine',
       SVC_RUNNER_LOCAL: 'false',
+      SVC_SCML_ENABLED: 'false',
     };
     const result = withLocalSettings(env, tempDir());
     expect(result.filled).toEqual([]);
     expect(result.env).toEqual(env);
+  });
+
+  it('leaves the built-in git provider off when another provider is configured', () => {
+    const result = withLocalSettings({ SVC_SCMC_CLIENT_ID: 'id', SVC_SCMC_CLIENT_SECRET: 's' }, tempDir());
+    expect(result.filled).not.toContain('SVC_SCML_ENABLED');
+    expect(result.env.SVC_SCML_ENABLED).toBeUndefined();
   });
 
   it('derives the host port from SVC_SERVER_PORT', () => {

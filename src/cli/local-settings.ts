@@ -32,8 +32,20 @@ export function withLocalSettings(env: Env, cwd: string): { env: Env; filled: st
   fill('SVC_RPC_SECRET', () => keptRpcSecret(localDataDir(env, cwd)));
   // A newcomer's first build needs a runner: the server runs one itself (when Docker answers).
   fill('SVC_RUNNER_LOCAL', () => 'true');
+  // And repositories: without a git provider of theirs, svc hosts them itself (docs/local-git.md).
+  if (!PROVIDER_SETTINGS.some((name) => (env[name] ?? '') !== '')) fill('SVC_SCML_ENABLED', () => 'true');
   return { env: result, filled };
 }
+
+/** A setting of each other git provider that configures it (as gitProvider reads them). */
+const PROVIDER_SETTINGS = [
+  'SVC_SCMA_CLIENT_ID',
+  'SVC_SCMB_SERVER',
+  'SVC_SCMC_CLIENT_ID',
+  'SVC_SCMD_CLIENT_ID',
+  'SVC_SCME_SERVER',
+  'SVC_SCMF_SERVER',
+];
 
 /** Port 0 (any free port) is only known after listening: the host then carries no port. */
 function hostFor(port: string): string {

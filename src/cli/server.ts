@@ -19,6 +19,8 @@ import { gitProvider } from './server/provider.js';
 import { startLocalRunner } from './server/local-runner.js';
 import { pipelineLanguages } from './server/languages.js';
 import type { PipelineLanguages } from '../pipeline/languages/index.js';
+import { LocalGitProvider } from '../scm/local/provider.js';
+import { bridgeCloneUrl } from './server/local-clone-url.js';
 import { claimSqliteFile } from './server/sqlite-claim.js';
 import { startTls, type ServerTls } from './server/tls.js';
 import { wireServer } from './server/wire.js';
@@ -207,6 +209,17 @@ async function serveUntilStopped(
   );
   logger.info(loginHelp(settings));
   tls?.serve(app.server);
+  if (
+    provider instanceof LocalGitProvider &&
+    settings.SVC_RUNNER_LOCAL &&
+    settings.SVC_SCML_CLONE_URL === null
+  ) {
+    const cloneUrl = await bridgeCloneUrl(env, settings.SVC_SERVER_PROTO, boundPort, logger);
+    if (cloneUrl !== undefined) {
+      provider.useCloneUrl(cloneUrl);
+      logger.info(`SVC_SCML_ENABLED: the local runner's steps clone from ${cloneUrl}/git/…`);
+    }
+  }
   const localRunner = settings.SVC_RUNNER_LOCAL
     ? await startLocalRunner(localRunnerSecret ?? '', boundPort, env, logger)
     : undefined;

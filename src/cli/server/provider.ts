@@ -8,23 +8,28 @@ import { createGitHubProvider } from '../../scm/github/index.js';
 import { createGiteaProvider } from '../../scm/gitea/index.js';
 import { createGitLabProvider } from '../../scm/gitlab/index.js';
 import { createGogsProvider } from '../../scm/gogs/index.js';
+import { localGitProvider } from './local-git-provider.js';
 
 /**
  * The git provider the settings select: Bitbucket Cloud with SVC_SCMA_CLIENT_ID, Gitea with
  * SVC_SCMB_SERVER and its OAuth2 application, Gogs with SVC_SCME_SERVER, GitLab with
  * SVC_SCMD_CLIENT_ID, Bitbucket Server with SVC_SCMF_SERVER and its application link, GitHub with
- * SVC_SCMC_CLIENT_ID; none when no provider is configured (the server runs; its start page says
+ * SVC_SCMC_CLIENT_ID, svc's built-in provider with SVC_SCML_ENABLED; none when no provider is configured (the server runs; its start page says
  * which settings enable login). `notes` are what the server says at start about the choice.
  */
 export function gitProvider(
   settings: ServerSettings,
   trace: (line: string) => void = () => undefined,
+  cwd: string = process.cwd(),
 ): { provider: ScmProvider | undefined; notes: string[] } | { error: string } {
   const git = {
     gitAlwaysAuth: settings.SVC_GIT_ALWAYS_AUTH ?? false,
     gitUsername: settings.SVC_GIT_USERNAME,
     gitPassword: settings.SVC_GIT_PASSWORD,
   };
+  // The built-in provider (SVC_SCML_ENABLED), which refuses to go with any other.
+  const local = localGitProvider(settings, git, cwd);
+  if (local !== undefined) return local;
   if (settings.SVC_SCMF_SERVER !== null || settings.SVC_SCMF_CONSUMER_KEY !== null)
     return bitbucketServer(settings, git);
   if (

@@ -1,3 +1,5 @@
+import { LocalGitProvider } from '../../scm/local/provider.js';
+import { registerLocalGitRoutes } from '../../server/local-git/register.js';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { ServerSettings } from '../../config/index.js';
@@ -114,17 +116,33 @@ export function wireServer({
   const buildActions = new BuildActions({ store, listener, queue, watches, liveLogs, logger });
 
   registerWebRoutes(app, { version, settings, auth, web: loadWebApp() });
+  const admission = {
+    registrationClosed: settings.SVC_REGISTRATION_CLOSED ?? false,
+    userFilter: settings.SVC_USER_FILTER ?? [],
+  };
   registerAuthRoutes(app, {
     provider,
     users: store.users,
     sessions,
-    admission: {
-      registrationClosed: settings.SVC_REGISTRATION_CLOSED ?? false,
-      userFilter: settings.SVC_USER_FILTER ?? [],
-    },
+    admission,
     server: address,
     ...(webhooks === undefined ? {} : { events: webhooks }),
   });
+  if (givenProvider instanceof LocalGitProvider) {
+    const setup = registerLocalGitRoutes(app, {
+      provider: givenProvider,
+      auth,
+      users: store.users,
+      sessions,
+      admission,
+      publicUrl: `${address.proto}://${address.host}`,
+      ...(webhooks === undefined ? {} : { events: webhooks }),
+    });
+    if (setup !== undefined)
+      logger.warn(
+        `SVC_SCML_ENABLED: no account yet. Open ${setup} to make the first one (the link works once).`,
+      );
+  }
   const trigger =
     provider === undefined
       ? undefined

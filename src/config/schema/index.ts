@@ -12,6 +12,7 @@ import { serverCore } from './server-core.js';
 import { serverOidc } from './server-oidc.js';
 import { serverConversion, serverDelivery } from './server-plugins.js';
 import { serverScm } from './server-scm.js';
+import { serverLocalGit } from './server-local-git.js';
 import { serverStorage } from './server-storage.js';
 import { vmRunner } from './vm.js';
 
@@ -19,6 +20,7 @@ import { vmRunner } from './vm.js';
 export const GROUPS: readonly SettingGroup[] = [
   serverCore,
   serverScm,
+  serverLocalGit,
   serverAccess,
   serverScheduling,
   serverStorage,
@@ -39,6 +41,7 @@ export const GROUPS: readonly SettingGroup[] = [
 export const SCHEMA = [
   ...serverCore.settings,
   ...serverScm.settings,
+  ...serverLocalGit.settings,
   ...serverAccess.settings,
   ...serverScheduling.settings,
   ...serverStorage.settings,

@@ -47,9 +47,11 @@ export class LocalGitProvider implements ScmProvider {
   readonly login: ScmPasswordLogin;
   readonly state: ForgeState;
   readonly #options: LocalGitOptions;
+  #cloneBase: string;
 
   constructor(options: LocalGitOptions) {
     this.#options = options;
+    this.#cloneBase = (options.cloneUrl ?? options.publicUrl).replace(/\/+$/, '');
     this.state = options.state ?? new ForgeState(options.root);
     this.login = {
       kind: 'password',
@@ -77,6 +79,11 @@ export class LocalGitProvider implements ScmProvider {
   /** Where a repository's bare repository is on disk. */
   repository(repo: Pick<ForgeRepo, 'owner' | 'name'>): GitRepository {
     return new GitRepository(join(this.#options.root, 'repos', repo.owner, `${repo.name}.git`));
+  }
+
+  /** Runners reach svc at `url` from now on (the local runner's containers: the Docker bridge's gateway). */
+  useCloneUrl(url: string): void {
+    this.#cloneBase = url.replace(/\/+$/, '');
   }
 
   /** An account's picture, which svc draws itself (avatar.ts), at the git endpoint. */
@@ -114,7 +121,7 @@ export class LocalGitProvider implements ScmProvider {
 
   #toScmRepo(account: ForgeAccount, repo: ForgeRepo): ScmRepo {
     const role = this.roleOf(account, repo) ?? 'read';
-    const base = (this.#options.cloneUrl ?? this.#options.publicUrl).replace(/\/+$/, '');
+    const base = this.#cloneBase;
     return {
       uid: String(repo.id),
       namespace: repo.owner,

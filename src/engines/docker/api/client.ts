@@ -10,6 +10,7 @@ import type {
   Filters,
   Labels,
   EndpointSettings,
+  NetworkInspect,
   NetworkSummary,
   PullEvent,
   RegistryAuth,
@@ -117,6 +118,11 @@ export class DockerClient {
 
   async listNetworks(filters: Filters): Promise<NetworkSummary[]> {
     return this.http.json('GET', '/networks', { query: { filters: JSON.stringify(filters) } });
+  }
+
+  /** `GET /networks/{id}`: the network's address plan (IPAM), where its gateway is. */
+  async inspectNetwork(name: string): Promise<NetworkInspect> {
+    return this.http.json('GET', `/networks/${encodeURIComponent(name)}`);
   }
 
   async createVolume(body: { Name: string; Labels?: Labels }, signal?: AbortSignal): Promise<void> {

@@ -92,6 +92,12 @@ export interface NetworkSummary {
   Labels: Labels | null;
 }
 
+/** `GET /networks/{id}`, the fields svc reads. */
+export interface NetworkInspect {
+  Name: string;
+  IPAM?: { Config?: { Subnet?: string; Gateway?: string }[] | null } | null;
+}
+
 export interface VolumeSummary {
   Name: string;
   Labels: Labels | null;

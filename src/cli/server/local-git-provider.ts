@@ -1,0 +1,48 @@
+import { dirname, join, resolve } from 'node:path';
+import type { ServerSettings } from '../../config/index.js';
+import type { GitAuthOptions } from '../../scm/netrc.js';
+import { LocalGitProvider } from '../../scm/local/provider.js';
+
+/** The settings of another provider that SVC_SCML_ENABLED cannot go with. */
+const OTHER_PROVIDERS = [
+  'SVC_SCMA_CLIENT_ID',
+  'SVC_SCMB_SERVER',
+  'SVC_SCMC_CLIENT_ID',
+  'SVC_SCMD_CLIENT_ID',
+  'SVC_SCME_SERVER',
+  'SVC_SCMF_SERVER',
+] as const;
+
+/** Where the built-in provider keeps its repositories: SVC_SCML_ROOT, or `git` in the data folder. */
+export function localGitRoot(settings: ServerSettings, cwd: string): string {
+  if (settings.SVC_SCML_ROOT !== null) return resolve(cwd, settings.SVC_SCML_ROOT);
+  const database = settings.SVC_DATABASE_DATASOURCE;
+  const dataDir =
+    database.driver === 'embedded_sql' ? dirname(resolve(cwd, database.path)) : resolve(cwd, 'data');
+  return join(dataDir, 'git');
+}
+
+/** The built-in provider (SCML) when SVC_SCML_ENABLED; an error naming the clash with another provider. */
+export function localGitProvider(
+  settings: ServerSettings,
+  git: GitAuthOptions,
+  cwd: string,
+): { provider: LocalGitProvider; notes: string[] } | { error: string } | undefined {
+  if (settings.SVC_SCML_ENABLED !== true) return undefined;
+  const others = OTHER_PROVIDERS.filter((name) => settings[name] !== null);
+  if (others.length > 0)
+    return {
+      error: `SVC_SCML_ENABLED: the built-in git provider cannot go with another one (${others.join(', ')} ${others.length === 1 ? 'is' : 'are'} set); choose one`,
+    };
+  const root = localGitRoot(settings, cwd);
+  const publicUrl = `${settings.SVC_SERVER_PROTO}://${settings.SVC_SERVER_HOST}`;
+  return {
+    provider: new LocalGitProvider({
+      root,
+      publicUrl,
+      ...(settings.SVC_SCML_CLONE_URL === null ? {} : { cloneUrl: settings.SVC_SCML_CLONE_URL }),
+      ...git,
+    }),
+    notes: [`SVC_SCML_ENABLED: the built-in git provider keeps its repositories in ${root}`],
+  };
+}
