@@ -302,6 +302,7 @@ function loginSettings(address: { proto: 'http'; host: string }, options: Harnes
     SVC_SCME_SERVER: null,
     SVC_SCMF_CONSUMER_KEY: null,
     SVC_SCMF_SERVER: null,
+    SVC_SCML_ENABLED: false,
   };
 }
 

@@ -17,6 +17,7 @@ const NO_PROVIDER: LoginSettings = {
   SVC_SCME_SERVER: null,
   SVC_SCMF_CONSUMER_KEY: null,
   SVC_SCMF_SERVER: null,
+  SVC_SCML_ENABLED: false,
 };
 
 describe('loginHelp', () => {

@@ -22,9 +22,7 @@ export async function bridgeCloneUrl(
   });
   try {
     const bridge = await docker.inspectNetwork('bridge');
-    const gateway = bridge.IPAM?.Config?.find(
-      (config) => config.Gateway !== undefined && !config.Gateway.includes(':'),
-    )?.Gateway;
+    const gateway = (bridge.IPAM?.Config ?? []).map(gatewayOf).find((address) => address !== undefined);
     if (gateway !== undefined) return `${proto}://${gateway}:${port}`;
     logger.warn(
       'SVC_SCML_ENABLED: the Docker bridge network names no gateway; set SVC_SCML_CLONE_URL so that steps can clone',
@@ -36,4 +34,20 @@ export async function bridgeCloneUrl(
     );
   }
   return undefined;
+}
+
+/**
+ * An IPv4 network's gateway: the one it names, or else the first address of its subnet, which is
+ * the one Docker gives its bridge when the configuration leaves the gateway out.
+ */
+export function gatewayOf(config: { Subnet?: string; Gateway?: string }): string | undefined {
+  if (config.Gateway !== undefined && config.Gateway !== '' && !config.Gateway.includes(':'))
+    return config.Gateway;
+  const match = /^(\d+)\.(\d+)\.(\d+)\.(\d+)\/(\d+)$/.exec(config.Subnet ?? '');
+  if (match === null) return undefined;
+  const [a, b, c, d, bits] = match.slice(1).map(Number) as [number, number, number, number, number];
+  if (bits > 30) return undefined;
+  const base = (((a << 24) | (b << 16) | (c << 8) | d) >>> 0) & (bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0);
+  const first = (base + 1) >>> 0;
+  return [first >>> 24, (first >>> 16) & 255, (first >>> 8) & 255, first & 255].join('.');
 }

@@ -9,9 +9,9 @@ export const serverLocalGit = group(
   [
     setting('SVC_SCML_ENABLED', SERVER, boolean, {
       addition: true,
-      defaultDoc: 'false; true with `svc server --local` when no other provider is configured',
+      default: false,
       description:
-        'Turns on the built-in git provider (SCML): accounts with passwords svc keeps, repositories served over HTTP at /git/<owner>/<name>.git, builds on every push. Not together with another provider.',
+        'Turns on the built-in git provider (SCML): accounts with passwords svc keeps, repositories served over HTTP at /git/<owner>/<name>.git, builds on every push. Not together with another provider. `svc server --local` sets it when no other provider is configured.',
     }),
     setting('SVC_SCML_ROOT', SERVER, text('a folder'), {
       addition: true,

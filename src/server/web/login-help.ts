@@ -25,6 +25,7 @@ export type LoginSettings = Pick<
   | 'SVC_SCME_SERVER'
   | 'SVC_SCMF_CONSUMER_KEY'
   | 'SVC_SCMF_SERVER'
+  | 'SVC_SCML_ENABLED'
 >;
 
 /** One git provider svc can log users in with, and the settings that enable it. */
@@ -108,6 +109,8 @@ export function callbackUrl(settings: LoginSettings): string {
  * provider, or, when there is none, the settings that would enable login.
  */
 export function loginHelp(settings: LoginSettings): string {
+  if (settings.SVC_SCML_ENABLED === true)
+    return `login: with the accounts of svc's built-in git provider (SVC_SCML_ENABLED) at ${callbackUrl(settings)}`;
   const configured = configuredProvider(settings);
   if (configured !== undefined) {
     return `login: through ${configured.provider.title} (${configured.by}) at ${callbackUrl(settings)}`;

@@ -49,6 +49,8 @@ function userSection(principal: Principal): string {
 }
 
 function loginSection(settings: LoginSettings): string {
+  if (settings.SVC_SCML_ENABLED === true)
+    return '<p>Login: with the accounts of svc’s built-in git provider (docs/local-git.md). <a href="/login">Log in</a></p>';
   const configured = configuredProvider(settings);
   if (configured !== undefined) {
     return `<p>Login: configured, through ${escapeHtml(configured.provider.title)}. <a href="/login">Log in</a></p>`;
