@@ -80,6 +80,17 @@ describe.skipIf(docker.skip)('the built-in git provider: from nothing to a green
     const setupToken = new URL(link).searchParams.get('token') ?? '';
     expect((await fetch(url(`/setup?token=${setupToken}`))).status).toBe(200);
     expect((await fetch(url('/setup?token=guessed'))).status).toBe(404);
+    const post = (fields: Record<string, string>) =>
+      fetch(url('/setup'), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      });
+    // A password too short is refused, naming the rule, and the link still works.
+    const short = await post({ token: setupToken, login: 'ada', password: 'short' });
+    expect(short.status).toBe(400);
+    expect(await short.text()).toContain('at least 8 characters');
     const made = await fetch(url('/setup'), {
       method: 'POST',
       redirect: 'manual',

@@ -93,7 +93,8 @@ async function runBackend(
   const git = deps.provider.repository(repo);
   const pushing = request.method === 'POST' && service === 'git-receive-pack';
   const before = pushing ? await git.refs() : undefined;
-  const rest = request.url.slice(request.url.indexOf('.git/') + '.git'.length).split('?')[0] ?? '';
+  // The path git-http-backend serves, from the route matched, never from the raw URL.
+  const rest = request.method === 'GET' ? '/info/refs' : `/${service}`;
   const child = spawn('git', ['http-backend'], {
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',

@@ -42,6 +42,9 @@ export function setupRoutes(app: FastifyInstance, deps: SetupDeps): string | und
       if (!valid(given)) return used(reply);
       const login = fields.get('login')?.trim() ?? '';
       const password = fields.get('password') ?? '';
+      // Claimed before the account is made: two posts of the link at once make one account.
+      const claimed = token;
+      token = undefined;
       try {
         await createAccount(deps.provider, {
           login,
@@ -50,11 +53,11 @@ export function setupRoutes(app: FastifyInstance, deps: SetupDeps): string | und
           email: fields.get('email')?.trim() ?? '',
         });
       } catch (error) {
+        token = claimed;
         if (error instanceof SvcError && (error.code === 'INVALID_INPUT' || error.code === 'CONFLICT'))
           return form(reply, 400, given, error.message, login);
         throw error;
       }
-      token = undefined;
       request.log.info({ login }, 'built-in git provider: the administrator account was made');
       const scmToken = await deps.provider.login.login(login, password);
       await finishLogin(request, reply, deps, scmToken);
