@@ -1,5 +1,6 @@
 import { LocalGitProvider } from '../../scm/local/provider.js';
 import { registerLocalGitRoutes } from '../../server/local-git/register.js';
+import { noLocalGitRoute } from '../../server/local-git/api-routes.js';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { ServerSettings } from '../../config/index.js';

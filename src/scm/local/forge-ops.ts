@@ -2,6 +2,7 @@ import { ConflictError, InvalidInputError } from '../../core/errors.js';
 import type { ForgeAccount, ForgeRepo } from './forge-state.js';
 import { deliverPush, type PushPayload } from './hooks.js';
 import { hashPassword } from './passwords.js';
+import { commitFiles } from './git-repo.js';
 import type { LocalGitProvider } from './provider.js';
 
 /**
@@ -108,4 +109,42 @@ export async function raisePushHooks(
     sent.push({ ref, statuses: hooks.length === 0 ? [] : await deliverPush(hooks, payload) });
   }
   return sent;
+}
+
+/** The sample pipeline's files, for people without a repository at hand. */
+export function samplePipeline(image: string): Record<string, string> {
+  return {
+    'README.md': '# hello\n\nA sample repository of svc’s built-in git provider.\n',
+    '.drone.yml': [
+      'kind: pipeline',
+      'type: docker',
+      'name: default',
+      '',
+      'steps:',
+      '- name: greet',
+      `  image: ${image}`,
+      '  commands:',
+      '  - cat README.md',
+      '  - echo "hello from svc, build $DRONE_BUILD_NUMBER of $DRONE_REPO"',
+      '',
+    ].join('\n'),
+  };
+}
+
+/** Commits the sample pipeline on the default branch as `account`, and builds it (its push's webhooks). */
+export async function addSamplePipeline(
+  provider: LocalGitProvider,
+  repo: ForgeRepo,
+  account: ForgeAccount,
+  image: string,
+  link: string,
+): Promise<string> {
+  const git = provider.repository(repo);
+  const before = await git.refs();
+  const sha = await commitFiles(git, repo.defaultBranch, samplePipeline(image), 'Add a sample pipeline', {
+    name: account.login,
+    email: account.email || `${account.login}@localhost`,
+  });
+  await raisePushHooks(provider, repo, account.login, before, await git.refs(), link);
+  return sha;
 }

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 
 /**
  * The built-in provider's repositories on disk: bare repositories read and made with the real `git`
@@ -132,4 +133,67 @@ export class GitRepository {
     const out = await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], { gitDir: this.path });
     return out.trim();
   }
+}
+
+/**
+ * Commits `files` on top of `branch` (or as its first commit) in a bare repository with git's
+ * plumbing — no work tree — and moves the branch; returns the new commit.
+ */
+export async function commitFiles(
+  repo: GitRepository,
+  branch: string,
+  files: Readonly<Record<string, string>>,
+  message: string,
+  author: { name: string; email: string },
+): Promise<string> {
+  if (!safeBranch(branch)) throw new Error(`${branch} is not a branch name svc accepts`);
+  const index = `${repo.path}/svc-index-${process.pid}-${Date.now()}`;
+  const env = {
+    GIT_INDEX_FILE: index,
+    GIT_AUTHOR_NAME: author.name,
+    GIT_AUTHOR_EMAIL: author.email,
+    GIT_COMMITTER_NAME: author.name,
+    GIT_COMMITTER_EMAIL: author.email,
+  };
+  const run = (args: string[], input?: string) => gitWith(repo.path, args, env, input);
+  try {
+    const parent = await repo.branchHead(branch);
+    if (parent !== undefined) await run(['read-tree', parent]);
+    for (const [path, content] of Object.entries(files)) {
+      const blob = (await run(['hash-object', '-w', '--stdin'], content)).trim();
+      await run(['update-index', '--add', '--cacheinfo', `100644,${blob},${path}`]);
+    }
+    const tree = (await run(['write-tree'])).trim();
+    const commit = (
+      await run(['commit-tree', tree, ...(parent === undefined ? [] : ['-p', parent]), '-m', message])
+    ).trim();
+    await run(['update-ref', `refs/heads/${branch}`, commit, ...(parent === undefined ? [] : [parent])]);
+    return commit;
+  } finally {
+    await rm(index, { force: true });
+  }
+}
+
+function gitWith(
+  gitDir: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  input?: string,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'git',
+      ['--git-dir', gitDir, ...args],
+      {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...GIT_ENV, ...env },
+        maxBuffer: MAX_OUTPUT,
+        encoding: 'utf8',
+      },
+      (error, stdout, stderr) => {
+        if (error === null) resolve(stdout);
+        else reject(new Error(`git ${args[0] ?? ''}: ${stderr.trim() || error.message}`, { cause: error }));
+      },
+    );
+    if (input !== undefined) child.stdin?.end(input);
+  });
 }

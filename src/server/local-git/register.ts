@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { ForbiddenError, InvalidInputError } from '../../core/errors.js';
 import type { UserStore } from '../../core/user.js';
 import { avatarSvg } from '../../scm/local/avatar.js';
-import { createRepository } from '../../scm/local/forge-ops.js';
 import type { LocalGitProvider } from '../../scm/local/provider.js';
 import { hashApiToken } from '../auth/api-token.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { LoginFinishDeps } from '../auth/login-finish.js';
 import { sameText } from '../auth/session-cookies.js';
+import { localGitApiRoutes } from './api-routes.js';
 import { gitHttpRoutes } from './git-http.js';
 import { setupRoutes } from './setup-route.js';
 
@@ -22,8 +21,8 @@ export interface LocalGitRoutesDeps extends Omit<LoginFinishDeps, 'provider'> {
 
 /**
  * The built-in provider's routes: git over HTTP at `/git/<owner>/<name>.git`, accounts' pictures,
- * `POST /api/local/repos` (a new repository of the caller's, `{ "name", "private" }`), and while
- * no account exists the one-time setup page. Returns the setup link to print, if any.
+ * its API (api-routes.ts), and while no account exists the one-time setup page. Returns the setup
+ * link to print, if any.
  */
 export function registerLocalGitRoutes(app: FastifyInstance, deps: LocalGitRoutesDeps): string | undefined {
   gitHttpRoutes(app, {
@@ -42,24 +41,7 @@ export function registerLocalGitRoutes(app: FastifyInstance, deps: LocalGitRoute
       .header('cache-control', 'public, max-age=86400')
       .send(avatarSvg(login));
   });
-  app.post('/api/local/repos', async (request, reply) => {
-    const { user } = await deps.auth.require(request);
-    const account = deps.provider.state.account(user.login);
-    if (account === undefined)
-      throw new ForbiddenError(`${user.login} has no account of the built-in git provider`);
-    const body = (request.body ?? {}) as { name?: unknown; private?: unknown };
-    if (typeof body.name !== 'string') throw new InvalidInputError('name: expected the repository’s name');
-    const repo = await createRepository(deps.provider, account, {
-      name: body.name,
-      private: body.private !== false,
-    });
-    return reply.code(201).send({
-      namespace: repo.owner,
-      name: repo.name,
-      private: repo.private,
-      clone_url: deps.provider.publicCloneUrl(repo),
-    });
-  });
+  localGitApiRoutes(app, { provider: deps.provider, auth: deps.auth, publicUrl: deps.publicUrl });
   const setup = setupRoutes(app, { ...deps, provider: deps.provider });
   return setup === undefined ? undefined : `${deps.publicUrl.replace(/\/+$/, '')}/setup?token=${setup}`;
 }

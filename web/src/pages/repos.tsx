@@ -5,6 +5,7 @@ import { Show, useApi } from '../components/load.js';
 import { ago, Status } from '../components/status.js';
 import { Link } from '../router.js';
 import type { Repo } from '../wire.js';
+import { LocalRepoPanel } from './local-repo.js';
 
 /** `/`: the caller's repositories with their newest build; search, only-enabled filter, sync, enable. */
 export function ReposPage() {
@@ -30,6 +31,7 @@ export function ReposPage() {
           Enabled only
         </label>
       </div>
+      <LocalRepoPanel changed={repos.reload} />
       <Show loaded={repos}>
         {(list) => {
           const shown = list.filter(
