@@ -1,0 +1,134 @@
+/*
+ * Issue 33 in a real browser: a new user's first build with svc's built-in git provider. A real
+ * `svc server` (its in-process Docker runner, no provider account anywhere) and Debian's Chromium:
+ * the setup link makes the administrator, the repositories page makes a repository and shows the
+ * git commands, the account page makes a token, the real `git` pushes with it over HTTP, the build
+ * goes green live on its page, a failing change goes red and is restarted — with no error in the
+ * browser's console.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dockerForTests } from '../../src/engines/docker/testing.case.js';
+import { WEB_DIST } from '../../src/server/web/web-app.js';
+import { freePort, providerServerEnv, startServer, waitFor, type SvcProcess } from '../e2e/system.js';
+import { browserSkip, launchBrowser } from './browser.js';
+
+const docker = await dockerForTests(['local/busybox', 'svc/git']);
+const skip = docker.skip || browserSkip();
+
+const pipeline = (command: string) =>
+  `kind: pipeline\ntype: docker\nname: build\nsteps:\n- name: greet\n  image: local/busybox\n  pull: if-not-exists\n  commands:\n  - cat README.md\n  - ${command}\n`;
+
+function git(cwd: string, ...args: string[]): void {
+  execFileSync('git', args, {
+    cwd,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: cwd,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_AUTHOR_NAME: 'Grace',
+      GIT_AUTHOR_EMAIL: 'grace@example.com',
+      GIT_COMMITTER_NAME: 'Grace',
+      GIT_COMMITTER_EMAIL: 'grace@example.com',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+describe.skipIf(skip)('the built-in git provider in Chromium: from nothing to a green build', () => {
+  let server: SvcProcess | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  let port = 0;
+  const problems: string[] = [];
+  const url = (path = '') => `http://127.0.0.1:${port}${path}`;
+  const work = mkdtempSync(join(tmpdir(), 'svc-local-ui-work-'));
+
+  beforeAll(async () => {
+    if (!existsSync(join(WEB_DIST, 'index.html')))
+      throw new Error('the web UI is not built: run npm run build');
+    port = await freePort();
+    server = await startServer({
+      ...providerServerEnv(port, mkdtempSync(join(tmpdir(), 'svc-local-ui-data-')), {}),
+      SVC_SERVER_PORT: `:${port}`,
+      SVC_SCML_ENABLED: 'true',
+      SVC_RUNNER_LOCAL: 'true',
+      DOCKER_HOST: process.env.DOCKER_HOST ?? '',
+    });
+    browser = await launchBrowser();
+    page = await (await browser.newContext()).newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
+    page.on('response', (response) => {
+      if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('makes the administrator through the setup link, a repository, and a token', async () => {
+    const link = await waitFor('the setup link in the log', () =>
+      Promise.resolve(/Open (http:\/\/\S+\/setup\?token=[\w-]+)/.exec(server?.log() ?? '')?.[1]),
+    );
+    await page.goto(link.replace(/^http:\/\/[^/]+/, url()));
+    await page.getByLabel('Name').fill('grace');
+    await page.getByLabel('Password').fill('grace-password-1');
+    await page.getByRole('button', { name: 'Create the account' }).click();
+    await page.getByRole('heading', { name: 'Repositories' }).waitFor();
+
+    const box = page.getByRole('region', { name: 'create a repository' });
+    await box.getByLabel('Name').fill('hello');
+    await box.getByRole('button', { name: 'Create' }).click();
+    const commands = box.locator('pre');
+    await commands.waitFor();
+    expect(await commands.textContent()).toBe(
+      `git remote add svc ${url('/git/grace/hello.git')}\ngit push svc main`,
+    );
+    await page.getByRole('link', { name: 'grace/hello' }).waitFor();
+  }, 60_000);
+
+  it('builds the push green live, then a failing change red, and restarts it', async () => {
+    await page.goto(url('/account'));
+    await page.getByRole('button', { name: 'New token' }).click();
+    const token = (await page.locator('code.token').textContent()) ?? '';
+    expect(token).not.toBe('');
+
+    git(work, 'init', '-q', '-b', 'main');
+    writeFileSync(join(work, 'README.md'), 'hello from the browser test\n');
+    writeFileSync(join(work, '.drone.yml'), pipeline('echo green'));
+    git(work, 'add', '.');
+    git(work, 'commit', '-q', '-m', 'first');
+    const remote = `http://grace:${token}@127.0.0.1:${port}/git/grace/hello.git`;
+    await page.goto(url('/grace/hello'));
+    git(work, 'push', '-q', remote, 'main');
+    // The push's build shows up on the repository's page as it is made.
+    await page.getByRole('link', { name: '#1' }).click({ timeout: 30_000 });
+    await page.waitForURL(url('/grace/hello/1'));
+    const graph = page.getByRole('img', { name: 'stage graph' });
+    await graph.getByRole('button', { name: 'stage build: success' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('link', { name: 'greet' }).click();
+    await page.getByRole('log').getByText('hello from the browser test', { exact: true }).waitFor();
+
+    writeFileSync(join(work, '.drone.yml'), pipeline('exit 1'));
+    git(work, 'commit', '-q', '-am', 'break it');
+    await page.goto(url('/grace/hello'));
+    git(work, 'push', '-q', remote, 'main');
+    await page.getByRole('link', { name: '#2' }).click({ timeout: 30_000 });
+    await page.waitForURL(url('/grace/hello/2'));
+    await graph.getByRole('button', { name: 'stage build: failure' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Restart failed stages' }).click();
+    await page.waitForURL(url('/grace/hello/3'));
+    await graph.getByRole('button', { name: /stage build: / }).waitFor();
+    expect(problems.join('\n')).toBe('');
+  }, 180_000);
+});
