@@ -4,6 +4,7 @@ import { buildLatency } from './build-latency.js';
 import { buildThroughput } from './build-throughput.js';
 import { dispatch } from './dispatch.js';
 import { failover } from './failover.js';
+import { firstBuildBenchmark } from './first-build.js';
 import { kubeOverhead } from './kube-overhead.js';
 import { logThroughput } from './log-throughput.js';
 import { memory } from './memory.js';
@@ -27,6 +28,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   sshOverhead,
   kubeOverhead,
   startup,
+  firstBuildBenchmark,
   apiScale,
   failover,
   soak,

@@ -143,6 +143,8 @@ export function wireServer({
       logger.warn(
         `SVC_SCML_ENABLED: no account yet. Open ${setup} to make the first one (the link works once).`,
       );
+  } else {
+    noLocalGitRoute(app);
   }
   const trigger =
     provider === undefined
