@@ -203,6 +203,32 @@ describe.skipIf(docker.skip)('the built-in git provider: from nothing to a green
     ]);
   }, 180_000);
 
+  it('commits a sample pipeline for someone without a repository at hand, which builds green', async () => {
+    const api = (path: string, body?: unknown) => call({ url: url() }, path, { method: 'POST', token, body });
+    expect((await api('/api/local/repos', { name: 'sample' })).status).toBe(201);
+    expect((await api('/api/repos/ada/sample')).status).toBe(200);
+    // An image reference that is not one is refused, naming the field.
+    const bad = await api('/api/local/repos/ada/sample/sample', { image: 'no such image!' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('image:');
+    const made = await api('/api/local/repos/ada/sample/sample', { image: 'local/busybox' });
+    expect(made.status, made.text).toBe(201);
+    const build = await waitFor(
+      'the sample build to end',
+      async () => {
+        const answer = await call({ url: url() }, '/api/repos/ada/sample/builds/1', { token });
+        const status = (answer.json as { status?: string } | undefined)?.status;
+        return status === 'success' || status === 'failure' || status === 'error' ? answer.json : undefined;
+      },
+      120_000,
+    );
+    expect(build).toMatchObject({
+      status: 'success',
+      message: 'Add a sample pipeline',
+      after: (made.json as { sha: string }).sha,
+    });
+  }, 180_000);
+
   it('keeps a private repository from anonymous clones and from other accounts’ tokens', () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'svc-local-git-clone-'));
     expect(() =>
