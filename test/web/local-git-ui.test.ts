@@ -131,4 +131,23 @@ describe.skipIf(skip)('the built-in git provider in Chromium: from nothing to a 
     await graph.getByRole('button', { name: /stage build: / }).waitFor();
     expect(problems.join('\n')).toBe('');
   }, 180_000);
+
+  it('makes another account on the administration page, which logs in with its password', async () => {
+    await page.goto(url('/admin'));
+    const accounts = page.getByRole('region', { name: 'git accounts' });
+    await accounts.getByLabel('Name').fill('linus');
+    await accounts.getByLabel('Password').fill('linus-password-1');
+    await accounts.getByRole('button', { name: 'Add account' }).click();
+    await accounts.getByRole('status').getByText('linus can log in now.').waitFor();
+    if (browser === undefined) throw new Error('no browser');
+    const other = await (await browser.newContext()).newPage();
+    await other.goto(url('/login'));
+    await other.getByLabel('Username').fill('linus');
+    await other.getByLabel('Password').fill('linus-password-1');
+    await other.getByRole('button', { name: 'Log in' }).click();
+    await other.getByRole('heading', { name: 'Repositories' }).waitFor();
+    // Not an administrator: the account's rights are its own, and grace's private repository is not among them.
+    expect(await other.getByRole('link', { name: 'grace/hello' }).count()).toBe(0);
+    expect(problems.join('\n')).toBe('');
+  }, 60_000);
 });

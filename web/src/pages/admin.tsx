@@ -6,6 +6,7 @@ import { Show, useApi } from '../components/load.js';
 import { ago, Status } from '../components/status.js';
 import type { Stage } from '../wire.js';
 import { RunnerTokens } from './admin-runner-tokens.js';
+import { LocalAccounts } from './admin-local-accounts.js';
 
 interface User {
   login: string;
@@ -39,6 +40,7 @@ export function AdminPage() {
     <main>
       <h1>Administration</h1>
       <Users />
+      <LocalAccounts />
       <Queue />
       <Runners />
       <RunnerTokens />
