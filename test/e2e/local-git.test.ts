@@ -229,6 +229,36 @@ describe.skipIf(docker.skip)('the built-in git provider: from nothing to a green
     });
   }, 180_000);
 
+  it('builds no commit that asks for none ([skip ci])', async () => {
+    writeFileSync(join(work, 'NOTES.md'), 'notes\n');
+    git(work, 'add', 'NOTES.md');
+    git(work, 'commit', '-q', '-m', 'notes only [skip ci]');
+    git(work, 'push', '-q', `http://ada:${token}@127.0.0.1:${port}/git/ada/hello.git`, 'main');
+    // The push's webhook arrived and was answered "no build", for the commit's own words.
+    await waitFor('the push’s hook to be answered', () =>
+      Promise.resolve(/"reason":"[^"]*skip[^"]*"[^}]*"msg":"hook: no build"/i.exec(server?.log() ?? '')?.[0]),
+    );
+    const builds = await call({ url: url() }, '/api/repos/ada/hello/builds', { token });
+    expect((builds.json as { number: number }[]).map((b) => b.number)).toEqual([2, 1]);
+  }, 60_000);
+
+  it('changes the password given the current one, and git takes the new one', async () => {
+    const change = (current: string, password: string) =>
+      call({ url: url() }, '/api/local/password', { method: 'POST', token, body: { current, password } });
+    const wrong = await change('not-the-password', 'a-new-password-1');
+    expect(wrong.status).toBe(403);
+    expect(wrong.text).toContain('current: not your current password');
+    expect((await change(PASSWORD, 'short')).status).toBe(400);
+    expect((await change(PASSWORD, 'a-new-password-1')).status).toBe(204);
+    const elsewhere = mkdtempSync(join(tmpdir(), 'svc-local-git-password-'));
+    const at = (password: string) => `http://ada:${password}@127.0.0.1:${port}/git/ada/hello.git`;
+    expect(() => git(elsewhere, 'clone', '-q', at(PASSWORD), 'old')).toThrow();
+    git(elsewhere, 'clone', '-q', at('a-new-password-1'), 'new');
+    expect(readFileSync(join(elsewhere, 'new', 'README.md'), 'utf8')).toBe(
+      'hello from the built-in provider\n',
+    );
+  }, 60_000);
+
   it('keeps a private repository from anonymous clones and from other accounts’ tokens', () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'svc-local-git-clone-'));
     expect(() =>

@@ -148,6 +148,13 @@ describe.skipIf(skip)('the built-in git provider in Chromium: from nothing to a 
     await other.getByRole('heading', { name: 'Repositories' }).waitFor();
     // Not an administrator: the account's rights are its own, and grace's private repository is not among them.
     expect(await other.getByRole('link', { name: 'grace/hello' }).count()).toBe(0);
+    // Their own password, changed on their account page, given the current one.
+    await other.goto(url('/account'));
+    const form = other.getByRole('region', { name: 'password' });
+    await form.getByLabel('Current password').fill('linus-password-1');
+    await form.getByLabel('New password').fill('linus-password-2');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.getByRole('status').getByText('Saved.').waitFor();
     expect(problems.join('\n')).toBe('');
   }, 60_000);
 });

@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { ForbiddenError, InvalidInputError, NotFoundError } from '../../core/errors.js';
 import type { ForgeAccount } from '../../scm/local/forge-state.js';
-import { addSamplePipeline, createAccount, createRepository } from '../../scm/local/forge-ops.js';
+import {
+  addSamplePipeline,
+  createAccount,
+  createRepository,
+  setPassword,
+} from '../../scm/local/forge-ops.js';
+import { verifyPassword } from '../../scm/local/passwords.js';
 import type { LocalGitProvider } from '../../scm/local/provider.js';
 import type { Authenticator } from '../auth/authenticator.js';
 
@@ -21,7 +27,8 @@ const IMAGE = /^[a-z0-9][a-z0-9._/:@-]{0,255}$/;
  *   noLocalGitRoute for a server that does not);
  * - `POST /api/local/repos` `{name, private}`: a new repository of the caller's;
  * - `POST /api/local/repos/:owner/:name/sample` `{image?}`: commits a sample pipeline, which builds;
- * - `POST /api/local/accounts` `{login, password, admin}`: a new account (svc administrators only).
+ * - `POST /api/local/accounts` `{login, password, admin}`: a new account (svc administrators only);
+ * - `POST /api/local/password` `{current, password}`: the caller's new password, given the current one.
  */
 export function localGitApiRoutes(app: FastifyInstance, deps: LocalGitApiDeps): void {
   const base = deps.publicUrl.replace(/\/+$/, '');
@@ -72,6 +79,18 @@ export function localGitApiRoutes(app: FastifyInstance, deps: LocalGitApiDeps): 
       `${base}/${repo.owner}/${repo.name}`,
     );
     return reply.code(201).send({ sha });
+  });
+  app.post('/api/local/password', async (request, reply) => {
+    const account = await accountOf(request);
+    const body = (request.body ?? {}) as { current?: unknown; password?: unknown };
+    if (typeof body.current !== 'string' || typeof body.password !== 'string')
+      throw new InvalidInputError('current and password: expected the current password and the new one');
+    // A stolen session alone does not change the password: the current one must be known.
+    if (!(await verifyPassword(body.current, account.passwordHash)))
+      throw new ForbiddenError('current: not your current password');
+    await setPassword(deps.provider, account, body.password);
+    request.log.info({ login: account.login }, 'built-in git provider: password changed');
+    return reply.code(204).send();
   });
   app.post('/api/local/accounts', async (request, reply) => {
     const { user } = await deps.auth.require(request);

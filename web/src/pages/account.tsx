@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, useCsrf, type Account } from '../api.js';
 import { ActionButton } from '../components/action.js';
+import { LocalPassword } from './account-password.js';
 
 /**
  * `/account`: a new API token and how to use it with the `svc` client. svc keeps only a hash of the
@@ -43,6 +44,7 @@ export function AccountPage({ account }: { account: Account }) {
       </p>
       <p>Use it with the svc command-line client:</p>
       <pre class="block">{`export SVC_SERVER=${location.origin}\nexport SVC_TOKEN=<your token>\nsvc repo ls`}</pre>
+      <LocalPassword />
     </main>
   );
 }
