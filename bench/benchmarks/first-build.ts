@@ -6,6 +6,7 @@ import { freePort, waitFor } from '../../test/e2e/system.js';
 import type { Benchmark, BenchContext } from '../lib/benchmark.js';
 import type { BenchResult } from '../lib/result.js';
 import { round } from '../lib/stats.js';
+import { gitAs } from '../../test/support/git-client.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -19,22 +20,7 @@ interface Phases {
   green: number;
 }
 
-function git(cwd: string, ...args: string[]): void {
-  execFileSync('git', args, {
-    cwd,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: cwd,
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_TERMINAL_PROMPT: '0',
-      GIT_AUTHOR_NAME: 'New User',
-      GIT_AUTHOR_EMAIL: 'new@example.com',
-      GIT_COMMITTER_NAME: 'New User',
-      GIT_COMMITTER_EMAIL: 'new@example.com',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
+const git = gitAs({ name: 'New User', email: 'new@example.com' });
 
 /** Times `step`, adding it to `phases` under `name`. */
 async function timed<T>(phases: Partial<Phases>, name: keyof Phases, step: () => Promise<T> | T): Promise<T> {

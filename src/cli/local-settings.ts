@@ -37,15 +37,15 @@ export function withLocalSettings(env: Env, cwd: string): { env: Env; filled: st
   return { env: result, filled };
 }
 
-/** A setting of each other git provider that configures it (as gitProvider reads them). */
-const PROVIDER_SETTINGS = [
+/** A setting of each git provider but the built-in one that configures it (as gitProvider reads them). */
+export const PROVIDER_SETTINGS = [
   'SVC_SCMA_CLIENT_ID',
   'SVC_SCMB_SERVER',
   'SVC_SCMC_CLIENT_ID',
   'SVC_SCMD_CLIENT_ID',
   'SVC_SCME_SERVER',
   'SVC_SCMF_SERVER',
-];
+] as const;
 
 /** Port 0 (any free port) is only known after listening: the host then carries no port. */
 function hostFor(port: string): string {

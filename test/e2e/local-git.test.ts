@@ -5,7 +5,6 @@
  * token, the push's own webhook builds it, the step clones it back through the Docker bridge — and
  * goes green; a failing change goes red. Credentials that are wrong or missing are refused.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerForTests } from '../../src/engines/docker/testing.case.js';
 import { call, cookieHeader, type BrowserSession } from '../api/client.js';
 import { freePort, providerServerEnv, startServer, waitFor, type SvcProcess } from './system.js';
+import { gitAs } from '../support/git-client.js';
 
 const docker = await dockerForTests(['local/busybox', 'svc/git']);
 const PASSWORD = 'first-account-password';
@@ -29,23 +29,7 @@ steps:
   - ${command}
 `;
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: cwd,
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_TERMINAL_PROMPT: '0',
-      GIT_AUTHOR_NAME: 'Ada',
-      GIT_AUTHOR_EMAIL: 'ada@example.com',
-      GIT_COMMITTER_NAME: 'Ada',
-      GIT_COMMITTER_EMAIL: 'ada@example.com',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }).trim();
-}
+const git = gitAs({ name: 'Ada', email: 'ada@example.com' });
 
 describe.skipIf(docker.skip)('the built-in git provider: from nothing to a green build', () => {
   let server: SvcProcess | undefined;

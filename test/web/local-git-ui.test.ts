@@ -6,7 +6,6 @@
  * goes green live on its page, a failing change goes red and is restarted — with no error in the
  * browser's console.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { dockerForTests } from '../../src/engines/docker/testing.case.js';
 import { WEB_DIST } from '../../src/server/web/web-app.js';
 import { freePort, providerServerEnv, startServer, waitFor, type SvcProcess } from '../e2e/system.js';
 import { browserSkip, launchBrowser } from './browser.js';
+import { gitAs } from '../support/git-client.js';
 
 const docker = await dockerForTests(['local/busybox', 'svc/git']);
 const skip = docker.skip || browserSkip();
@@ -23,22 +23,7 @@ const skip = docker.skip || browserSkip();
 const pipeline = (command: string) =>
   `kind: pipeline\ntype: docker\nname: build\nsteps:\n- name: greet\n  image: local/busybox\n  pull: if-not-exists\n  commands:\n  - cat README.md\n  - ${command}\n`;
 
-function git(cwd: string, ...args: string[]): void {
-  execFileSync('git', args, {
-    cwd,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: cwd,
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_TERMINAL_PROMPT: '0',
-      GIT_AUTHOR_NAME: 'Grace',
-      GIT_AUTHOR_EMAIL: 'grace@example.com',
-      GIT_COMMITTER_NAME: 'Grace',
-      GIT_COMMITTER_EMAIL: 'grace@example.com',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
+const git = gitAs({ name: 'Grace', email: 'grace@example.com' });
 
 describe.skipIf(skip)('the built-in git provider in Chromium: from nothing to a green build', () => {
   let server: SvcProcess | undefined;

@@ -2,16 +2,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { ServerSettings } from '../../config/index.js';
 import type { GitAuthOptions } from '../../scm/netrc.js';
 import { LocalGitProvider } from '../../scm/local/provider.js';
-
-/** The settings of another provider that SVC_SCML_ENABLED cannot go with. */
-const OTHER_PROVIDERS = [
-  'SVC_SCMA_CLIENT_ID',
-  'SVC_SCMB_SERVER',
-  'SVC_SCMC_CLIENT_ID',
-  'SVC_SCMD_CLIENT_ID',
-  'SVC_SCME_SERVER',
-  'SVC_SCMF_SERVER',
-] as const;
+import { PROVIDER_SETTINGS } from '../local-settings.js';
 
 /** Where the built-in provider keeps its repositories: SVC_SCML_ROOT, or `git` in the data folder. */
 export function localGitRoot(settings: ServerSettings, cwd: string): string {
@@ -29,7 +20,7 @@ export function localGitProvider(
   cwd: string,
 ): { provider: LocalGitProvider; notes: string[] } | { error: string } | undefined {
   if (settings.SVC_SCML_ENABLED !== true) return undefined;
-  const others = OTHER_PROVIDERS.filter((name) => settings[name] !== null);
+  const others = PROVIDER_SETTINGS.filter((name) => settings[name] !== null);
   if (others.length > 0)
     return {
       error: `SVC_SCML_ENABLED: the built-in git provider cannot go with another one (${others.join(', ')} ${others.length === 1 ? 'is' : 'are'} set); choose one`,

@@ -152,15 +152,6 @@ export class ForgeState {
     });
   }
 
-  setMember(repoId: number, login: string, role: ForgeRole | undefined): void {
-    this.#update((d) => {
-      const found = d.repos.find((r) => r.id === repoId);
-      if (found === undefined) return;
-      if (role === undefined) delete found.members[login];
-      else found.members[login] = role;
-    });
-  }
-
   /** The account's role in the repository: the owner administers it, members have theirs. */
   role(repoId: number, login: string): ForgeRole | undefined {
     const found = this.#data.repos.find((r) => r.id === repoId);

@@ -17,27 +17,27 @@ export const GIT_ENV: Readonly<Record<string, string>> = {
 
 const MAX_OUTPUT = 64 * 1024 * 1024;
 
-function git(args: readonly string[], options: { gitDir?: string } = {}): Promise<string> {
+/** Runs git (in `gitDir` when given), with `env` over GIT_ENV and `input` on its stdin; its output. */
+function git(
+  args: readonly string[],
+  options: { gitDir?: string; env?: Record<string, string>; input?: string } = {},
+): Promise<string> {
   const full = options.gitDir === undefined ? [...args] : ['--git-dir', options.gitDir, ...args];
   return new Promise((resolve, reject) => {
-    execFile(
+    const child = execFile(
       'git',
       full,
       {
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...GIT_ENV },
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...GIT_ENV, ...options.env },
         maxBuffer: MAX_OUTPUT,
         encoding: 'utf8',
       },
       (error, stdout, stderr) => {
         if (error === null) resolve(stdout);
-        else
-          reject(
-            Object.assign(new Error(`git ${args[0] ?? ''}: ${stderr.trim() || error.message}`), {
-              cause: error,
-            }),
-          );
+        else reject(new Error(`git ${args[0] ?? ''}: ${stderr.trim() || error.message}`, { cause: error }));
       },
     );
+    if (options.input !== undefined) child.stdin?.end(options.input);
   });
 }
 
@@ -155,7 +155,8 @@ export async function commitFiles(
     GIT_COMMITTER_NAME: author.name,
     GIT_COMMITTER_EMAIL: author.email,
   };
-  const run = (args: string[], input?: string) => gitWith(repo.path, args, env, input);
+  const run = (args: string[], input?: string) =>
+    git(args, { gitDir: repo.path, env, ...(input === undefined ? {} : { input }) });
   try {
     const parent = await repo.branchHead(branch);
     if (parent !== undefined) await run(['read-tree', parent]);
@@ -172,28 +173,4 @@ export async function commitFiles(
   } finally {
     await rm(index, { force: true });
   }
-}
-
-function gitWith(
-  gitDir: string,
-  args: readonly string[],
-  env: Record<string, string>,
-  input?: string,
-): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      'git',
-      ['--git-dir', gitDir, ...args],
-      {
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...GIT_ENV, ...env },
-        maxBuffer: MAX_OUTPUT,
-        encoding: 'utf8',
-      },
-      (error, stdout, stderr) => {
-        if (error === null) resolve(stdout);
-        else reject(new Error(`git ${args[0] ?? ''}: ${stderr.trim() || error.message}`, { cause: error }));
-      },
-    );
-    if (input !== undefined) child.stdin?.end(input);
-  });
 }

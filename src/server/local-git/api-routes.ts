@@ -32,14 +32,15 @@ const IMAGE = /^[a-z0-9][a-z0-9._/:@-]{0,255}$/;
  */
 export function localGitApiRoutes(app: FastifyInstance, deps: LocalGitApiDeps): void {
   const base = deps.publicUrl.replace(/\/+$/, '');
-  const accountOf = async (
-    request: Parameters<Authenticator['require']>[0],
-  ): Promise<ForgeAccount & { svcAdmin: boolean }> => {
+  const accountOf = async (request: Parameters<Authenticator['require']>[0]): Promise<ForgeAccount> => {
     const { user } = await deps.auth.require(request);
-    const account = deps.provider.state.account(user.login);
+    // By the id svc stored when the account logged in, never by name (logins can be renamed).
+    const account = /^\d+$/.test(user.scmUid)
+      ? deps.provider.state.accountById(Number(user.scmUid))
+      : undefined;
     if (account === undefined)
       throw new ForbiddenError(`${user.login} has no account of the built-in git provider`);
-    return { ...account, svcAdmin: user.admin };
+    return account;
   };
   app.get('/api/local', async (request) => {
     await deps.auth.require(request);

@@ -2,11 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { UserStore } from '../../core/user.js';
 import { avatarSvg } from '../../scm/local/avatar.js';
 import type { LocalGitProvider } from '../../scm/local/provider.js';
-import { hashApiToken } from '../auth/api-token.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { LoginFinishDeps } from '../auth/login-finish.js';
-import { sameText } from '../auth/session-cookies.js';
 import { localGitApiRoutes } from './api-routes.js';
+import { apiTokenAccounts } from './git-auth.js';
 import { gitHttpRoutes } from './git-http.js';
 import { setupRoutes } from './setup-route.js';
 
@@ -28,11 +27,7 @@ export function registerLocalGitRoutes(app: FastifyInstance, deps: LocalGitRoute
   gitHttpRoutes(app, {
     provider: deps.provider,
     publicUrl: deps.publicUrl,
-    async loginOfApiToken(token) {
-      const hash = hashApiToken(token);
-      const user = await deps.users.findTokenHash(hash);
-      return user !== undefined && user.active && sameText(user.tokenHash, hash) ? user.login : undefined;
-    },
+    accountIdOfApiToken: apiTokenAccounts(deps.users),
   });
   app.get('/git/-/avatar/:file', (request, reply) => {
     const login = decodeURIComponent((request.params as { file: string }).file).replace(/\.svg$/, '');
