@@ -185,6 +185,35 @@ describe.skipIf(docker.skip)('the built-in git provider: from nothing to a green
       ['clone', 'success', 0],
       ['greet', 'failure', 3],
     ]);
+    // The provider shows the commit's status as svc reported it, next to the branch.
+    const refs = await waitFor('the red status at the provider', async () => {
+      const answer = await call({ url: url() }, '/api/local/repos/ada/hello/refs', { token });
+      const main = (answer.json as { name: string; statuses: { state: string }[] }[]).find(
+        (ref) => ref.name === 'main',
+      );
+      return main?.statuses[0]?.state === 'failure' ? answer.json : undefined;
+    });
+    expect(refs).toEqual([
+      {
+        ref: 'refs/heads/main',
+        name: 'main',
+        kind: 'branch',
+        sha: git(work, 'rev-parse', 'HEAD'),
+        subject: 'break it',
+        statuses: [
+          {
+            context: expect.stringContaining('svc') as unknown,
+            state: 'failure',
+            description: expect.any(String) as unknown,
+            target_url: expect.stringMatching(/\/ada\/hello\/2$/) as unknown,
+            updated: expect.any(Number) as unknown,
+          },
+        ],
+      },
+    ]);
+    // Someone who may not read the repository learns nothing of it.
+    const outsider = await call({ url: url() }, '/api/local/repos/ada/nothing-here/refs', { token });
+    expect(outsider.status).toBe(404);
   }, 180_000);
 
   it('commits a sample pipeline for someone without a repository at hand, which builds green', async () => {

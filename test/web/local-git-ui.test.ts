@@ -113,7 +113,14 @@ describe.skipIf(skip)('the built-in git provider in Chromium: from nothing to a 
     await graph.getByRole('button', { name: 'stage build: failure' }).waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Restart failed stages' }).click();
     await page.waitForURL(url('/grace/hello/3'));
-    await graph.getByRole('button', { name: /stage build: / }).waitFor();
+    await graph.getByRole('button', { name: 'stage build: failure' }).waitFor({ timeout: 60_000 });
+    // The provider's side: the branch's commit with the status svc reported, linking the build.
+    await page.goto(url('/grace/hello'));
+    const main = page.getByRole('region', { name: 'branches and tags' }).getByRole('row', { name: /main/ });
+    await main.getByText('break it').waitFor();
+    const status = main.getByRole('link', { name: /failure/ });
+    await status.waitFor();
+    expect(await status.getAttribute('href')).toMatch(/\/grace\/hello\/3$/);
     expect(problems.join('\n')).toBe('');
   }, 180_000);
 

@@ -80,6 +80,31 @@ export class GitRepository {
     return refs;
   }
 
+  /**
+   * Branches and tags, newest first (at most `limit`), each with the commit it names (an annotated
+   * tag peeled) and that commit's subject line.
+   */
+  async namedCommits(limit: number): Promise<{ ref: string; sha: string; subject: string }[]> {
+    const out = await git(
+      [
+        'for-each-ref',
+        '--sort=-creatordate',
+        `--count=${limit}`,
+        '--format=%(refname)%00%(objectname)%00%(*objectname)%00%(subject)%00%(*subject)',
+        'refs/heads',
+        'refs/tags',
+      ],
+      { gitDir: this.path },
+    );
+    return out
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => {
+        const [ref = '', object = '', peeled = '', subject = '', peeledSubject = ''] = line.split('\0');
+        return peeled === '' ? { ref, sha: object, subject } : { ref, sha: peeled, subject: peeledSubject };
+      });
+  }
+
   /** The commit a branch points at; undefined for a missing branch. */
   async branchHead(branch: string): Promise<string | undefined> {
     if (!safeBranch(branch)) return undefined;

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { ForbiddenError, InvalidInputError, NotFoundError } from '../../core/errors.js';
-import type { ForgeAccount } from '../../scm/local/forge-state.js';
 import {
   addSamplePipeline,
   createAccount,
@@ -10,6 +9,8 @@ import {
 import { verifyPassword } from '../../scm/local/passwords.js';
 import type { LocalGitProvider } from '../../scm/local/provider.js';
 import type { Authenticator } from '../auth/authenticator.js';
+import { callerAccount } from './caller-account.js';
+import { localRefsRoute } from './refs-route.js';
 
 /** What the built-in provider's API needs. */
 export interface LocalGitApiDeps {
@@ -27,21 +28,13 @@ const IMAGE = /^[a-z0-9][a-z0-9._/:@-]{0,255}$/;
  *   noLocalGitRoute for a server that does not);
  * - `POST /api/local/repos` `{name, private}`: a new repository of the caller's;
  * - `POST /api/local/repos/:owner/:name/sample` `{image?}`: commits a sample pipeline, which builds;
+ * - `GET /api/local/repos/:owner/:name/refs`: branches and tags with their commits' statuses (refs-route.ts);
  * - `POST /api/local/accounts` `{login, password, admin}`: a new account (svc administrators only);
  * - `POST /api/local/password` `{current, password}`: the caller's new password, given the current one.
  */
 export function localGitApiRoutes(app: FastifyInstance, deps: LocalGitApiDeps): void {
   const base = deps.publicUrl.replace(/\/+$/, '');
-  const accountOf = async (request: Parameters<Authenticator['require']>[0]): Promise<ForgeAccount> => {
-    const { user } = await deps.auth.require(request);
-    // By the id svc stored when the account logged in, never by name (logins can be renamed).
-    const account = /^\d+$/.test(user.scmUid)
-      ? deps.provider.state.accountById(Number(user.scmUid))
-      : undefined;
-    if (account === undefined)
-      throw new ForbiddenError(`${user.login} has no account of the built-in git provider`);
-    return account;
-  };
+  const accountOf = callerAccount(deps);
   app.get('/api/local', async (request) => {
     await deps.auth.require(request);
     return { enabled: true, git: `${base}/git` };
@@ -81,6 +74,7 @@ export function localGitApiRoutes(app: FastifyInstance, deps: LocalGitApiDeps): 
     );
     return reply.code(201).send({ sha });
   });
+  localRefsRoute(app, deps.provider, accountOf);
   app.post('/api/local/password', async (request, reply) => {
     const account = await accountOf(request);
     const body = (request.body ?? {}) as { current?: unknown; password?: unknown };

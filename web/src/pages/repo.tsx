@@ -1,8 +1,9 @@
-import { useState } from 'preact/hooks';
+import { useCallback, useState } from 'preact/hooks';
 import { Show, useApi } from '../components/load.js';
 import { ago, duration, Status } from '../components/status.js';
 import { Link } from '../router.js';
 import { useBuildEvents } from '../components/stream.js';
+import { LocalRefs } from './local-refs.js';
 import { NewBuildForm, Tabs, type Tab } from './repo-tabs.js';
 import type { Build } from '../wire.js';
 
@@ -18,7 +19,14 @@ export function RepoPage({ owner, name }: { owner: string; name: string }) {
   const builds = useApi<Build[]>(
     tab === 'builds' ? `/api/repos/${slug}/builds?${query}` : `/api/repos/${slug}/builds/${tab}`,
   );
-  useBuildEvents(slug, builds.reload);
+  // The built-in git provider's statuses change with the builds: one stream refreshes both.
+  const [tick, setTick] = useState(0);
+  const { reload } = builds;
+  const changed = useCallback(() => {
+    reload();
+    setTick((n) => n + 1);
+  }, [reload]);
+  useBuildEvents(slug, changed);
   const badge = `[![Build Status](${location.origin}/api/badges/${slug}/status.svg)](${location.origin}/${slug})`;
   return (
     <main>
@@ -64,6 +72,7 @@ export function RepoPage({ owner, name }: { owner: string; name: string }) {
           </>
         )}
       </Show>
+      <LocalRefs slug={slug} tick={tick} />
       <details>
         <summary>Status badge</summary>
         <code class="block">{badge}</code>
