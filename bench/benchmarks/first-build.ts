@@ -37,8 +37,8 @@ async function timed<T>(phases: Partial<Phases>, name: keyof Phases, step: () =>
  * The first five minutes (issue 33), as docs/quickstart.md's first section has a new user do them
  * after `npm ci`: build the clone image, `svc server --local` (SQLite, its own runner, the built-in
  * git provider), then in Chromium: open the setup link and choose a name and password, create a
- * repository, run the two commands the page shows with the real `git` (the password as git's), and
- * watch the build's page until it is green. `--fresh` first removes svc/git and its base, as on a machine that never
+ * repository, run the two commands the page shows with the real `git` (the password as git's), open
+ * the build that appears under them, and watch its page until it is green. `--fresh` first removes svc/git and its base, as on a machine that never
  * ran svc. Baseline: one `docker run` of the same step's image, the floor of any build.
  */
 async function firstBuild(ctx: BenchContext): Promise<BenchResult[]> {
@@ -106,8 +106,9 @@ async function firstBuild(ctx: BenchContext): Promise<BenchResult[]> {
       git(work, 'push', '-q', 'svc', 'main');
     });
     await timed(phases, 'green', async () => {
-      await page.getByRole('link', { name: `${LOGIN}/hello` }).click();
-      await page.getByRole('link', { name: '#1' }).click({ timeout: 60_000 });
+      // The build appears under the commands as the push makes it; its page follows it live.
+      const box = page.getByRole('region', { name: 'create a repository' });
+      await box.getByRole('link', { name: 'Build #1' }).click({ timeout: 60_000 });
       const graph = page.getByRole('img', { name: 'stage graph' });
       await graph.getByRole('button', { name: /stage default: (success|failure|error|killed)/ }).waitFor({
         timeout: 120_000,

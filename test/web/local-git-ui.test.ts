@@ -2,9 +2,9 @@
  * Issue 33 in a real browser: a new user's first build with svc's built-in git provider. A real
  * `svc server` (its in-process Docker runner, no provider account anywhere) and Debian's Chromium:
  * the setup link makes the administrator, the repositories page makes a repository and shows the
- * git commands, the account page makes a token, the real `git` pushes with it over HTTP, the build
- * goes green live on its page, a failing change goes red and is restarted — with no error in the
- * browser's console.
+ * git commands, the real `git` runs them with the account's password, the build appears under them
+ * and goes green live on its page; a failing change pushed with an API token goes red and is
+ * restarted, and the branch shows the status svc reported — with no error in the browser's console.
  */
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,7 +61,7 @@ describe.skipIf(skip)('the built-in git provider in Chromium: from nothing to a 
     await server?.stop();
   });
 
-  it('makes the administrator through the setup link, a repository, and a token', async () => {
+  it('makes the administrator through the setup link and a repository, whose first push builds green live', async () => {
     const link = await waitFor('the setup link in the log', () =>
       Promise.resolve(/Open (http:\/\/\S+\/setup\?token=[\w-]+)/.exec(server?.log() ?? '')?.[1]),
     );
@@ -80,29 +80,38 @@ describe.skipIf(skip)('the built-in git provider in Chromium: from nothing to a 
       `git remote add svc ${url('/git/grace/hello.git')}\ngit push svc main`,
     );
     await page.getByRole('link', { name: 'grace/hello' }).waitFor();
-  }, 60_000);
+    await box.getByText('Waiting for the first push…').waitFor();
 
-  it('builds the push green live, then a failing change red, and restarts it', async () => {
-    await page.goto(url('/account'));
-    await page.getByRole('button', { name: 'New token' }).click();
-    const token = (await page.locator('code.token').textContent()) ?? '';
-    expect(token).not.toBe('');
-
+    // The two commands, git given the account's password.
     git(work, 'init', '-q', '-b', 'main');
     writeFileSync(join(work, 'README.md'), 'hello from the browser test\n');
     writeFileSync(join(work, '.drone.yml'), pipeline('echo green'));
     git(work, 'add', '.');
     git(work, 'commit', '-q', '-m', 'first');
-    const remote = `http://grace:${token}@127.0.0.1:${port}/git/grace/hello.git`;
-    await page.goto(url('/grace/hello'));
-    git(work, 'push', '-q', remote, 'main');
-    // The push's build shows up on the repository's page as it is made.
-    await page.getByRole('link', { name: '#1' }).click({ timeout: 30_000 });
+    git(
+      work,
+      'remote',
+      'add',
+      'svc',
+      url('/git/grace/hello.git').replace('://', '://grace:grace-password-1@'),
+    );
+    git(work, 'push', '-q', 'svc', 'main');
+    // The push's build shows up where the commands are, as it is made; its page streams the log.
+    await box.getByRole('link', { name: 'Build #1' }).click({ timeout: 30_000 });
     await page.waitForURL(url('/grace/hello/1'));
     const graph = page.getByRole('img', { name: 'stage graph' });
     await graph.getByRole('button', { name: 'stage build: success' }).waitFor({ timeout: 60_000 });
     await page.getByRole('link', { name: 'greet' }).click();
     await page.getByRole('log').getByText('hello from the browser test', { exact: true }).waitFor();
+  }, 120_000);
+
+  it('pushes a failing change with an API token, which builds red, and restarts it', async () => {
+    await page.goto(url('/account'));
+    await page.getByRole('button', { name: 'New token' }).click();
+    const token = (await page.locator('code.token').textContent()) ?? '';
+    expect(token).not.toBe('');
+    const remote = `http://grace:${token}@127.0.0.1:${port}/git/grace/hello.git`;
+    const graph = page.getByRole('img', { name: 'stage graph' });
 
     writeFileSync(join(work, '.drone.yml'), pipeline('exit 1'));
     git(work, 'commit', '-q', '-am', 'break it');

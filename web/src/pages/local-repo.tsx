@@ -3,6 +3,10 @@ import { api } from '../api.js';
 import { ActionButton } from '../components/action.js';
 import { ApiForm } from '../components/form.js';
 import { useApi } from '../components/load.js';
+import { Status } from '../components/status.js';
+import { useBuildEvents } from '../components/stream.js';
+import { Link } from '../router.js';
+import type { Build } from '../wire.js';
 
 /** A repository the built-in git provider made, as POST /api/local/repos answers it. */
 interface LocalRepo {
@@ -55,8 +59,28 @@ export function LocalRepoPanel({ changed }: { changed: () => void }) {
               done={changed}
             />
           </p>
+          <FirstBuild slug={`${made.namespace}/${made.name}`} />
         </div>
       )}
     </section>
+  );
+}
+
+/** The repository's newest build as soon as a push makes one, with the way to its live log. */
+function FirstBuild({ slug }: { slug: string }) {
+  const builds = useApi<Build[]>(`/api/repos/${slug}/builds?page=1&per_page=1`);
+  useBuildEvents(slug, builds.reload);
+  const newest = builds.value?.[0];
+  if (newest === undefined)
+    return (
+      <p class="muted" aria-live="polite">
+        Waiting for the first push…
+      </p>
+    );
+  return (
+    <p aria-live="polite">
+      <Link href={`/${slug}/${newest.number}`}>Build #{newest.number}</Link> <Status status={newest.status} />{' '}
+      {newest.message.split('\n')[0]} — open it to follow its log live.
+    </p>
   );
 }
