@@ -40,6 +40,21 @@ export interface ExecMount {
   readOnly?: boolean;
 }
 
+/**
+ * A step's `cache:` (svc addition, docs/caches.md): restored before the step runs (unless the policy
+ * is `push`), saved after it succeeds (unless `pull`). Build variables are substituted already;
+ * `{{ checksum "FILE" }}` in `key` and `restoreKeys` is left for the runner, which hashes the
+ * workspace's file when the step is about to run.
+ */
+export interface ExecCache {
+  key: string;
+  /** Key prefixes tried in order when `key` has no entry. */
+  restoreKeys: string[];
+  /** As written: relative to the workspace path (`node_modules`) or absolute (`/root/.npm`); no `..`. */
+  paths: string[];
+  policy: 'pull-push' | 'pull' | 'push';
+}
+
 /** One step (or service, or the clone step) ready to run. */
 export interface ExecStep {
   /** Unique within the run; engines derive container names from it. */
@@ -83,6 +98,8 @@ export interface ExecStep {
   /** Kill the step after this many milliseconds; 0 means the stage timeout alone applies. */
   timeout: number;
   labels: Record<string, string>;
+  /** The step's cache (svc addition); absent when it has none. */
+  cache?: ExecCache | undefined;
 }
 
 /**
