@@ -1,0 +1,170 @@
+import { posix } from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import * as tar from 'tar-stream';
+import type { CachePlace } from './paths.js';
+
+/** Permission bits kept from an archive: setuid and setgid are dropped (a cache is data, not privilege). */
+const KEPT_MODE = 0o1777;
+
+/** A cache archive refused on restore: an entry would land outside the step's cache paths. */
+export class UnsafeArchiveError extends Error {
+  constructor(entry: string, why: string) {
+    super(`the cache archive's entry "${entry.slice(0, 200)}" ${why}: the archive is refused`);
+    this.name = 'UnsafeArchiveError';
+  }
+}
+
+/** One of the step's paths as the engine answered it: a tar whose entries start with the path's last segment. */
+export interface SavedPath {
+  place: CachePlace;
+  tar: Readable;
+}
+
+/**
+ * The cache archive of a step's paths: one tar (uncompressed; the caller compresses it) whose
+ * entries are named `w/<workspace path>/…` or `a/<absolute path>/…` (paths.ts). `parts` are
+ * read one after the other, each a tar as `docker cp` makes it (first segment = the path's last).
+ */
+export function packCache(parts: AsyncIterable<SavedPath>): Readable {
+  const pack = tar.pack();
+  const out = new PassThrough();
+  void (async () => {
+    for await (const part of parts) {
+      await repack(part.tar, pack, (header) => {
+        const rest = stripFirst(header.name);
+        const name = rest === '' ? part.place.inArchive : `${part.place.inArchive}/${rest}`;
+        const linkname =
+          header.type === 'link' && header.linkname != null
+            ? `${part.place.inArchive}/${stripFirst(header.linkname)}`.replace(/\/$/, '')
+            : header.linkname;
+        return { ...header, name, linkname };
+      });
+    }
+    pack.finalize();
+  })().catch((error: unknown) => out.destroy(error as Error));
+  pipeline(pack, out).catch((error: unknown) => out.destroy(error as Error));
+  return out;
+}
+
+/**
+ * A cache archive made ready for the step: each entry renamed from its archive name to its place
+ * in the step's filesystem, relative to `/` (engines extract it at `/`) — and refused, failing the
+ * stream with UnsafeArchiveError, when it would land outside every one of `places`: a name with
+ * `..`, an absolute one, or one under none of the places; a symbolic link pointing out of its
+ * place; a hard link to outside; a device, FIFO or other special file; an entry under a symbolic
+ * link the archive made earlier. Entries of places the step no longer names are left out.
+ */
+export function restoreCache(archive: Readable, places: readonly CachePlace[]): Readable {
+  const pack = tar.pack();
+  const out = new PassThrough();
+  const links = new Set<string>();
+  const check = (header: tar.Header): tar.Header | undefined => {
+    const name = header.name.replace(/\/+$/, '');
+    const place = placeOf(name, places, header.name);
+    if (place === undefined) return undefined;
+    const target = toTarget(name, place);
+    for (const link of links)
+      if (target.startsWith(`${link}/`))
+        throw new UnsafeArchiveError(header.name, 'lies under a symbolic link of the archive');
+    const renamed: tar.Header = {
+      ...header,
+      name: target.slice(1),
+      mode: (header.mode ?? 0o644) & KEPT_MODE,
+    };
+    switch (header.type) {
+      case 'file':
+      case 'directory':
+        break;
+      case 'block-device':
+      case 'character-device':
+      case 'contiguous-file':
+      case 'fifo':
+      case null:
+      case undefined:
+        throw new UnsafeArchiveError(
+          header.name,
+          `is a ${header.type ?? 'special file'}, which a cache never holds`,
+        );
+      case 'symlink': {
+        const to = header.linkname ?? '';
+        const resolved = to.startsWith('/') ? posix.normalize(to) : posix.join(posix.dirname(target), to);
+        if (!inside(resolved, place.absolute))
+          throw new UnsafeArchiveError(header.name, `points out of ${place.written}`);
+        links.add(target);
+        break;
+      }
+      case 'link': {
+        const to = (header.linkname ?? '').replace(/\/+$/, '');
+        const linkPlace = placeOf(to, places, header.name);
+        if (linkPlace === undefined)
+          throw new UnsafeArchiveError(header.name, 'links to a file outside the cache');
+        renamed.linkname = toTarget(to, linkPlace).slice(1);
+        break;
+      }
+      default:
+        throw new UnsafeArchiveError(
+          header.name,
+          // What the typings do not know still comes here, rather than through.
+          `is a ${String(header.type)}, which a cache never holds`,
+        );
+    }
+    return renamed;
+  };
+  repack(archive, pack, check)
+    .then(() => pack.finalize())
+    .catch((error: unknown) => {
+      pack.destroy(error as Error);
+      out.destroy(error as Error);
+    });
+  pipeline(pack, out).catch((error: unknown) => out.destroy(error as Error));
+  return out;
+}
+
+/** The place an archive name is under; undefined for a place the step does not name; throws for unsafe names. */
+function placeOf(name: string, places: readonly CachePlace[], shown: string): CachePlace | undefined {
+  if (name === '' || name.startsWith('/') || name.includes('\0'))
+    throw new UnsafeArchiveError(shown, 'is not a relative name');
+  const segments = name.split('/');
+  if (segments.some((segment) => segment === '..' || segment === '.' || segment === ''))
+    throw new UnsafeArchiveError(shown, 'has a . or .. segment');
+  if (segments[0] !== 'w' && segments[0] !== 'a')
+    throw new UnsafeArchiveError(shown, 'is not under w/ or a/');
+  return places.find((place) => name === place.inArchive || name.startsWith(`${place.inArchive}/`));
+}
+
+function toTarget(name: string, place: CachePlace): string {
+  return place.absolute + name.slice(place.inArchive.length);
+}
+
+function inside(path: string, root: string): boolean {
+  return path === root || path.startsWith(`${root}/`);
+}
+
+function stripFirst(name: string): string {
+  return name.replace(/^\/+/, '').split('/').slice(1).join('/').replace(/\/+$/, '');
+}
+
+/** Copies each entry of `input` into `pack` as `rename` says (undefined: left out), in order. */
+async function repack(
+  input: Readable,
+  pack: tar.Pack,
+  rename: (header: tar.Header) => tar.Header | undefined,
+): Promise<void> {
+  const extract = tar.extract();
+  const feeding = pipeline(input, extract);
+  feeding.catch(() => undefined);
+  for await (const entry of extract) {
+    const header = rename(entry.header);
+    if (header === undefined) {
+      entry.resume();
+      continue;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const sink = pack.entry(header, (error) => (error ? reject(error) : resolve()));
+      if (header.type === 'file') pipeline(entry, sink).catch(reject);
+      else entry.resume();
+    });
+  }
+  await feeding;
+}

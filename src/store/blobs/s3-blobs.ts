@@ -1,0 +1,106 @@
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  NoSuchKey,
+  S3ServiceException,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { Readable } from 'node:stream';
+import type { BlobInfo, BlobStore } from '../../core/blob.js';
+import { blobKeySegments, blobPrefixSegments } from './blob-key.js';
+
+/** Multipart parts of 8 MiB, two in flight: what an upload holds in memory, whatever its size. */
+const PART_SIZE = 8 * 1024 * 1024;
+const PARTS_IN_FLIGHT = 2;
+
+/**
+ * Blobs as objects of an S3-compatible bucket (SVC_OBJSTORE_*), under `prefix`. Uploads are
+ * multipart in parts of PART_SIZE: S3 shows an object only once its upload completes, so an
+ * interrupted one is never read (an aborted multipart upload is aborted; one a crash left is the
+ * bucket's to expire — docs/caches.md says how).
+ */
+export class S3BlobStore implements BlobStore {
+  constructor(
+    private readonly client: S3Client,
+    private readonly bucket: string,
+    /** Prepended to every key, e.g. `svc/caches/` (may be empty). */
+    private readonly prefix: string,
+  ) {}
+
+  async put(key: string, body: Readable, signal?: AbortSignal): Promise<{ size: number }> {
+    const Key = this.#key(key);
+    let size = 0;
+    body.on('data', (chunk: Buffer) => (size += chunk.length));
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key, Body: body, ContentType: 'application/octet-stream' },
+      partSize: PART_SIZE,
+      queueSize: PARTS_IN_FLIGHT,
+      leavePartsOnError: false,
+    });
+    const abort = () => void upload.abort().catch(() => undefined);
+    signal?.addEventListener('abort', abort, { once: true });
+    // A source that fails must fail the upload, not leave it waiting for more bytes.
+    const failed = new Promise<never>((_, reject) => body.once('error', reject));
+    failed.catch(() => undefined);
+    try {
+      await Promise.race([upload.done(), failed]);
+    } catch (error) {
+      abort();
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', abort);
+    }
+    return { size };
+  }
+
+  async get(key: string): Promise<Readable | undefined> {
+    try {
+      const answer = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: this.#key(key) }),
+      );
+      if (answer.Body instanceof Readable) return answer.Body;
+      throw new Error(`the object ${key} came without a readable body`);
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.#key(key) }));
+  }
+
+  async *list(prefix: string): AsyncIterable<BlobInfo> {
+    const segments = blobPrefixSegments(prefix);
+    const Prefix = this.prefix + (segments.length === 0 ? '' : `${segments.join('/')}/`);
+    let ContinuationToken: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix, ContinuationToken }),
+      );
+      for (const object of page.Contents ?? []) {
+        if (object.Key === undefined) continue;
+        yield {
+          key: object.Key.slice(this.prefix.length),
+          size: object.Size ?? 0,
+          modified: object.LastModified?.getTime() ?? 0,
+        };
+      }
+      ContinuationToken = page.IsTruncated === true ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken !== undefined);
+  }
+
+  #key(key: string): string {
+    return this.prefix + blobKeySegments(key).join('/');
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  return (
+    error instanceof NoSuchKey ||
+    (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404)
+  );
+}
