@@ -74,6 +74,36 @@ describe('svc lint', () => {
     ]);
   });
 
+  it("reports the problems of a step's cache (svc addition) and accepts a good one", async () => {
+    writeFileSync(
+      join(cwd, 'cache.yml'),
+      [
+        'kind: pipeline',
+        'steps:',
+        '- name: deps',
+        '  image: node:22',
+        '  commands: [npm ci]',
+        '  cache:',
+        '    key: npm-{{ checksum "package-lock.json" }}',
+        '    paths: [node_modules, ../up]',
+        '    policy: always',
+        '- name: test',
+        '  image: node:22',
+        '  commands: [npm test]',
+        '  cache: { key: \'npm-{{ checksum "package-lock.json" }}\', restore_keys: [npm-], paths: [node_modules] }',
+        '',
+      ].join('\n'),
+    );
+    const result = await run('cache.yml');
+    expect(result.code).toBe(1);
+    expect(result.stdout.split('\n')).toEqual([
+      'cache.yml:8:27: error: steps[0].cache.paths[1]: "../up" has a .. segment; expected a path inside the workspace (e.g. node_modules) or an absolute one (e.g. /root/.npm)',
+      'cache.yml:9:13: error: steps[0].cache.policy: unknown policy "always"; expected pull-push (restore before the step, save after it; the default), pull (restore only) or push (save only)',
+      '1 file checked: 0 valid, 1 invalid (2 errors, 0 warnings)',
+      '',
+    ]);
+  });
+
   it('checks what untrusted repositories may not use unless --trusted', async () => {
     const untrusted = await run('untrusted.yml');
     expect(untrusted.code).toBe(1);

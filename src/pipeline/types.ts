@@ -1,4 +1,4 @@
-import type { PullPolicy } from '../core/engine.js';
+import type { ExecCache, PullPolicy } from '../core/engine.js';
 import type { Locations, Position } from './diagnostics.js';
 
 /**
@@ -108,6 +108,23 @@ export interface IdTokenRequest {
   readonly position: Position;
 }
 
+/** When a cache is restored and saved: `pull-push` (both), `pull` (restore only), `push` (save only). */
+export type CachePolicy = ExecCache['policy'];
+
+/**
+ * A step's cache (`cache:`, an svc addition): restored before the step runs, saved after it succeeds.
+ * `{{ checksum "FILE" }}` in `key` and `restoreKeys` is kept for the runner; `paths` are as written,
+ * relative to the workspace or absolute. `position` is where `cache:` is.
+ */
+export interface StepCache {
+  readonly key: string;
+  /** Key prefixes tried in order when `key` has no entry. */
+  readonly restoreKeys: readonly string[];
+  readonly paths: readonly string[];
+  readonly policy: CachePolicy;
+  readonly position: Position;
+}
+
 /** A step or a service (services have the same shape and run detached). */
 export interface Step {
   readonly name: string;
@@ -142,6 +159,8 @@ export interface Step {
   readonly resources: StepResources;
   /** The OpenID Connect tokens the step asks for (`id_tokens:`, an svc addition); empty when none. */
   readonly idTokens: readonly IdTokenRequest[];
+  /** The step's cache (`cache:`, an svc addition); undefined when it has none (always for services). */
+  readonly cache: StepCache | undefined;
 }
 
 /** A volume the pipeline's steps can mount: temporary (`temp`, on disk or in memory) or a host path. */

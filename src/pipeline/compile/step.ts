@@ -1,6 +1,6 @@
-import type { ExecStep, RunPolicy } from '../../core/engine.js';
+import type { ExecCache, ExecStep, RunPolicy } from '../../core/engine.js';
 import { matchConditions, statusRunPolicy, type MatchFacts } from '../match/conditions.js';
-import { runsOnHost, type Step } from '../types.js';
+import { runsOnHost, type Step, type StepCache } from '../types.js';
 import { CLONE_STEP } from './dag.js';
 import { cloneParameters, DEFAULT_CLONE_IMAGE, hostCloneScript } from './clone.js';
 import { stepEnviron } from './environ.js';
@@ -79,6 +79,18 @@ export function compileStep(step: Step, service: boolean, number: number, run: R
     devices: stepDevices(step, input.pipeline, input.runner.devices),
     ...stepLimits(step.resources, input.runner.limits),
     auth: authFor(step.image, run.auths),
+    // Absent, not undefined, without a cache: a Drone file compiles exactly as before.
+    ...(step.cache === undefined || detach ? {} : { cache: execCache(step.cache) }),
+  };
+}
+
+/** The step's cache as the runner takes it; `{{ checksum "FILE" }}` stays for the runner to resolve. */
+function execCache(cache: StepCache): ExecCache {
+  return {
+    key: cache.key,
+    restoreKeys: [...cache.restoreKeys],
+    paths: [...cache.paths],
+    policy: cache.policy,
   };
 }
 

@@ -172,7 +172,7 @@ function readSteps(
     return [];
   }
   return node.items.flatMap((item, index) => {
-    const step = readStep(item, child(fields.field(key), index), type, diagnostics);
+    const step = readStep(item, child(fields.field(key), index), type, key === 'services', diagnostics);
     return step === undefined ? [] : [step];
   });
 }

@@ -2,6 +2,7 @@ import type { PullPolicy } from '../../core/engine.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { needsImages, runsOnHost, type FailurePolicy, type PipelineType, type Step } from '../types.js';
 import type { TreeNode } from '../yaml/tree.js';
+import { readCache } from './cache.js';
 import { readConditions } from './conditions.js';
 import { readIdTokens } from './id-tokens.js';
 import { fieldsOf, type FieldSet, type Fields } from './fields.js';
@@ -21,6 +22,7 @@ const HOST_STEP_FIELDS = [
   'user',
   'working_dir',
   'id_tokens',
+  'cache',
 ] as const;
 
 const CONTAINER_ONLY_FIELDS = [
@@ -62,11 +64,12 @@ function stepFields(type: PipelineType, what: string): FieldSet {
   };
 }
 
-/** One entry of `steps` or `services`; undefined when it is not a map at all. */
+/** One entry of `steps`, or of `services` when `service`; undefined when it is not a map at all. */
 export function readStep(
   node: TreeNode,
   field: string,
   type: PipelineType,
+  service: boolean,
   diagnostics: Diagnostics,
 ): Step | undefined {
   const what = `a step of a ${type} pipeline`;
@@ -82,6 +85,7 @@ export function readStep(
     );
   }
   const environment = readEnvironment(fields.node('environment'), fields.field('environment'), diagnostics);
+  const detach = fields.bool('detach') ?? false;
   const step: Step = {
     name,
     field,
@@ -96,7 +100,7 @@ export function readStep(
     settings: readSettings(fields.node('settings'), fields.field('settings'), diagnostics),
     when: readConditions(fields.node('when'), fields.field('when'), diagnostics),
     dependsOn: fields.strings('depends_on', 'names of steps'),
-    detach: fields.bool('detach') ?? false,
+    detach,
     failure: readFailure(fields),
     privileged: fields.bool('privileged') ?? false,
     volumes: readMounts(fields, 'volumes'),
@@ -111,8 +115,31 @@ export function readStep(
     devices: readMounts(fields, 'devices'),
     resources: readResources(fields),
     idTokens: readIdTokens(fields.node('id_tokens'), fields.field('id_tokens'), environment, diagnostics),
+    cache: readStepCache(fields, service, detach),
   };
   return step;
+}
+
+/**
+ * The step's `cache:`. A service or a detached step has none: it runs in the background with no end
+ * after which to save, so the cache there is an error (its contents are still checked).
+ */
+function readStepCache(fields: Fields, service: boolean, detach: boolean): Step['cache'] {
+  const cache = readCache(
+    fields.node('cache'),
+    fields.field('cache'),
+    fields.at('cache'),
+    fields.diagnostics,
+  );
+  if (!fields.has('cache') || (!service && !detach)) return cache;
+  fields.diagnostics.error(
+    fields.at('cache'),
+    fields.field('cache'),
+    service
+      ? 'a service runs in the background for the whole pipeline, with no end after which to save a cache; expected cache on a step, e.g. the step that installs the dependencies'
+      : 'a detached step (detach: true) has no end after which to save a cache; expected cache on a step without detach',
+  );
+  return undefined;
 }
 
 const PULL_EXPECTED = 'always, never or if-not-exists';
