@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /**
  * The execution backend contract shared by every runner kind (docker, nomad, vm, kubernetes, ssh).
  * The compiler turns a pipeline into an ExecSpec; the runner core walks its step DAG and calls an
@@ -196,6 +198,31 @@ export type OutputSink = ((line: string) => void) & {
 };
 
 /**
+ * A step's filesystem while its container (or its place on a host) exists: what caches and
+ * artifacts (svc additions) move in and out. Tars are uncompressed.
+ */
+export interface StepFiles {
+  /** Extracts `tar`, whose entry names are paths from `/` without the leading slash, into the step. */
+  put(tar: Readable, signal?: AbortSignal): Promise<void>;
+  /**
+   * A tar of the file or folder at `path` (absolute), its entries named from the path's last
+   * segment as `docker cp` makes them; undefined when nothing is there.
+   */
+  get(path: string, signal?: AbortSignal): Promise<Readable | undefined>;
+}
+
+/**
+ * What the runner core does with a step's files around its run. An engine calls `before` once the
+ * step exists and before it starts, and `after` once it exited (not when it was aborted) and
+ * before it is removed; the step's output stays open for both. Either may reject: the engine then
+ * removes the step and rejects as for its own failures.
+ */
+export interface AroundStep {
+  before(files: StepFiles): Promise<void>;
+  after(files: StepFiles, exit: StepExit): Promise<void>;
+}
+
+/**
  * An execution backend. Lifecycle, for one ExecSpec:
  * 1. `setup` creates what the run shares (network, workspace volume, temp volumes). If it throws,
  *    the runner calls `destroy` and fails the stage.
@@ -209,7 +236,15 @@ export type OutputSink = ((line: string) => void) & {
  *    that are already gone.
  */
 export interface Engine {
+  /** Whether `run` honours `around` (caches and artifacts); an engine without it ignores it. */
+  readonly movesStepFiles?: boolean;
   setup(spec: ExecSpec, signal?: AbortSignal): Promise<void>;
-  run(spec: ExecSpec, step: ExecStep, output: OutputSink, signal?: AbortSignal): Promise<StepExit>;
+  run(
+    spec: ExecSpec,
+    step: ExecStep,
+    output: OutputSink,
+    signal?: AbortSignal,
+    around?: AroundStep,
+  ): Promise<StepExit>;
   destroy(spec: ExecSpec): Promise<void>;
 }

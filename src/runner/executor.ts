@@ -2,6 +2,7 @@ import type { Engine, ExecSpec } from '../core/engine.js';
 import { StageRun } from './stage-run.js';
 import type { StageReporter, StageResult } from './reporter.js';
 import { Semaphore } from './semaphore.js';
+import type { CacheTransport } from './cache/transport.js';
 
 /** What the executor needs for every stage it runs. */
 export interface StageExecutorOptions {
@@ -20,6 +21,8 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** Milliseconds the whole stage may take, setup included; 0 means no limit. */
   timeout?: number;
+  /** Where the stage's caches are kept (steps' `cache:`); without one, steps say they have none. */
+  caches?: CacheTransport;
 }
 
 const SILENT: StageReporter = {
@@ -54,6 +57,7 @@ export class StageExecutor {
       reporter: options.reporter ?? SILENT,
       now: this.now,
       timeout: options.timeout ?? 0,
+      caches: options.caches,
     });
     return run.execute(options.signal);
   }

@@ -1,5 +1,7 @@
 import { formatDuration } from '../config/values/duration.js';
 import type { Engine, ExecSpec, ExecStep, OutputSink, StepExit } from '../core/engine.js';
+import { stepCache } from './cache/around.js';
+import type { CacheTransport } from './cache/transport.js';
 import { isFailed } from '../core/status.js';
 import { graphProblem } from './graph.js';
 import { withStageStatus } from './status-env.js';
@@ -25,6 +27,8 @@ export interface StageRunOptions {
   reporter: StageReporter;
   now: () => number;
   timeout: number;
+  /** Where the stage's caches are kept; undefined when this runner keeps none. */
+  caches?: CacheTransport | undefined;
 }
 
 /**
@@ -171,12 +175,14 @@ export class StageRun {
     let open = true;
     let outcome: StepOutcome;
     let exit: StepExit | undefined;
+    const output = this.output(step, started, () => open);
     try {
       exit = await this.o.engine.run(
         this.o.spec,
         withStageStatus(step, this.failedSteps),
-        this.output(step, started, () => open),
+        output,
         control.signal,
+        stepCache(step, { ...this.o, output, signal: control.signal }),
       );
       outcome = exitOutcome(exit);
     } catch (err) {

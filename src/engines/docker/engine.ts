@@ -1,4 +1,12 @@
-import type { Engine, ExecSpec, ExecStep, OutputSink, StepExit } from '../../core/engine.js';
+import type {
+  AroundStep,
+  Engine,
+  ExecSpec,
+  ExecStep,
+  OutputSink,
+  StepExit,
+  StepFiles,
+} from '../../core/engine.js';
 import type { DockerClient } from './api/client.js';
 import { removeMatching, runsMatching, type Removed } from './cleanup.js';
 import { containerConfig } from './container-config.js';
@@ -42,6 +50,7 @@ export interface Leftovers extends Removed {
  * `removeLeftovers` find it.
  */
 export class DockerEngine implements Engine {
+  readonly movesStepFiles = true;
   private readonly docker: DockerClient;
   private readonly owner: string;
   private readonly streamPull: boolean;
@@ -86,7 +95,13 @@ export class DockerEngine implements Engine {
     );
   }
 
-  async run(spec: ExecSpec, step: ExecStep, output: OutputSink, signal?: AbortSignal): Promise<StepExit> {
+  async run(
+    spec: ExecSpec,
+    step: ExecStep,
+    output: OutputSink,
+    signal?: AbortSignal,
+    around?: AroundStep,
+  ): Promise<StepExit> {
     const abort = signal ?? new AbortController().signal;
     abort.throwIfAborted();
     await ensureImage(this.docker, step, output, this.streamPull, abort);
@@ -104,6 +119,10 @@ export class DockerEngine implements Engine {
       }
     }
     abort.throwIfAborted();
+    // The archive endpoints work on a created container, before it runs and after it exited.
+    const files = around === undefined ? undefined : this.filesOf(container);
+    if (around !== undefined && files !== undefined) await around.before(files);
+    abort.throwIfAborted();
     const logs = await attachOutput(this.docker, container, output);
     try {
       // Not aborted midway: the container's processes run before the engine answers, and a
@@ -120,6 +139,7 @@ export class DockerEngine implements Engine {
       return { exitCode: 0, oomKilled: false };
     }
     const exit = await this.waitFor(container, logs, abort);
+    if (around !== undefined && files !== undefined) await around.after(files, exit);
     // As `docker run --rm` does; not awaited, so that the next step starts meanwhile. `destroy`
     // waits for these removals, and removes whatever one of them failed to.
     ledger.removing(container, this.docker.removeContainer(container, { force: true, volumes: true }));
@@ -159,6 +179,14 @@ export class DockerEngine implements Engine {
       total.volumes += removed.volumes;
     }
     return total;
+  }
+
+  /** The step's files through the Engine API's archive endpoints: no helper image, nothing in the step. */
+  private filesOf(container: string): StepFiles {
+    return {
+      put: (tar, signal) => this.docker.putArchive(container, '/', tar, signal),
+      get: (path, signal) => this.docker.getArchive(container, path, signal),
+    };
   }
 
   /** Waits for the container to exit and its output to be read; a cancel kills it at once. */

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
+import { DockerApiError } from './errors.js';
 import { jsonLines } from './json-lines.js';
 import { Transport, type Endpoint } from './transport.js';
 import type {
@@ -92,6 +93,32 @@ export class DockerClient {
   ): Promise<IncomingMessage> {
     const query = { follow: options.follow, stdout: true, stderr: true };
     return this.http.send('GET', `/containers/${id}/logs`, { query, signal: options.signal });
+  }
+
+  /**
+   * Extracts a tar into the container's filesystem at `path` (a folder), as `docker cp` does; the
+   * container may be created and not started. PUT /containers/{id}/archive.
+   */
+  async putArchive(id: string, path: string, tar: Readable, signal?: AbortSignal): Promise<void> {
+    const answer = await this.http.sendStream('PUT', `/containers/${id}/archive`, tar, {
+      query: { path },
+      contentType: 'application/x-tar',
+      signal,
+    });
+    answer.resume();
+  }
+
+  /**
+   * A tar of the file or folder at `path` in the container (running or exited), its entries named
+   * from the path's last segment; undefined when there is nothing there. GET /containers/{id}/archive.
+   */
+  async getArchive(id: string, path: string, signal?: AbortSignal): Promise<Readable | undefined> {
+    try {
+      return await this.http.send('GET', `/containers/${id}/archive`, { query: { path }, signal });
+    } catch (error) {
+      if (error instanceof DockerApiError && error.statusCode === 404) return undefined;
+      throw error;
+    }
   }
 
   async listContainers(filters: Filters): Promise<ContainerSummary[]> {

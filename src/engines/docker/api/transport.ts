@@ -1,5 +1,6 @@
 import type * as Http from 'node:http';
-import type { Duplex } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { http, https } from '../../../platform/node-http.js';
 import { chooseApiVersion, PREFERRED_API_VERSION, type EngineApiVersions } from './api-version.js';
 import { apiError } from './errors.js';
@@ -65,6 +66,37 @@ export class Transport {
       });
       request.once('error', reject);
       request.end(options.body === undefined ? undefined : JSON.stringify(options.body));
+    });
+  }
+
+  /**
+   * Sends `upload` as the request's body (a tar for the archive endpoints), streamed: resolves with
+   * the response once its status is below 400, else rejects with Docker's error. An upload that
+   * fails aborts the request.
+   */
+  async sendStream(
+    method: string,
+    path: string,
+    upload: Readable,
+    options: RequestOptions & { contentType: string },
+  ): Promise<Http.IncomingMessage> {
+    const prefix = await this.versionPrefix(options.signal);
+    return new Promise((resolve, reject) => {
+      const request = this.open(prefix, method, path, {
+        ...options,
+        headers: { ...options.headers, 'Content-Type': options.contentType },
+      });
+      request.once('response', (response) => {
+        const status = response.statusCode ?? 0;
+        if (status < 400) return resolve(response);
+        text(response).then((body) => reject(apiError(status, body, `${method} ${path}`)), reject);
+      });
+      request.once('error', reject);
+      pipeline(upload, request).catch((error: unknown) => {
+        const failure = error instanceof Error ? error : new Error(String(error));
+        request.destroy(failure);
+        reject(failure);
+      });
     });
   }
 
