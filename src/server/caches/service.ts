@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { BlobStore } from '../../core/blob.js';
+import type { Build } from '../../core/build.js';
+import type { CacheEntry, CacheStore } from '../../core/cache.js';
+import { ForbiddenError, InvalidInputError } from '../../core/errors.js';
+import { comesFromFork } from '../../core/fork.js';
+import type { Repo } from '../../core/repo.js';
+
+/** SVC_CACHE_MAX_SIZE and SVC_CACHE_MAX_AGE. */
+export interface CacheLimits {
+  /** Bytes a repository's caches may take together; the least recently used go beyond it. */
+  maxSize: number;
+  /** Milliseconds a cache may go unused before it is removed. */
+  maxAge: number;
+}
+
+export interface CacheServiceDeps {
+  store: CacheStore;
+  blobs: BlobStore;
+  limits: CacheLimits;
+  now?: () => number;
+  /** Told of what could not be cleaned up (a blob that would not delete); never fails a build. */
+  warn?: (message: string, error: unknown) => void;
+}
+
+/** A cache found for a build, with its archive. */
+export interface FoundCache {
+  entry: CacheEntry;
+  exact: boolean;
+  body: Readable;
+}
+
+/**
+ * The server's caches (docs/caches.md): who reads and writes which, kept where, for how long.
+ * - A build's scope is its ref. It reads its own scope's entries first, then the repository's
+ *   default branch's: the exact key, then each restore key (newest entry whose key starts with it).
+ * - It writes only its own scope, and never when it comes from a fork (a fork's pull request may
+ *   read the default branch's caches; writing would let it poison them).
+ * - An archive goes to the blob store under a new name, then the index points at it (replacing
+ *   and deleting the scope's older one): a save interrupted at any moment leaves the old entry or
+ *   none, never a partial one. Beyond SVC_CACHE_MAX_SIZE a repository's least recently used
+ *   entries go; entries unused for SVC_CACHE_MAX_AGE go at `expire`.
+ */
+export class CacheService {
+  readonly #now: () => number;
+
+  constructor(private readonly deps: CacheServiceDeps) {
+    this.#now = deps.now ?? Date.now;
+  }
+
+  async restore(
+    repo: Repo,
+    build: Pick<Build, 'ref'>,
+    key: string,
+    restoreKeys: readonly string[],
+  ): Promise<FoundCache | undefined> {
+    const scopes = [...new Set([build.ref, `refs/heads/${repo.defaultBranch}`])];
+    const { store } = this.deps;
+    const candidates: [string, boolean][] = [
+      [key, true],
+      ...restoreKeys.map((p): [string, boolean] => [p, false]),
+    ];
+    for (const [text, exact] of candidates) {
+      for (const scope of scopes) {
+        const entry = exact
+          ? await store.find(repo.id, scope, text)
+          : await store.findPrefix(repo.id, scope, text);
+        if (entry === undefined) continue;
+        const body = await this.deps.blobs.get(entry.blob);
+        // An index entry whose archive is gone (removed by hand, a bucket's expiry): dropped, looked on.
+        if (body === undefined) {
+          await store.delete([entry.id]);
+          continue;
+        }
+        await store.touch(entry.id, this.#now());
+        return { entry, exact: exact || entry.key === key, body };
+      }
+    }
+    return undefined;
+  }
+
+  /** Stores a build's archive under `key` in its own scope; ForbiddenError for a fork's build. */
+  async save(
+    repo: Repo,
+    build: Pick<Build, 'ref' | 'event' | 'sourceRepo'>,
+    key: string,
+    body: Readable,
+  ): Promise<CacheEntry> {
+    if (comesFromFork(build, repo.slug)) {
+      body.resume();
+      throw new ForbiddenError('a pull request from a fork reads caches but never writes one');
+    }
+    if (key === '' || key.length > 512) throw new InvalidInputError('key: expected 1 to 512 characters');
+    const blob = `caches/${repo.id}/${randomBytes(16).toString('hex')}`;
+    const counted = limited(this.deps.limits.maxSize);
+    // A runner gone midway fails `counted` too, and so the blob's write: nothing is indexed.
+    pipeline(body, counted).catch(() => undefined);
+    const { size } = await this.deps.blobs.put(blob, counted);
+    const now = this.#now();
+    const { entry, replaced } = await this.deps.store.put({
+      repoId: repo.id,
+      scope: build.ref,
+      key,
+      size,
+      blob,
+      created: now,
+      used: now,
+    });
+    if (replaced !== undefined) await this.#deleteBlob(replaced.blob);
+    await this.#evict(repo.id, entry.id);
+    return entry;
+  }
+
+  list(repo: Pick<Repo, 'id'>): Promise<CacheEntry[]> {
+    return this.deps.store.list(repo.id);
+  }
+
+  /** Removes the repository's entries whose key is `key` (every scope), or all of them; answers how many. */
+  async remove(repo: Pick<Repo, 'id'>, key?: string): Promise<number> {
+    const entries = (await this.deps.store.list(repo.id)).filter((e) => key === undefined || e.key === key);
+    await this.#drop(entries);
+    return entries.length;
+  }
+
+  /** Removes the entries unused for SVC_CACHE_MAX_AGE (a batch at a time); answers how many. */
+  async expire(batch = 500): Promise<number> {
+    const old = await this.deps.store.unusedSince(this.#now() - this.deps.limits.maxAge, batch);
+    await this.#drop(old);
+    return old.length;
+  }
+
+  /** Least recently used entries go until the repository fits its limit; `keep` (just saved) stays. */
+  async #evict(repoId: number, keep: number): Promise<void> {
+    let total = await this.deps.store.totalSize(repoId);
+    if (total <= this.deps.limits.maxSize) return;
+    const byUse = (await this.deps.store.list(repoId))
+      .filter((e) => e.id !== keep)
+      .sort((a, b) => a.used - b.used);
+    const gone: CacheEntry[] = [];
+    for (const entry of byUse) {
+      if (total <= this.deps.limits.maxSize) break;
+      gone.push(entry);
+      total -= entry.size;
+    }
+    await this.#drop(gone);
+  }
+
+  async #drop(entries: readonly CacheEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.deps.store.delete(entries.map((e) => e.id));
+    for (const entry of entries) await this.#deleteBlob(entry.blob);
+  }
+
+  async #deleteBlob(blob: string): Promise<void> {
+    try {
+      await this.deps.blobs.delete(blob);
+    } catch (error) {
+      this.deps.warn?.(`cache archive ${blob} could not be deleted`, error);
+    }
+  }
+}
+
+/** Passes the bytes on, failing the stream once they are more than `max`. */
+function limited(max: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > max)
+        done(new InvalidInputError(`the cache is larger than SVC_CACHE_MAX_SIZE (${max} bytes)`));
+      else done(null, chunk);
+    },
+  });
+}
