@@ -25,8 +25,9 @@ export type NewCacheEntry = Omit<CacheEntry, 'id'>;
 
 /**
  * Persistence of the cache index (the archives themselves are in a BlobStore).
- * - `put` adds the entry, or replaces the one with the same (repoId, scope, key) in one statement;
- *   it answers the entry replaced, whose blob the caller deletes.
+ * - `put` adds the entry, or replaces the one with the same (repoId, scope, key), atomically (the
+ *   replacement has a new id); it answers the entry replaced, whose blob the caller deletes — when
+ *   several put the same key at once, each replaced entry is answered to exactly one of them.
  * - `findPrefix` answers the newest entry (by `created`) of the scope whose key starts with
  *   `prefix` (`restore_keys`); the prefix is matched literally (no wildcards, `%` and `_` included).
  * - `list` answers a repository's entries, newest first; `unusedSince` those of any repository

@@ -1,5 +1,6 @@
 import type { BuildStore } from './build.js';
 import type { BuildHistoryStore } from './build-history.js';
+import type { CacheStore } from './cache.js';
 import type { ClusterChannel, LeaseStore } from './cluster.js';
 import type { CronStore } from './cron.js';
 import type { DatabaseConnections } from './gauges.js';
@@ -46,6 +47,8 @@ export interface Store {
   readonly runnerTokens: RunnerTokenStore;
   /** The keys that sign jobs' OpenID Connect tokens, shared by the servers of the database. */
   readonly oidcKeys: SigningKeyStore;
+  /** The index of steps' saved caches (the archives are in a BlobStore). */
+  readonly caches: CacheStore;
   /** Leases of the jobs one server of several runs at a time (docs/ha.md). */
   readonly leases: LeaseStore;
   /** Signals to and from the other servers of the database (docs/ha.md). */

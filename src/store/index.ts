@@ -14,6 +14,7 @@ import type { ClusterChannel } from '../core/cluster.js';
 import { SqlLeaseStore } from './queries/leases.js';
 import { SqlBuildStore } from './queries/builds.js';
 import { SqlBuildHistoryStore } from './queries/history.js';
+import { SqlCacheStore } from './queries/caches.js';
 import { SqlCronStore } from './queries/crons.js';
 import { SqlHookDeliveryStore } from './queries/hook-deliveries.js';
 import { SqlRunnerTokenStore } from './queries/runner-tokens.js';
@@ -93,6 +94,7 @@ class SqlStore implements Store {
   readonly hookDeliveries;
   readonly runnerTokens;
   readonly oidcKeys;
+  readonly caches;
   readonly leases;
   readonly signals: ClusterChannel;
   readonly schemaVersion: number;
@@ -125,6 +127,7 @@ class SqlStore implements Store {
     this.hookDeliveries = new SqlHookDeliveryStore(connection);
     this.runnerTokens = new SqlRunnerTokenStore(connection);
     this.oidcKeys = new SqlSigningKeyStore(connection, cipher);
+    this.caches = new SqlCacheStore(connection);
     this.leases = new SqlLeaseStore(connection);
     this.signals = signals;
   }

@@ -3,6 +3,7 @@
  * once and run on every database (store.test.ts). Each resource gets its own fresh database.
  */
 import { buildsContract } from './cases/builds.case.js';
+import { cachesContract } from './cases/caches.case.js';
 import { clusterContract } from './cases/cluster.case.js';
 import { cronsContract } from './cases/crons.case.js';
 import { historyContract } from './cases/history.case.js';
@@ -42,6 +43,7 @@ export function storeContract(open: OpenFreshStore): void {
   runnerTokensContract(open);
   clusterContract(open);
   oidcKeysContract(open);
+  cachesContract(open);
 }
 
 /**

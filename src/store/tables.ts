@@ -350,6 +350,7 @@ export interface Tables {
   status_outbox: StatusOutboxRow;
   hook_deliveries: HookDeliveryRow;
   runner_tokens: RunnerTokenRow;
+  caches: CacheRow;
 }
 
 /** runner_tokens: runners' own credentials, by hash (since schema version 14). */
@@ -361,4 +362,18 @@ export interface RunnerTokenRow {
   created: number;
   last_used: number;
   revoked: number;
+}
+
+/** caches: the cache index; `key_hash` is what makes (repo, scope, key) unique (since schema version 16). */
+export interface CacheRow {
+  id: Generated<number>;
+  repo_id: number;
+  scope: string;
+  key: string;
+  /** SHA-256 (hex) of the JSON array [scope, key]. */
+  key_hash: string;
+  size: number;
+  blob: string;
+  created: number;
+  used: number;
 }

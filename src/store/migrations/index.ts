@@ -13,6 +13,7 @@ import { secretsAtRest } from './012-secrets-at-rest.js';
 import { hookDeliveries } from './013-hook-deliveries.js';
 import { runnerTokens } from './014-runner-tokens.js';
 import { oidcKeys } from './015-oidc-keys.js';
+import { caches } from './016-caches.js';
 import type { Migration } from './migration.js';
 
 /** Every migration svc knows, oldest first; append, never edit or reorder. */
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   hookDeliveries,
   runnerTokens,
   oidcKeys,
+  caches,
 ];
 
 /** The schema version this svc writes. */

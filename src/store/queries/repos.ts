@@ -278,7 +278,8 @@ export class SqlRepoStore implements RepoStore {
   }
 
   async delete(id: number): Promise<void> {
-    // Foreign keys cascade to the builds (and their stages, steps, logs), perms, secrets and crons.
+    // Foreign keys cascade to the builds (and their stages, steps, logs), perms, secrets, crons and
+    // cache entries (whose blobs the cache service sweeps).
     await this.#db.deleteFrom('repos').where('id', '=', id).execute();
   }
 
