@@ -8,6 +8,9 @@ import { ForbiddenError, InvalidInputError } from '../../core/errors.js';
 import { comesFromFork } from '../../core/fork.js';
 import type { Repo } from '../../core/repo.js';
 
+/** The longest ref a cache's scope can be (the index's column). */
+const MAX_SCOPE = 255;
+
 /** SVC_CACHE_MAX_SIZE and SVC_CACHE_MAX_AGE. */
 export interface CacheLimits {
   /** Bytes a repository's caches may take together; the least recently used go beyond it. */
@@ -56,7 +59,9 @@ export class CacheService {
     key: string,
     restoreKeys: readonly string[],
   ): Promise<FoundCache | undefined> {
-    const scopes = [...new Set([build.ref, `refs/heads/${repo.defaultBranch}`])];
+    const scopes = [...new Set([build.ref, `refs/heads/${repo.defaultBranch}`])].filter(
+      (scope) => scope.length <= MAX_SCOPE,
+    );
     const { store } = this.deps;
     const candidates: [string, boolean][] = [
       [key, true],
@@ -93,6 +98,10 @@ export class CacheService {
       throw new ForbiddenError('a pull request from a fork reads caches but never writes one');
     }
     if (key === '' || key.length > 512) throw new InvalidInputError('key: expected 1 to 512 characters');
+    if (build.ref.length > MAX_SCOPE)
+      throw new ForbiddenError(
+        `the build's ref is longer than ${MAX_SCOPE} characters, which caches cannot be kept under`,
+      );
     const blob = `caches/${repo.id}/${randomBytes(16).toString('hex')}`;
     const counted = limited(this.deps.limits.maxSize);
     // A runner gone midway fails `counted` too, and so the blob's write: nothing is indexed.
