@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { DockerRunnerSettings } from '../../config/index.js';
 import { RpcClient, type RunnerLimits, type WireFilter } from '../../runner/client/index.js';
+import { RpcCaches } from '../../runner/client/caches.js';
 import { Poller } from '../../runner/poller/index.js';
 import { RemoteStageRunner, type PrepareSettings } from '../../runner/remote/index.js';
 import type { StageExecutor } from '../../runner/index.js';
@@ -35,7 +36,7 @@ export function rpcClientOf(
   settings: Pick<DockerRunnerSettings, ConnectionKeys>,
   logger: Logger,
   runner: string,
-): { client: RpcClient; endpoint: string } {
+): { client: RpcClient; endpoint: string; caches: RpcCaches } {
   const endpoint = `${settings.SVC_RPC_PROTO}://${settings.SVC_RPC_HOST}`;
   if (settings.SVC_RPC_SKIP_VERIFY === true)
     logger.warn('SVC_RPC_SKIP_VERIFY: the server’s TLS certificate is not verified');
@@ -52,7 +53,13 @@ export function rpcClientOf(
           }
         : undefined,
   });
-  return { client, endpoint };
+  const caches = new RpcCaches({
+    endpoint,
+    secret: settings.SVC_RPC_SECRET,
+    runner,
+    skipVerify: settings.SVC_RPC_SKIP_VERIFY === true,
+  });
+  return { client, endpoint, caches };
 }
 
 /** The dashboard (SVC_UI_*): on unless SVC_UI_DISABLED, and only with a password. */
@@ -101,18 +108,21 @@ export function runnerLimits(
   return limits.events.length === 0 && limits.repos.length === 0 && !limits.trusted ? undefined : limits;
 }
 
-/** The runner's stage runner: each stage prepared with `prepare`, run by `executor()`, on the dashboard. */
+/** The runner's stage runner: each stage prepared with `prepare`, run by `executor()` with the server's caches, on the dashboard. */
 export function stageRunnerOf(options: {
   client: RpcClient;
   prepare: PrepareSettings;
   executor: () => StageExecutor;
   dashboard: DashboardOptions | undefined;
   logger: Logger;
+  /** The server's caches (steps' `cache:`). */
+  caches: RpcCaches;
 }): RemoteStageRunner {
-  const { client, prepare, executor, dashboard, logger } = options;
+  const { client, prepare, executor, dashboard, logger, caches } = options;
   return new RemoteStageRunner({
     client,
     executor,
+    caches: (stageId) => caches.forStage(stageId),
     settings: prepare,
     logger,
     ...(dashboard === undefined ? {} : { board: dashboard.board }),

@@ -95,7 +95,7 @@ export async function createDockerRunner(
       `SVC_SHELLSHARE_ENABLED: a failing step of a debug build starts a tmate session (relay: ${settings.SVC_SHELLSHARE_HOST ?? "tmate's default"})`,
     );
   }
-  const { client, endpoint } = rpcClientOf(settings, logger, name);
+  const { client, endpoint, caches } = rpcClientOf(settings, logger, name);
   const limits = runnerLimits(settings);
   let plugins;
   try {
@@ -121,6 +121,7 @@ export async function createDockerRunner(
     executor: () => new StageExecutor({ engine, maxProcs: settings.SVC_RUNNER_MAX_PROCS ?? 0 }),
     dashboard,
     logger,
+    caches,
   });
   const labels = settings.SVC_RUNNER_LABELS ?? {};
   const filter: WireFilter = {

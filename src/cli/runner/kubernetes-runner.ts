@@ -90,7 +90,7 @@ export async function createKubernetesRunner(
       code: 1,
     };
   }
-  const { client, endpoint } = rpcClientOf(settings, logger, name);
+  const { client, endpoint, caches } = rpcClientOf(settings, logger, name);
   const limits = runnerLimits(settings);
   const prepare: PrepareSettings = {
     machine: name,
@@ -111,6 +111,7 @@ export async function createKubernetesRunner(
     executor: () => new StageExecutor({ engine, maxProcs }),
     dashboard,
     logger,
+    caches,
   });
   const capacity = settings.SVC_RUNNER_CAPACITY ?? 0;
   // The cluster's nodes decide; a pipeline's platform becomes the pod's node selector.

@@ -25,7 +25,7 @@ import { runnerPlugins } from './plugins.js';
 export async function createSshRunner(settings: SshRunnerSettings, logger: Logger): Promise<CreatedRunner> {
   const name = settings.SVC_RUNNER_NAME ?? hostname();
   const engine = new SshEngine({ target: targetOf, hostKeys: runnerHostKeys(settings.SVC_SSH_KNOWN_HOSTS) });
-  const { client, endpoint } = rpcClientOf(settings, logger, name);
+  const { client, endpoint, caches } = rpcClientOf(settings, logger, name);
   const prepare: PrepareSettings = {
     machine: name,
     types: ['ssh'],
@@ -38,7 +38,7 @@ export async function createSshRunner(settings: SshRunnerSettings, logger: Logge
   };
   const dashboard = dashboardOptions(settings, name);
   const executor = new StageExecutor({ engine, maxProcs: settings.SVC_RUNNER_MAX_PROCS ?? 0 });
-  const stages = stageRunnerOf({ client, prepare, executor: () => executor, dashboard, logger });
+  const stages = stageRunnerOf({ client, prepare, executor: () => executor, dashboard, logger, caches });
   const capacity = settings.SVC_RUNNER_CAPACITY ?? 0;
   const labels = settings.SVC_RUNNER_LABELS ?? {};
   // The hosts are whatever the pipelines name: any platform.

@@ -62,7 +62,7 @@ export async function createVmRunner(
       code: 1,
     };
   }
-  const { client, endpoint } = rpcClientOf(settings, logger, name);
+  const { client, endpoint, caches } = rpcClientOf(settings, logger, name);
   const limits = runnerLimits(settings);
   const prepare: PrepareSettings = {
     machine: name,
@@ -83,6 +83,7 @@ export async function createVmRunner(
     executor: () => new StageExecutor({ engine, maxProcs: settings.SVC_RUNNER_MAX_PROCS ?? 0 }),
     dashboard,
     logger,
+    caches,
   });
   const capacity = settings.SVC_RUNNER_CAPACITY;
   // The VMs' platform is the image's: the runner takes stages of any.

@@ -1,4 +1,5 @@
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { dataFolder } from './data-folder.js';
 import type { ServerSettings } from '../../config/index.js';
 import type { GitAuthOptions } from '../../scm/netrc.js';
 import { LocalGitProvider } from '../../scm/local/provider.js';
@@ -7,10 +8,7 @@ import { PROVIDER_SETTINGS } from '../local-settings.js';
 /** Where the built-in provider keeps its repositories: SVC_SCML_ROOT, or `git` in the data folder. */
 export function localGitRoot(settings: ServerSettings, cwd: string): string {
   if (settings.SVC_SCML_ROOT !== null) return resolve(cwd, settings.SVC_SCML_ROOT);
-  const database = settings.SVC_DATABASE_DATASOURCE;
-  const dataDir =
-    database.driver === 'embedded_sql' ? dirname(resolve(cwd, database.path)) : resolve(cwd, 'data');
-  return join(dataDir, 'git');
+  return join(dataFolder(settings, cwd), 'git');
 }
 
 /** The built-in provider (SCML) when SVC_SCML_ENABLED; an error naming the clash with another provider. */

@@ -1,14 +1,18 @@
 import { DEFAULT_EMBEDDED_DATASOURCE } from '../datasource.js';
 import { SERVER } from '../kinds.js';
 import { databaseDriver, databaseSecret, datasource, defaultDatasource } from '../values/datasource.js';
+import { duration } from '../values/duration.js';
+import { memorySize } from '../values/memory.js';
 import { httpUrl } from '../values/network.js';
 import { boolean, text } from '../values/scalars.js';
 import { group, setting } from './define.js';
 
+const HOUR = 3_600_000;
+
 /** The database and the object store for logs. */
 export const serverStorage = group(
   'Server: storage',
-  'The database holding all durable state, and an optional object store for build logs.',
+  'The database holding all durable state, an optional object store for build logs and caches, and where caches are kept otherwise.',
   [
     setting('SVC_DATABASE_DRIVER', SERVER, databaseDriver, {
       default: 'embedded_sql',
@@ -42,7 +46,26 @@ export const serverStorage = group(
     }),
     setting('SVC_OBJSTORE_PREFIX', SERVER, text('a key prefix such as logs/'), {
       defaultDoc: 'none: logs are stored at the root of the bucket',
-      description: 'A folder (key prefix) inside the bucket for log files. Needs SVC_OBJSTORE_BUCKET.',
+      description:
+        'A folder (key prefix) inside the bucket for log files; caches go under `<prefix>caches/`. Needs SVC_OBJSTORE_BUCKET.',
+    }),
+    setting('SVC_STORAGE_DIR', SERVER, text('a folder'), {
+      addition: true,
+      defaultDoc:
+        '`storage` in the data folder (next to the SQLite database; `data/storage` with the other databases)',
+      description:
+        'Where the server keeps build caches on its own disk when SVC_OBJSTORE_BUCKET is not set (docs/caches.md). With a bucket, caches go to the bucket and this folder is not used.',
+    }),
+    setting('SVC_CACHE_MAX_SIZE', SERVER, memorySize, {
+      addition: true,
+      default: 10 * 2 ** 30,
+      description:
+        "How much a repository's caches may take together (compressed); beyond it the least recently used go. One cache larger than this is refused.",
+    }),
+    setting('SVC_CACHE_MAX_AGE', SERVER, duration(HOUR), {
+      addition: true,
+      default: 30 * 24 * HOUR,
+      description: 'How long a cache may go unrestored before it is removed.',
     }),
   ],
 );

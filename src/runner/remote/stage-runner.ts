@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { StageExecutor } from '../executor.js';
+import type { CacheTransport } from '../cache/transport.js';
 import type { RpcClient } from '../client/client.js';
 import { isConflict } from '../client/errors.js';
 import { toSeconds, type WireDetails, type WireStage, type WireStep } from '../client/wire/index.js';
@@ -52,6 +53,8 @@ export interface RemoteStageRunnerOptions {
   timings?: RemoteTimings;
   /** Where the dashboard reads the stages from (SVC_UI_*). */
   board?: StageBoard;
+  /** The server's caches for a stage (steps' `cache:`); without it steps say they have none. */
+  caches?: (stageId: number) => CacheTransport;
 }
 
 /** Signals of one stage run: `cancel` stops the stage (killed), `abandon` gives up reporting it. */
@@ -249,6 +252,7 @@ export class RemoteStageRunner {
       reporter,
       signal: AbortSignal.any([cancel, lost.signal]),
       timeout: details.repository.timeout * 60_000,
+      ...(this.#options.caches === undefined ? {} : { caches: this.#options.caches(running.id) }),
     });
     over.value = true;
     await reporter.drain();

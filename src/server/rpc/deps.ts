@@ -6,6 +6,7 @@ import type { LiveLogs } from '../../core/live-logs.js';
 import type { Repo } from '../../core/repo.js';
 import type { ScmNetrc } from '../../core/scm.js';
 import type { Store } from '../../core/store.js';
+import type { CacheService } from '../caches/service.js';
 import type { IdTokenIssuer } from '../oidc/issuer.js';
 import type { Leadership } from '../cluster/lease-keeper.js';
 import type { BuildWatches } from '../queue/build-watches.js';
@@ -52,6 +53,8 @@ export interface RpcDeps {
   readonly idTokens?: Pick<IdTokenIssuer, 'forStage'> | undefined;
   readonly queue: StageQueue;
   readonly watches: BuildWatches;
+  /** Steps' caches (docs/caches.md); undefined: the server keeps none and the routes are absent. */
+  readonly caches?: Pick<CacheService, 'restore' | 'save'> | undefined;
   readonly timeouts?: RpcTimeouts | undefined;
   /** The reaper of zombie builds (SVC_CLEANUP_*); undefined when disabled. */
   readonly reaper?: ReaperSettings | undefined;

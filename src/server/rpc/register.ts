@@ -11,6 +11,7 @@ import { RunnerBeats } from './runner-beats.js';
 import type { RpcDeps } from './deps.js';
 import { lenientJson } from './parse.js';
 import { acceptRoute } from './routes/accept.js';
+import { cacheRoutes } from './routes/caches.js';
 import { detailsRoute } from './routes/details.js';
 import { heartbeatRoute } from './routes/heartbeat.js';
 import { logBatchRoute } from './routes/log-batch.js';
@@ -118,6 +119,7 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
       });
       stageUpdateRoute(rpc, { scheduler, beats });
       stepUpdateRoute(rpc, { scheduler });
+      if (deps.caches !== undefined) cacheRoutes(rpc, { store, caches: deps.caches });
       heartbeatRoute(rpc, { store, beats });
       watchRoute(rpc, {
         store,

@@ -13,15 +13,33 @@ const UNFINISHED = '.unfinished';
 /**
  * Blobs as files under a folder of the server's disk (the default when no object storage is set).
  * A write goes to `<root>/.unfinished/<random>` and is renamed to its key's path once whole (and
- * flushed): a crash midway leaves only an unfinished file, never a partial blob at the key, and
- * the next start removes the unfinished files (`removeUnfinished`). Files are 0600, folders 0700.
+ * flushed): a crash midway leaves only an unfinished file, never a partial blob at the key, which
+ * `removeUnfinished` removes later. Files are 0600, folders 0700.
  */
 export class DiskBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
 
-  /** Removes what writes interrupted by a crash left; call once at start, before any write. */
-  async removeUnfinished(): Promise<void> {
-    await rm(join(this.root, UNFINISHED), { recursive: true, force: true });
+  /**
+   * Removes what writes interrupted by a crash left: unfinished files not written to for `idleMs`
+   * (another server sharing the folder may be writing the newer ones). Call at start, and now and then.
+   */
+  async removeUnfinished(idleMs: number, now = Date.now()): Promise<number> {
+    const dir = join(this.root, UNFINISHED);
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw error;
+    }
+    let removed = 0;
+    for (const name of names) {
+      const info = await stat(join(dir, name)).catch(() => undefined);
+      if (info === undefined || now - info.mtimeMs < idleMs) continue;
+      await rm(join(dir, name), { force: true });
+      removed += 1;
+    }
+    return removed;
   }
 
   async put(key: string, body: Readable, signal?: AbortSignal): Promise<{ size: number }> {

@@ -1,0 +1,46 @@
+import { join, resolve } from 'node:path';
+import type { ServerSettings } from '../../config/index.js';
+import type { BlobStore } from '../../core/blob.js';
+import { DiskBlobStore } from '../../store/blobs/disk-blobs.js';
+import { S3BlobStore } from '../../store/blobs/s3-blobs.js';
+import { s3Client } from '../../store/objects/object-logs.js';
+import { dataFolder } from './data-folder.js';
+
+/** Where the server keeps caches' archives, and how to sweep what interrupted writes left. */
+export interface CacheStorage {
+  blobs: BlobStore;
+  /** Where, in words, for the log. */
+  where: string;
+  removeUnfinished?: (idleMs: number) => Promise<number>;
+}
+
+/**
+ * The bucket of SVC_OBJSTORE_* (under `<SVC_OBJSTORE_PREFIX>caches/`) when one is set, else the
+ * folder SVC_STORAGE_DIR, by default `storage` in the data folder.
+ */
+export function cacheStorage(settings: ServerSettings, cwd: string): CacheStorage {
+  const bucket = settings.SVC_OBJSTORE_BUCKET;
+  if (bucket !== null) {
+    const prefix = settings.SVC_OBJSTORE_PREFIX ?? '';
+    const client = s3Client({
+      bucket,
+      endpoint: settings.SVC_OBJSTORE_ENDPOINT ?? undefined,
+      pathStyle: settings.SVC_OBJSTORE_PATH_STYLE === true,
+      prefix,
+    });
+    return {
+      blobs: new S3BlobStore(client, bucket, prefix),
+      where: `the bucket "${bucket}" under ${prefix}caches/`,
+    };
+  }
+  const root =
+    settings.SVC_STORAGE_DIR === null
+      ? join(dataFolder(settings, cwd), 'storage')
+      : resolve(cwd, settings.SVC_STORAGE_DIR);
+  const disk = new DiskBlobStore(root);
+  return {
+    blobs: disk,
+    where: join(root, 'caches'),
+    removeUnfinished: (idle) => disk.removeUnfinished(idle),
+  };
+}

@@ -1,0 +1,126 @@
+import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import { http, https as tls } from '../../platform/node-http.js';
+import type { CacheHit, CacheRefusal, CacheTransport } from '../cache/transport.js';
+
+/** How the runner reaches the server's caches: as the RpcClient does. */
+export interface RpcCachesOptions {
+  endpoint: string;
+  secret: string;
+  runner?: string | undefined;
+  skipVerify?: boolean;
+}
+
+/** A cache request waits this long for the server's answer to start (the body then streams on). */
+const ANSWER_TIMEOUT = 60_000;
+
+/**
+ * The runner's side of the protocol's cache routes (src/server/rpc/routes/caches.ts): archives
+ * stream both ways, never held whole, over their own kept-alive connections (the protocol's other
+ * client reads answers whole).
+ */
+export class RpcCaches {
+  readonly #endpoint: string;
+  readonly #headers: Record<string, string>;
+  readonly #agent: Agent;
+  readonly #https: boolean;
+
+  constructor(options: RpcCachesOptions) {
+    this.#endpoint = options.endpoint.replace(/\/+$/, '');
+    this.#https = this.#endpoint.startsWith('https:');
+    this.#headers = { 'X-SVC-Token': options.secret };
+    if (options.runner !== undefined) this.#headers['X-SVC-Runner'] = options.runner;
+    this.#agent = this.#https
+      ? new tls.Agent({ keepAlive: true, rejectUnauthorized: options.skipVerify !== true })
+      : new http.Agent({ keepAlive: true });
+  }
+
+  /** The caches of one stage the runner holds. */
+  forStage(stageId: number): CacheTransport {
+    return {
+      restore: async (key, restoreKeys, signal): Promise<CacheHit | undefined> => {
+        const path = `/rpc/v2/stage/${stageId}/cache/restore`;
+        const { request, answer } = this.#open('POST', path, 'application/json', signal);
+        request.end(JSON.stringify({ key, restore_keys: restoreKeys }));
+        const response = await answer;
+        if (response.statusCode === 204) return void response.resume();
+        if (response.statusCode !== 200) throw new Error(await failure(response, path));
+        return {
+          key: decodeURIComponent(header(response, 'x-svc-cache-key') ?? key),
+          exact: header(response, 'x-svc-cache-exact') === 'true',
+          size: Number(header(response, 'content-length') ?? 0),
+          body: response,
+        };
+      },
+      save: async (key, archive, signal): Promise<{ size: number } | CacheRefusal> => {
+        const path = `/rpc/v2/stage/${stageId}/cache?key=${encodeURIComponent(key)}`;
+        const { request, answer } = this.#open('PUT', path, 'application/zstd', signal);
+        const sending = pipeline(archive, request);
+        sending.catch(() => undefined);
+        const response = await answer;
+        if (response.statusCode === 403) return { refused: await failure(response, path, false) };
+        if (response.statusCode !== 201) throw new Error(await failure(response, path));
+        await sending;
+        const body = JSON.parse(await text(response)) as { size?: unknown };
+        return { size: typeof body.size === 'number' ? body.size : 0 };
+      },
+    };
+  }
+
+  #open(
+    method: string,
+    path: string,
+    contentType: string,
+    signal: AbortSignal | undefined,
+  ): { request: ClientRequest; answer: Promise<IncomingMessage> } {
+    const send = this.#https ? tls.request : http.request;
+    const request = send(`${this.#endpoint}${path}`, {
+      method,
+      headers: { ...this.#headers, 'Content-Type': contentType },
+      agent: this.#agent,
+      signal,
+    });
+    const answer = new Promise<IncomingMessage>((resolve, reject) => {
+      const timer = setTimeout(
+        () => request.destroy(new Error(`no answer within ${ANSWER_TIMEOUT / 1000} s`)),
+        ANSWER_TIMEOUT,
+      );
+      request.once('response', (response) => {
+        clearTimeout(timer);
+        resolve(response);
+      });
+      request.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
+    return { request, answer };
+  }
+}
+
+function header(response: IncomingMessage, name: string): string | undefined {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+async function text(response: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The server's message for a failed cache request (`{message}`), or its status. */
+async function failure(response: IncomingMessage, path: string, withStatus = true): Promise<string> {
+  const body = await text(response);
+  let message = body.slice(0, 200);
+  try {
+    const parsed = JSON.parse(body) as { message?: unknown };
+    if (typeof parsed.message === 'string') message = parsed.message;
+  } catch {
+    // Not JSON: the start of the body says what it can.
+  }
+  // A server without the routes (an older svc, Drone) answers its own 404 for the path.
+  if (response.statusCode === 404 && /^(no route|Route )/.test(message))
+    return `the server keeps no caches (${path})`;
+  return withStatus ? `${response.statusCode ?? 0} ${message}` : message;
+}

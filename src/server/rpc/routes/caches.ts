@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+import type { Build } from '../../../core/build.js';
+import { ConflictError, InvalidInputError, NotFoundError } from '../../../core/errors.js';
+import type { Repo } from '../../../core/repo.js';
+import type { Store } from '../../../core/store.js';
+import type { CacheService } from '../../caches/service.js';
+import { checkHolder } from '../../queue/holder-check.js';
+import { runnerOf } from '../holder.js';
+import { idParam, parseBody } from '../parse.js';
+
+/** The content type of a cache archive on the wire: a zstd-compressed tar. */
+export const CACHE_CONTENT_TYPE = 'application/zstd';
+
+export interface CacheRouteDeps {
+  store: Pick<Store, 'stages' | 'builds' | 'repos'>;
+  caches: Pick<CacheService, 'restore' | 'save'>;
+}
+
+const restoreBody = z.object({
+  key: z.string().min(1).max(512),
+  restore_keys: z.array(z.string().min(1).max(512)).max(16).default([]),
+});
+
+/**
+ * The runner protocol's caches (docs/caches.md, docs/runners.md), for a stage the runner holds and
+ * runs; the server — never the runner — decides the repository, the scope and whether it may write:
+ * - `POST /rpc/v2/stage/{id}/cache/restore` `{key, restore_keys}` → 200 with the archive
+ *   (application/zstd), its key in `X-SVC-Cache-Key` (URI-encoded) and `X-SVC-Cache-Exact:
+ *   true|false`; 204 when nothing matches.
+ * - `PUT /rpc/v2/stage/{id}/cache?key=…` with the archive as the body, streamed → 201 `{size}`;
+ *   403 for a build that may not write caches (a fork's pull request), 400 for one over
+ *   SVC_CACHE_MAX_SIZE.
+ */
+export function cacheRoutes(app: FastifyInstance, deps: CacheRouteDeps): void {
+  app.post('/stage/:id/cache/restore', async (request, reply) => {
+    const { repo, build } = await runningStage(request, deps);
+    const body = parseBody(restoreBody, request.body ?? {}, 'the cache request');
+    const found = await deps.caches.restore(repo, build, body.key, body.restore_keys);
+    if (found === undefined) return reply.code(204).send();
+    return reply
+      .code(200)
+      .type(CACHE_CONTENT_TYPE)
+      .header('content-length', found.entry.size)
+      .header('x-svc-cache-key', encodeURIComponent(found.entry.key))
+      .header('x-svc-cache-exact', String(found.exact))
+      .send(found.body);
+  });
+
+  // The archive is read as it comes, never parsed or held: its own parser in its own context.
+  void app.register((streamed, _options, done) => {
+    streamed.addContentTypeParser(CACHE_CONTENT_TYPE, (_request, payload, parsed) => parsed(null, payload));
+    streamed.put('/stage/:id/cache', async (request, reply) => {
+      const { repo, build } = await runningStage(request, deps);
+      const key = (request.query as { key?: unknown }).key;
+      if (typeof key !== 'string' || key === '' || key.length > 512)
+        throw new InvalidInputError('key: expected the cache key, 1 to 512 characters');
+      if (request.headers['content-type'] !== CACHE_CONTENT_TYPE)
+        throw new InvalidInputError(`the archive: expected Content-Type ${CACHE_CONTENT_TYPE}`);
+      const entry = await deps.caches.save(repo, build, key, request.body as Readable);
+      return reply.code(201).send({ size: entry.size });
+    });
+    done();
+  });
+}
+
+/** The stage's build and repository, when the request's runner holds the stage and it runs. */
+async function runningStage(
+  request: FastifyRequest,
+  deps: CacheRouteDeps,
+): Promise<{ repo: Repo; build: Build }> {
+  const id = idParam(request);
+  const stage = await deps.store.stages.find(id);
+  if (stage === undefined) throw new NotFoundError(`stage ${id}`);
+  if (stage.machine === '')
+    throw new ConflictError(`stage ${id} must be accepted before its caches are used`);
+  checkHolder(runnerOf(request), stage);
+  if (stage.status !== 'running') throw new ConflictError(`stage ${id} is ${stage.status}, not running`);
+  const build = await deps.store.builds.find(stage.buildId);
+  if (build === undefined) throw new NotFoundError(`build ${stage.buildId}`);
+  const repo = await deps.store.repos.find(build.repoId);
+  if (repo === undefined) throw new NotFoundError(`repository ${build.repoId}`);
+  return { repo, build };
+}
