@@ -1,6 +1,7 @@
 import { encryptVerb, signVerb } from './client/yaml.js';
 import { ApiClient, type ClientSettings } from './client/api-client.js';
 import { buildGroup } from './client/build.js';
+import { cacheGroup } from './client/cache.js';
 import { groupHelp, parseVerb, verbHelp, type Group, type Verb } from './client/command.js';
 import { cronGroup } from './client/cron.js';
 import { fromDroneVerbs } from './client/drone-verbs.js';
@@ -16,6 +17,7 @@ const GROUPS: Readonly<Record<string, Group>> = {
   build: buildGroup,
   secret: secretGroup,
   cron: cronGroup,
+  cache: cacheGroup,
   repo: repoGroup,
   user: userGroup,
   queue: queueGroup,

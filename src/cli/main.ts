@@ -27,6 +27,7 @@ Commands:
 API client (talks to SVC_SERVER with SVC_TOKEN; see docs/cli.md):
   build ls|info|last|create|restart|cancel|approve|decline|promote|rollback|logs
   secret ls|info|add|update|rm      cron ls|info|add|update|rm|exec
+  cache ls|rm
   repo ls|info|enable|disable|update|repair|sync|chown
   user ls|info|add|update|rm        queue ls|pause|resume        runner ls|token
   encrypt <owner/name> <value>      sign <owner/name> [file]
@@ -84,6 +85,7 @@ async function main(args: readonly string[], io: CommandIO): Promise<number> {
     case 'build':
     case 'secret':
     case 'cron':
+    case 'cache':
     case 'repo':
     case 'user':
     case 'queue':

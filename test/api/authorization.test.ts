@@ -111,6 +111,17 @@ for (const dialect of testDialects()) {
           target: '',
           disabled: false,
         });
+        // And a build cache, so that the list's answer is checked against its schema with an entry.
+        const now = Date.now();
+        await h.store.caches.put({
+          repoId: repo.id,
+          scope: 'refs/heads/main',
+          key: 'npm-abc',
+          size: 3,
+          blob: `caches/${repo.id}/matrix`,
+          created: now,
+          used: now,
+        });
       }
       const root = await h.store.users.findLogin('root');
       if (root === undefined) throw new Error('root did not log in');

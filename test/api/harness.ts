@@ -3,6 +3,9 @@
  * `svc server` wires it (hook, trigger, login, API, status, start page), over a real store and the
  * real GitHub adapter talking to the GitHub double.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { Datasource } from '../../src/core/datasource.js';
@@ -13,6 +16,7 @@ import { createGitHubProvider } from '../../src/scm/github/index.js';
 import { registerApiRoutes, type ApiRoute } from '../../src/server/api/index.js';
 import { buildApp } from '../../src/server/app.js';
 import { BuildEventHub } from '../../src/server/events/build-events.js';
+import { CacheService } from '../../src/server/caches/service.js';
 import { Authenticator, registerAuthRoutes, SessionCookies } from '../../src/server/auth/index.js';
 import { hookRoute } from '../../src/server/hook/index.js';
 import { IdTokenIssuer, OidcKeyring, oidcRoutes } from '../../src/server/oidc/index.js';
@@ -23,6 +27,7 @@ import { CommitStatusReporter, StatusPoster } from '../../src/server/status/inde
 import { Trigger } from '../../src/server/trigger/index.js';
 import type { LoginSettings } from '../../src/server/web/index.js';
 import { registerWebRoutes, type WebApp } from '../../src/server/web/index.js';
+import { DiskBlobStore } from '../../src/store/blobs/disk-blobs.js';
 import { openStore } from '../../src/store/index.js';
 import { startGitHubDouble, type GitHubDouble } from '../doubles/github/index.js';
 import type { TestDatabase, TestDialect } from '../support/databases.js';
@@ -34,6 +39,8 @@ export interface HarnessOptions {
   dialect?: TestDialect;
   /** No git provider at all (login not configured). */
   noProvider?: boolean;
+  /** A server that keeps no build caches (the API without its CacheService). */
+  noCaches?: boolean;
   registrationClosed?: boolean;
   userFilter?: string[];
   statusDisabled?: boolean;
@@ -81,6 +88,10 @@ export interface Harness {
   readonly keyring: OidcKeyring;
   /** Every route registered on the server, as fastify saw it (method and URL pattern). */
   readonly registered: readonly { method: string; url: string }[];
+  /** The build caches the API shows, over `store.caches` and `blobs`. */
+  readonly caches: CacheService;
+  /** Where the caches' archives are: a folder of its own, removed at close. */
+  readonly blobs: DiskBlobStore;
   close(): Promise<void>;
 }
 
@@ -221,6 +232,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       idTokens: new IdTokenIssuer({ keyring, issuer, maxLifetime: oidc.maxLifetime, now: oidc.now }),
     });
   }
+  const blobFolder = mkdtempSync(join(tmpdir(), 'svc-harness-blobs-'));
+  const blobs = new DiskBlobStore(blobFolder);
+  const caches = new CacheService({
+    store: store.caches,
+    blobs,
+    limits: { maxSize: 10 * 1024 ** 3, maxAge: 30 * 86_400_000 },
+  });
   const routes = registerApiRoutes(app, {
     auth,
     sessions,
@@ -235,6 +253,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     logger,
     buildActions,
     buildEvents,
+    ...(options.noCaches === true ? {} : { caches }),
     ...(options.streamRecheckMs === undefined ? {} : { streamRecheckMs: options.streamRecheckMs }),
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -257,11 +276,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     routes,
     keyring,
     registered,
+    caches,
+    blobs,
     async close() {
       await app.close();
       await github.close();
       await store.close();
       await database.drop();
+      rmSync(blobFolder, { recursive: true, force: true });
     },
   };
 }

@@ -12,6 +12,7 @@ export function fillPath(path: string, visibility: 'private' | 'public'): string
     step: '1',
     login: 'nobody-such',
     cron: 'nightly',
+    key: 'npm-abc',
   };
   return path.replace(/:([A-Za-z_]+)/g, (_match, name: string) => values[name] ?? 'no-such-thing');
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginHelp, type LoginSettings } from '../../src/server/web/index.js';
 import { call, loginAs, tokenOf } from './client.js';
@@ -126,5 +127,20 @@ describe('start page', () => {
     const login = await call(without, '/login');
     expect(login.status).toBe(503);
     expect(login.text).toContain('Login is not configured');
+  });
+
+  it('serves docs/caches.md, which the settings page’s caches link to, as the installation has it', async () => {
+    const file = new URL('../../docs/caches.md', import.meta.url);
+    const doc = await call(withProvider, '/docs/caches.md');
+    if (existsSync(file)) {
+      expect(doc.status).toBe(200);
+      expect(doc.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+      expect(doc.text).toBe(readFileSync(file, 'utf8'));
+    } else {
+      expect(doc.json).toMatchObject({
+        code: 'NOT_FOUND',
+        message: 'docs/caches.md (not part of this installation) not found',
+      });
+    }
   });
 });

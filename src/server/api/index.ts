@@ -14,6 +14,7 @@ import type { HookAddress } from '../web/address.js';
 import type { BuildActions } from '../queue/build-actions.js';
 import { buildActionRoutes } from './builds/actions.js';
 import type { BuildEventSource } from '../events/build-events.js';
+import type { CacheService } from '../caches/service.js';
 import { badgeRoutes } from './badges/badges.js';
 import { createBuildRoute } from './builds/create.js';
 import { latestBuildRoutes } from './builds/latest.js';
@@ -22,6 +23,7 @@ import { findBuildRoute } from './builds/find.js';
 import { purgeBuildsRoute } from './builds/purge.js';
 import { listBuildsRoute } from './builds/list.js';
 import { eventStreamRoutes } from './events/stream.js';
+import { cacheRoutes } from './caches/index.js';
 import { cronRoutes } from './crons/index.js';
 import { AccessGuard } from './guard.js';
 import { deleteLogRoute } from './logs/delete.js';
@@ -98,6 +100,8 @@ export interface ApiDeps {
   readonly events?: SystemEvents;
   /** Build changes on this server, for the event streams (GET /api/stream…). */
   readonly buildEvents: BuildEventSource;
+  /** Steps' build caches (docs/caches.md); without it the cache routes answer 404. */
+  readonly caches?: Pick<CacheService, 'list' | 'remove'> | undefined;
 }
 
 /**
@@ -176,6 +180,7 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       ...streamLogRoutes(api, { ...store, liveLogs: deps.liveLogs, logBatches: deps.logBatches, canWrite }),
       ...streamsBadgesAndAccountRoutes(api, deps, access),
       ...secretRoutes({ secrets: store.secrets, repos: store.repos }),
+      ...cacheRoutes({ caches: deps.caches }),
       ...yamlHelperRoutes({ repos: store.repos }),
       ...queueAdminRoutes({ store, queue: deps.queue, reasons }),
     );

@@ -137,6 +137,17 @@ export const cronSchema = z.object({
   version: int,
 });
 
+export const cacheSchema = z
+  .object({
+    key: z.string().describe('the key the step resolved and saved under'),
+    scope: z.string().describe('the ref whose builds saved it and own it, e.g. refs/heads/main'),
+    size: int.min(0).describe('bytes of the stored (compressed) archive'),
+    created: seconds.describe('epoch seconds of the save'),
+    used: seconds.describe('epoch seconds of the last restore (the save’s time until one)'),
+  })
+  .strict()
+  .describe('a build cache (docs/caches.md)');
+
 export const repoSchema = z.object({
   id: int,
   uid: z.string(),

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { settingsDocRoute } from './settings-doc.js';
+import { docRoutes } from './docs.js';
 import { registerWebApp } from './spa.js';
 import { startPageRoute, type StartPageDeps } from './start-page.js';
 
@@ -9,11 +9,11 @@ export type { StartPageDeps } from './start-page.js';
 export { loadWebApp, type WebApp } from './web-app.js';
 
 /**
- * GET / (the start page, or the web UI for a logged-in browser), GET /docs/settings.md (the settings
- * reference it links to), and the web UI's assets and pages when it was built.
+ * GET / (the start page, or the web UI for a logged-in browser), GET /docs/settings.md and
+ * /docs/caches.md (the docs the pages link to), and the web UI's assets and pages when it was built.
  */
 export function registerWebRoutes(app: FastifyInstance, deps: StartPageDeps): void {
   startPageRoute(app, deps);
-  settingsDocRoute(app);
+  docRoutes(app);
   if (deps.web !== undefined) registerWebApp(app, deps.web);
 }

@@ -7,6 +7,8 @@ import { messageOf } from './load.js';
  */
 export function ActionButton<T>(props: {
   label: string;
+  /** The accessible name, when the label alone does not say what it acts on. */
+  name?: string;
   run: () => Promise<T>;
   done?: (value: T) => void;
   kind?: 'danger';
@@ -26,7 +28,14 @@ export function ActionButton<T>(props: {
   };
   return (
     <span class="action">
-      <button type="button" class={props.kind} disabled={busy} aria-busy={busy} onClick={() => void click()}>
+      <button
+        type="button"
+        class={props.kind}
+        disabled={busy}
+        aria-busy={busy}
+        aria-label={props.name}
+        onClick={() => void click()}
+      >
         {props.label}
       </button>
       {error === undefined ? null : (

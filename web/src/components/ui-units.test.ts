@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ansiSegments } from './ansi.js';
 import { layout } from './graph-layout.js';
+import { bytes } from './units.js';
 
 describe('ansiSegments', () => {
   it('turns colour and bold codes into classes, drops other escape sequences', () => {
@@ -33,5 +34,15 @@ describe('the stage graph’s layout', () => {
       deploy: { column: 2, row: 0 },
       loop: { column: 1, row: 1 },
     });
+  });
+});
+
+describe('bytes', () => {
+  it('shows a size in binary units, one decimal from a KiB', () => {
+    expect(bytes(0)).toBe('0 B');
+    expect(bytes(1023)).toBe('1023 B');
+    expect(bytes(1536)).toBe('1.5 KiB');
+    expect(bytes(48_213_504)).toBe('46.0 MiB');
+    expect(bytes(10 * 1024 ** 3)).toBe('10.0 GiB');
   });
 });

@@ -4,6 +4,7 @@ import { ActionButton } from '../components/action.js';
 import { ApiForm } from '../components/form.js';
 import { Show, useApi } from '../components/load.js';
 import type { Repo } from '../wire.js';
+import { CacheSection } from './settings-caches.js';
 import { CronSection } from './settings-cron.js';
 import { SecretSection } from './settings-secrets.js';
 
@@ -31,7 +32,10 @@ const FLAGS: [keyof RepoSettings, string][] = [
   ['fork_id_tokens', 'Give pull requests from forks the OIDC tokens their steps ask for'],
 ];
 
-/** `/{owner}/{name}/settings`: the repository's settings, secrets and cron jobs; disable and repair. */
+/**
+ * `/{owner}/{name}/settings`: the repository's settings, secrets, cron jobs and (for writers) build
+ * caches; disable and repair.
+ */
 export function SettingsPage({ owner, name }: { owner: string; name: string }) {
   const slug = `${owner}/${name}`;
   const repo = useApi<RepoSettings>(`/api/repos/${slug}`);
@@ -44,6 +48,9 @@ export function SettingsPage({ owner, name }: { owner: string; name: string }) {
             <GeneralSettings repo={value} changed={repo.reload} />
             <SecretSection slug={slug} />
             <CronSection slug={slug} />
+            {value.permissions?.write === true ? (
+              <CacheSection slug={slug} admin={value.permissions.admin} />
+            ) : null}
             <section aria-label="webhook">
               <h2>Webhook and builds</h2>
               <div class="toolbar">
