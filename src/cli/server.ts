@@ -24,6 +24,7 @@ import { bridgeCloneUrl } from './server/local-clone-url.js';
 import { claimSqliteFile } from './server/sqlite-claim.js';
 import { startTls, type ServerTls } from './server/tls.js';
 import { wireServer } from './server/wire.js';
+import { cacheStorage } from './server/cache-storage.js';
 import { readVersion } from './version.js';
 
 const USAGE = `Usage: svc server [--local]
@@ -102,6 +103,7 @@ export async function serverCommand(args: readonly string[], env: Env, io: Comma
       await serveUntilStopped(settings, store, chosen.provider, logger, local.env, {
         tls,
         languages: languages.languages,
+        cwd: io.cwd,
       });
       return 0;
     } finally {
@@ -184,11 +186,12 @@ async function serveUntilStopped(
   provider: ScmProvider | undefined,
   logger: Logger,
   env: Env,
-  { tls, languages }: { tls: ServerTls | undefined; languages: PipelineLanguages },
+  { tls, languages, cwd }: { tls: ServerTls | undefined; languages: PipelineLanguages; cwd: string },
 ): Promise<void> {
   const version = readVersion();
   // The in-process runner's own secret: nobody else has it, and it outlives no restart.
   const localRunnerSecret = settings.SVC_RUNNER_LOCAL ? randomBytes(32).toString('hex') : undefined;
+  const caches = cacheStorage(settings, cwd);
   const app = wireServer({
     settings,
     store,
@@ -198,7 +201,9 @@ async function serveUntilStopped(
     tls: tls?.initial,
     languages,
     localRunnerSecret,
+    cacheStorage: caches,
   });
+  logger.info(`steps' caches are kept in ${caches.where}`);
   const { host, port } = parseListenAddress(settings.SVC_SERVER_PORT);
   await app.listen({ host, port });
   const address = app.server.address();

@@ -1,5 +1,10 @@
 import { join, resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import type { ServerSettings } from '../../config/index.js';
+import type { Store } from '../../core/store.js';
+import { CacheJanitor } from '../../server/caches/janitor.js';
+import { CacheService } from '../../server/caches/service.js';
 import type { BlobStore } from '../../core/blob.js';
 import { DiskBlobStore } from '../../store/blobs/disk-blobs.js';
 import { S3BlobStore } from '../../store/blobs/s3-blobs.js';
@@ -43,4 +48,33 @@ export function cacheStorage(settings: ServerSettings, cwd: string): CacheStorag
     where: join(root, 'caches'),
     removeUnfinished: (idle) => disk.removeUnfinished(idle),
   };
+}
+
+/** Steps' caches (SVC_CACHE_*), and their hourly clean-up from when the server is ready until it closes. */
+export function cacheService(
+  app: FastifyInstance,
+  settings: ServerSettings,
+  store: Store,
+  storage: CacheStorage,
+  logger: Logger,
+): CacheService {
+  const caches = new CacheService({
+    store: store.caches,
+    blobs: storage.blobs,
+    limits: { maxSize: settings.SVC_CACHE_MAX_SIZE, maxAge: settings.SVC_CACHE_MAX_AGE },
+    warn: (message, error) => logger.warn({ err: error }, message),
+  });
+  const janitor = new CacheJanitor({
+    caches,
+    logger,
+    ...(storage.removeUnfinished === undefined ? {} : { removeUnfinished: storage.removeUnfinished }),
+  });
+  app.addHook('onReady', (done) => {
+    janitor.start();
+    done();
+  });
+  app.addHook('onClose', async () => {
+    await janitor.stop();
+  });
+  return caches;
 }

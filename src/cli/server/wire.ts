@@ -22,6 +22,7 @@ import { loadWebApp, registerWebRoutes } from '../../server/web/index.js';
 import type { Leadership } from '../../server/cluster/lease-keeper.js';
 import { TokenRefresher } from '../../scm/refreshing.js';
 import { startupWarnings } from './startup-warnings.js';
+import { cacheService, type CacheStorage } from './cache-storage.js';
 import { buildListener } from './build-listener.js';
 import { clusterParts } from './cluster.js';
 import { serverMetrics } from './metrics.js';
@@ -39,6 +40,8 @@ export interface ServerWiring {
   languages?: PipelineLanguages;
   /** The in-process runner's own secret (SVC_RUNNER_LOCAL); undefined without one. */
   localRunnerSecret?: string | undefined;
+  /** Where caches' archives are kept (cache-storage.ts); undefined: the server keeps no caches. */
+  cacheStorage?: CacheStorage | undefined;
 }
 
 /**
@@ -55,6 +58,7 @@ export function wireServer({
   tls,
   languages,
   localRunnerSecret,
+  cacheStorage,
 }: ServerWiring): FastifyInstance {
   // Every part calls the provider with users' stored tokens: expiring ones are refreshed on the way.
   const refresher = givenProvider === undefined ? undefined : new TokenRefresher(givenProvider, store.users);
@@ -115,6 +119,8 @@ export function wireServer({
     poster,
   );
   const buildActions = new BuildActions({ store, listener, queue, watches, liveLogs, logger });
+  const caches =
+    cacheStorage === undefined ? undefined : cacheService(app, settings, store, cacheStorage, logger);
 
   registerWebRoutes(app, { version, settings, auth, web: loadWebApp() });
   const admission = {
@@ -176,6 +182,7 @@ export function wireServer({
     buildActions,
     ...(webhooks === undefined ? {} : { events: webhooks }),
     buildEvents,
+    ...(caches === undefined ? {} : { caches }),
   });
   if (provider !== undefined && trigger !== undefined) {
     hookRoute(app, { repos: store.repos, provider, trigger, deliveries: store.hookDeliveries });
@@ -209,6 +216,7 @@ export function wireServer({
     idTokens: new IdTokenIssuer({ keyring, issuer, maxLifetime: settings.SVC_OIDC_TOKEN_LIFETIME }),
     queue,
     watches,
+    caches,
     leader: cluster.leader,
     gauges,
     reaper:
