@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { homedir, hostname } from 'node:os';
+import { join, resolve } from 'node:path';
 import { dockerClient } from '../engines/docker/client.js';
 import { DockerEngine } from '../engines/docker/engine.js';
 import type { Engine } from '../core/engine.js';
@@ -17,6 +17,7 @@ import {
   type Pipeline,
 } from '../pipeline/index.js';
 import { StageExecutor } from '../runner/index.js';
+import { LocalCacheTransport } from '../runner/cache/local-transport.js';
 import { EXEC_USAGE, parseExecArgs, type ExecArgs } from './exec/args.js';
 import { localFacts, readGitFacts } from './exec/local-facts.js';
 import { readLocalPipeline } from './program/local-program.js';
@@ -163,11 +164,27 @@ async function runPipeline(
   };
   process.once('SIGINT', onInterrupt);
   try {
-    const result = await new StageExecutor({ engine }).execute(spec, { reporter, signal: cancel.signal });
+    const caches =
+      args.cacheDir === null ? undefined : new LocalCacheTransport(execCacheDir(args.cacheDir, env, io.cwd));
+    const result = await new StageExecutor({ engine }).execute(spec, {
+      reporter,
+      signal: cancel.signal,
+      ...(caches === undefined ? {} : { caches }),
+    });
     return result.status === 'success' ? 0 : 1;
   } finally {
     process.off('SIGINT', onInterrupt);
   }
+}
+
+/**
+ * Where `svc exec` keeps steps' caches: --cache-dir, else a folder of this working copy's own under
+ * $XDG_CACHE_HOME/svc/exec (default ~/.cache/svc/exec), so that two checkouts do not share keys.
+ */
+export function execCacheDir(given: string | undefined, env: Env, cwd: string): string {
+  if (given !== undefined) return resolve(cwd, given);
+  const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
+  return join(base, 'svc', 'exec', createHash('sha256').update(resolve(cwd)).digest('hex').slice(0, 16));
 }
 
 /**

@@ -101,6 +101,43 @@ describe.skipIf(docker.skip)('svc exec on the real Docker engine', () => {
     expect(await countMatching(docker.docker!, OWNER)).toEqual({ containers: 0, networks: 0, volumes: 0 });
   });
 
+  it('keeps steps’ caches in a local folder: a second working copy restores the first one’s', async () => {
+    const pipeline = `
+kind: pipeline
+type: docker
+name: default
+steps:
+- name: deps
+  image: local/busybox
+  cache:
+    key: deps-{{ checksum "lock" }}
+    paths: [deps]
+  commands:
+  - test -f deps/made && echo "restored $(cat deps/made)" || echo cold
+  - mkdir -p deps && echo first > deps/made
+`;
+    const caches = mkdtempSync(join(tmpdir(), 'svc-exec-caches-'));
+    const first = await runSvc(['exec', '--cache-dir', caches], {
+      cwd: workingCopy(pipeline, { lock: 'v1' }),
+      env: env(),
+    });
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/deps\s+│ cold/);
+    expect(first.stdout).toMatch(/deps\s+│ cache: saved "deps-[0-9a-f]{64}" \(deps\)/);
+    const second = await runSvc(['exec', '--cache-dir', caches], {
+      cwd: workingCopy(pipeline, { lock: 'v1' }),
+      env: env(),
+    });
+    expect(second.stdout).toMatch(/deps\s+│ cache: restored "deps-[0-9a-f]{64}"/);
+    expect(second.stdout).toMatch(/deps\s+│ restored first/);
+    const without = await runSvc(['exec', '--no-cache'], {
+      cwd: workingCopy(pipeline, { lock: 'v1' }),
+      env: env(),
+    });
+    expect(without.stdout).toMatch(/deps\s+│ cache: not used: this runner keeps no caches/);
+    expect(without.stdout).toMatch(/deps\s+│ cold/);
+  }, 120_000);
+
   it('fails with exit 1 and runs the on-failure steps', async () => {
     const cwd = workingCopy(`
 kind: pipeline

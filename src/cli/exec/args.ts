@@ -9,6 +9,8 @@ export interface ExecArgs {
   secrets: Record<string, string>;
   event: BuildEvent;
   branch: string | undefined;
+  /** Where steps' caches are kept; undefined: the default folder; null: --no-cache. */
+  cacheDir: string | null | undefined;
 }
 
 export const EXEC_USAGE = `Usage: svc exec [FILE] [options]
@@ -28,6 +30,9 @@ Options:
   --secret K=V      a secret the pipeline can read with from_secret (repeatable; masked in output)
   --event EVENT     the build event conditions see (default: push; ${BUILD_EVENTS.join(', ')})
   --branch NAME     the branch conditions see (default: the current git branch, else main)
+  --cache-dir DIR   where steps' caches (cache:) are kept (default: ~/.cache/svc/exec/<a hash of
+                    this directory>, or under $XDG_CACHE_HOME)
+  --no-cache        neither restore nor save steps' caches
 `;
 
 /** Parses `svc exec` arguments; returns a message for a usage error. */
@@ -40,6 +45,7 @@ export function parseExecArgs(args: readonly string[]): ExecArgs | string {
     secrets: {},
     event: 'push',
     branch: undefined,
+    cacheDir: undefined,
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
@@ -48,12 +54,17 @@ export function parseExecArgs(args: readonly string[]): ExecArgs | string {
       case '--trusted':
         result.trusted = true;
         break;
+      case '--no-cache':
+        result.cacheDir = null;
+        break;
       case '--pipeline':
-      case '--branch': {
+      case '--branch':
+      case '--cache-dir': {
         const v = value();
         if (v === undefined || v === '') return `${arg} needs a value`;
         if (arg === '--pipeline') result.pipeline = v;
-        else result.branch = v;
+        else if (arg === '--branch') result.branch = v;
+        else result.cacheDir = v;
         break;
       }
       case '--event': {
