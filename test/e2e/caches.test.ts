@@ -4,7 +4,7 @@
  * main saves the cache; the next build restores it; a branch's first build restores main's;
  * the API lists and removes them.
  */
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +31,20 @@ steps:
   - test -f deps/made && echo "warm=$(cat deps/made)" || echo cold
   - mkdir -p deps && echo "$DRONE_BRANCH $DRONE_BUILD_NUMBER" > deps/made
 `;
+
+/** 300 MB that do not compress: the upload takes long enough to be caught in the middle. */
+const BIG = `  commands:
+  - mkdir -p deps && dd if=/dev/urandom of=deps/blob bs=1048576 count=300 2>/dev/null
+`;
+
+/** The size of the largest file in `dir` (0 when there is none). */
+function largest(dir: string): number {
+  try {
+    return Math.max(0, ...readdirSync(dir).map((name) => statSync(join(dir, name)).size));
+  } catch {
+    return 0;
+  }
+}
 
 const git = gitAs({ name: 'Ada', email: 'ada@example.com' });
 
@@ -61,14 +75,7 @@ describe.skipIf(docker.skip)('caches: a real server and its runner', () => {
   beforeAll(async () => {
     port = await freePort();
     dataDir = mkdtempSync(join(tmpdir(), 'svc-caches-data-'));
-    server = await startServer({
-      ...providerServerEnv(port, dataDir, {}),
-      SVC_SERVER_PORT: `:${port}`,
-      SVC_SCML_ENABLED: 'true',
-      SVC_RUNNER_LOCAL: 'true',
-      SVC_STORAGE_DIR: join(dataDir, 'blobs'),
-      DOCKER_HOST: process.env.DOCKER_HOST ?? '',
-    });
+    server = await startServer(serverEnv());
     ({ token } = await localGitAdmin(url(), () => server?.log() ?? '', 'ada', 'ada-password-1'));
     const post = (path: string, body?: unknown) =>
       call({ url: url() }, path, { method: 'POST', token, body });
@@ -78,6 +85,15 @@ describe.skipIf(docker.skip)('caches: a real server and its runner', () => {
 
   afterAll(async () => {
     await server?.stop();
+  });
+
+  const serverEnv = () => ({
+    ...providerServerEnv(port, dataDir, {}),
+    SVC_SERVER_PORT: `:${port}`,
+    SVC_SCML_ENABLED: 'true',
+    SVC_RUNNER_LOCAL: 'true',
+    SVC_STORAGE_DIR: join(dataDir, 'blobs'),
+    DOCKER_HOST: process.env.DOCKER_HOST ?? '',
   });
 
   it('saves on main, restores into the next build, and into a new branch’s first build', async () => {
@@ -125,4 +141,39 @@ describe.skipIf(docker.skip)('caches: a real server and its runner', () => {
       readdirSync(join(dataDir, 'blobs', 'caches', String(readdirSync(join(dataDir, 'blobs', 'caches'))[0]))),
     ).toEqual([]);
   }, 60_000);
+
+  it('leaves no half-written cache when the server is SIGKILLed in the middle of an upload', async () => {
+    git(work, 'checkout', '-q', 'main');
+    writeFileSync(join(work, 'lock'), 'big\n');
+    writeFileSync(join(work, '.drone.yml'), PIPELINE.replace(/  commands:\n[\s\S]*$/, BIG));
+    git(work, 'commit', '-q', '-am', 'a big cache');
+    git(work, 'push', '-q', remote(), 'main');
+    // The archive is being written aside when the server dies.
+    const unfinished = join(dataDir, 'blobs', '.unfinished');
+    await waitFor(
+      'the upload to be under way',
+      () => Promise.resolve(largest(unfinished) > 20 * 1024 * 1024 ? true : undefined),
+      120_000,
+    );
+    await server?.kill();
+    server = await startServer(serverEnv());
+    expect((await call({ url: url() }, '/api/repos/ada/hello/caches', { token })).json).toEqual([]);
+    // A later build with the same key finds nothing: the killed upload left no cache.
+    writeFileSync(
+      join(work, '.drone.yml'),
+      PIPELINE.replace(/  commands:\n[\s\S]*$/, "  commands: ['ls deps || echo no deps']\n"),
+    );
+    git(work, 'commit', '-q', '-am', 'after the crash');
+    git(work, 'push', '-q', remote(), 'main');
+    const after = await waitFor('a build after the restart', async () => {
+      const builds = (await call({ url: url() }, '/api/repos/ada/hello/builds', { token })).json as {
+        number: number;
+        message: string;
+      }[];
+      return builds.find((b) => b.message === 'after the crash')?.number;
+    });
+    const { lines } = await build(after);
+    expect(lines[0]).toMatch(/^cache: nothing saved under "deps-[0-9a-f]{64}" or its restore keys$/);
+    expect(lines).toContain('no deps');
+  }, 300_000);
 });
