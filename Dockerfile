@@ -13,7 +13,7 @@ COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY web ./web
 COPY scripts ./scripts
-COPY docs/settings.md ./docs/settings.md
+COPY docs/settings.md docs/caches.md ./docs/
 # The Starlark interpreter (WebAssembly, scripts/build-starlark.sh), loaded from here at run time.
 COPY vendor ./vendor
 COPY images/svc ./images/svc
