@@ -32,9 +32,9 @@ steps:
   - mkdir -p deps && echo "$DRONE_BRANCH $DRONE_BUILD_NUMBER" > deps/made
 `;
 
-/** 300 MB that do not compress: the upload takes long enough to be caught in the middle. */
-const BIG = `  commands:
-  - mkdir -p deps && dd if=/dev/urandom of=deps/blob bs=1048576 count=300 2>/dev/null
+/** Megabytes that do not compress, in deps/ (alone): uploads long enough to be caught midway, and big. */
+const random = (megabytes: number) => `  commands:
+  - rm -rf deps && mkdir deps && dd if=/dev/urandom of=deps/blob bs=1048576 count=${megabytes} 2>/dev/null
 `;
 
 /** The size of the largest file in `dir` (0 when there is none). */
@@ -93,6 +93,7 @@ describe.skipIf(docker.skip)('caches: a real server and its runner', () => {
     SVC_SCML_ENABLED: 'true',
     SVC_RUNNER_LOCAL: 'true',
     SVC_STORAGE_DIR: join(dataDir, 'blobs'),
+    SVC_CACHE_MAX_SIZE: '200MiB',
     DOCKER_HOST: process.env.DOCKER_HOST ?? '',
   });
 
@@ -145,7 +146,7 @@ describe.skipIf(docker.skip)('caches: a real server and its runner', () => {
   it('leaves no half-written cache when the server is SIGKILLed in the middle of an upload', async () => {
     git(work, 'checkout', '-q', 'main');
     writeFileSync(join(work, 'lock'), 'big\n');
-    writeFileSync(join(work, '.drone.yml'), PIPELINE.replace(/  commands:\n[\s\S]*$/, BIG));
+    writeFileSync(join(work, '.drone.yml'), PIPELINE.replace(/  commands:\n[\s\S]*$/, random(180)));
     git(work, 'commit', '-q', '-am', 'a big cache');
     git(work, 'push', '-q', remote(), 'main');
     // The archive is being written aside when the server dies.
@@ -175,5 +176,34 @@ describe.skipIf(docker.skip)('caches: a real server and its runner', () => {
     const { lines } = await build(after);
     expect(lines[0]).toMatch(/^cache: nothing saved under "deps-[0-9a-f]{64}" or its restore keys$/);
     expect(lines).toContain('no deps');
+  }, 300_000);
+
+  it('evicts the least recently used cache when a repository’s caches outgrow SVC_CACHE_MAX_SIZE', async () => {
+    const evicting = PIPELINE.replace('key: deps-', 'key: evict-')
+      .replace('restore_keys: [deps-]', 'restore_keys: []')
+      .replace(/  commands:\n[\s\S]*$/, random(120));
+    const keys: string[] = [];
+    for (const version of ['e1', 'e2']) {
+      writeFileSync(join(work, 'lock'), `${version}\n`);
+      writeFileSync(join(work, '.drone.yml'), evicting);
+      git(work, 'commit', '-q', '-am', `cache ${version}`);
+      git(work, 'push', '-q', remote(), 'main');
+      const number = await waitFor(`the build of ${version}`, async () => {
+        const builds = (await call({ url: url() }, '/api/repos/ada/hello/builds', { token })).json as {
+          number: number;
+          message: string;
+        }[];
+        return builds.find((b) => b.message === `cache ${version}`)?.number;
+      });
+      const { lines } = await build(number);
+      const saved = /^cache: saved "(evict-[0-9a-f]{64})"/.exec(lines.at(-1) ?? '');
+      expect(saved, lines.join('\n')).not.toBeNull();
+      keys.push(saved?.[1] ?? '');
+    }
+    // 2 × 120 MB is over 200 MiB: the first, used least recently, went.
+    const listed = (await call({ url: url() }, '/api/repos/ada/hello/caches', { token })).json as {
+      key: string;
+    }[];
+    expect(listed.map((entry) => entry.key).filter((key) => key.startsWith('evict-'))).toEqual([keys[1]]);
   }, 300_000);
 });
