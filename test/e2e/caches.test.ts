@@ -146,7 +146,7 @@ describe.skipIf(docker.skip)('caches: a real server and its runner', () => {
   it('leaves no half-written cache when the server is SIGKILLed in the middle of an upload', async () => {
     git(work, 'checkout', '-q', 'main');
     writeFileSync(join(work, 'lock'), 'big\n');
-    writeFileSync(join(work, '.drone.yml'), PIPELINE.replace(/  commands:\n[\s\S]*$/, random(180)));
+    writeFileSync(join(work, '.drone.yml'), PIPELINE.replace(/ {2}commands:\n[\s\S]*$/, random(180)));
     git(work, 'commit', '-q', '-am', 'a big cache');
     git(work, 'push', '-q', remote(), 'main');
     // The archive is being written aside when the server dies.
@@ -162,7 +162,7 @@ describe.skipIf(docker.skip)('caches: a real server and its runner', () => {
     // A later build with the same key finds nothing: the killed upload left no cache.
     writeFileSync(
       join(work, '.drone.yml'),
-      PIPELINE.replace(/  commands:\n[\s\S]*$/, "  commands: ['ls deps || echo no deps']\n"),
+      PIPELINE.replace(/ {2}commands:\n[\s\S]*$/, "  commands: ['ls deps || echo no deps']\n"),
     );
     git(work, 'commit', '-q', '-am', 'after the crash');
     git(work, 'push', '-q', remote(), 'main');
@@ -181,7 +181,7 @@ describe.skipIf(docker.skip)('caches: a real server and its runner', () => {
   it('evicts the least recently used cache when a repository’s caches outgrow SVC_CACHE_MAX_SIZE', async () => {
     const evicting = PIPELINE.replace('key: deps-', 'key: evict-')
       .replace('restore_keys: [deps-]', 'restore_keys: []')
-      .replace(/  commands:\n[\s\S]*$/, random(120));
+      .replace(/ {2}commands:\n[\s\S]*$/, random(120));
     const keys: string[] = [];
     for (const version of ['e1', 'e2']) {
       writeFileSync(join(work, 'lock'), `${version}\n`);
