@@ -116,8 +116,9 @@ export function cacheAround(context: StepCacheContext): AroundStep {
         const packing = pipeline(packCache(iterate(parts)), createZstdCompress(), archive);
         packing.catch(() => undefined);
         const answer = await context.transport.save(key, archive, context.signal);
-        await packing;
+        // Refused, the archive is left unfinished: its packing ends with the stream.
         if ('refused' in answer) return say(`cache: not saved: ${answer.refused}`);
+        await packing;
         const missing = cache.paths.filter((path) => !found.includes(path));
         say(
           `cache: saved "${key}" (${found.join(', ')}), ${megabytes(answer.size)} in ${seconds(now() - started)}` +

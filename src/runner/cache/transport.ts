@@ -23,6 +23,6 @@ export interface CacheRefusal {
 export interface CacheTransport {
   /** The entry of `key`, else the newest whose key starts with a restore key (in order); undefined when none. */
   restore(key: string, restoreKeys: readonly string[], signal?: AbortSignal): Promise<CacheHit | undefined>;
-  /** Stores `archive` (zstd-compressed tar) as `key`. */
+  /** Stores `archive` (zstd-compressed tar) as `key`; a refusal may come before the archive is read. */
   save(key: string, archive: Readable, signal?: AbortSignal): Promise<{ size: number } | CacheRefusal>;
 }

@@ -37,12 +37,16 @@ export class RpcCaches {
 
   /** The caches of one stage the runner holds. */
   forStage(stageId: number): CacheTransport {
+    // What the server said when restoring: the build may not save (a fork's pull request).
+    let refused: string | undefined;
     return {
       restore: async (key, restoreKeys, signal): Promise<CacheHit | undefined> => {
         const path = `/rpc/v2/stage/${stageId}/cache/restore`;
         const { request, answer } = this.#open('POST', path, 'application/json', signal);
         request.end(JSON.stringify({ key, restore_keys: restoreKeys }));
         const response = await answer;
+        const refusal = header(response, 'x-svc-cache-write-refused');
+        if (refusal !== undefined) refused = decodeURIComponent(refusal);
         if (response.statusCode === 204) return void response.resume();
         if (response.statusCode !== 200) throw new Error(await failure(response, path));
         return {
@@ -53,6 +57,10 @@ export class RpcCaches {
         };
       },
       save: async (key, archive, signal): Promise<{ size: number } | CacheRefusal> => {
+        if (refused !== undefined) {
+          archive.destroy();
+          return { refused };
+        }
         const path = `/rpc/v2/stage/${stageId}/cache?key=${encodeURIComponent(key)}`;
         const { request, answer } = this.#open('PUT', path, 'application/zstd', signal);
         const sending = pipeline(archive, request);

@@ -86,22 +86,32 @@ export class CacheService {
     return undefined;
   }
 
-  /** Stores a build's archive under `key` in its own scope; ForbiddenError for a fork's build. */
+  /** Why the build may not save caches (a fork's pull request, a ref too long); undefined when it may. */
+  writeRefusal(
+    repo: Pick<Repo, 'slug'>,
+    build: Pick<Build, 'ref' | 'event' | 'sourceRepo'>,
+  ): string | undefined {
+    if (comesFromFork(build, repo.slug))
+      return 'a pull request from a fork reads caches but never writes one';
+    if (build.ref.length > MAX_SCOPE)
+      return `the build's ref is longer than ${MAX_SCOPE} characters, which caches cannot be kept under`;
+    return undefined;
+  }
+
+  /** Stores a build's archive under `key` in its own scope; ForbiddenError when writeRefusal says no. */
   async save(
     repo: Repo,
     build: Pick<Build, 'ref' | 'event' | 'sourceRepo'>,
     key: string,
     body: Readable,
   ): Promise<CacheEntry> {
-    if (comesFromFork(build, repo.slug)) {
+    const refusal = this.writeRefusal(repo, build);
+    if (refusal !== undefined) {
+      // Read to its end, so that the runner hears the answer rather than a broken connection.
       body.resume();
-      throw new ForbiddenError('a pull request from a fork reads caches but never writes one');
+      throw new ForbiddenError(refusal);
     }
     if (key === '' || key.length > 512) throw new InvalidInputError('key: expected 1 to 512 characters');
-    if (build.ref.length > MAX_SCOPE)
-      throw new ForbiddenError(
-        `the build's ref is longer than ${MAX_SCOPE} characters, which caches cannot be kept under`,
-      );
     const blob = `caches/${repo.id}/${randomBytes(16).toString('hex')}`;
     const counted = limited(this.deps.limits.maxSize);
     // A runner gone midway fails `counted` too, and so the blob's write: nothing is indexed.

@@ -54,7 +54,7 @@ export interface RpcDeps {
   readonly queue: StageQueue;
   readonly watches: BuildWatches;
   /** Steps' caches (docs/caches.md); undefined: the server keeps none and the routes are absent. */
-  readonly caches?: Pick<CacheService, 'restore' | 'save'> | undefined;
+  readonly caches?: Pick<CacheService, 'restore' | 'save' | 'writeRefusal'> | undefined;
   readonly timeouts?: RpcTimeouts | undefined;
   /** The reaper of zombie builds (SVC_CLEANUP_*); undefined when disabled. */
   readonly reaper?: ReaperSettings | undefined;

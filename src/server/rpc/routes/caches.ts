@@ -15,7 +15,7 @@ export const CACHE_CONTENT_TYPE = 'application/zstd';
 
 export interface CacheRouteDeps {
   store: Pick<Store, 'stages' | 'builds' | 'repos'>;
-  caches: Pick<CacheService, 'restore' | 'save'>;
+  caches: Pick<CacheService, 'restore' | 'save' | 'writeRefusal'>;
 }
 
 const restoreBody = z.object({
@@ -28,7 +28,8 @@ const restoreBody = z.object({
  * runs; the server — never the runner — decides the repository, the scope and whether it may write:
  * - `POST /rpc/v2/stage/{id}/cache/restore` `{key, restore_keys}` → 200 with the archive
  *   (application/zstd), its key in `X-SVC-Cache-Key` (URI-encoded) and `X-SVC-Cache-Exact:
- *   true|false`; 204 when nothing matches.
+ *   true|false`; 204 when nothing matches. Either way `X-SVC-Cache-Write-Refused` (URI-encoded)
+ *   says why the build may not save caches, when it may not.
  * - `PUT /rpc/v2/stage/{id}/cache?key=…` with the archive as the body, streamed → 201 `{size}`;
  *   403 for a build that may not write caches (a fork's pull request), 400 for one over
  *   SVC_CACHE_MAX_SIZE.
@@ -37,6 +38,9 @@ export function cacheRoutes(app: FastifyInstance, deps: CacheRouteDeps): void {
   app.post('/stage/:id/cache/restore', async (request, reply) => {
     const { repo, build } = await runningStage(request, deps);
     const body = parseBody(restoreBody, request.body ?? {}, 'the cache request');
+    // Said now, so that the runner does not pack and upload a cache that would be refused.
+    const refusal = deps.caches.writeRefusal(repo, build);
+    if (refusal !== undefined) void reply.header('x-svc-cache-write-refused', encodeURIComponent(refusal));
     const found = await deps.caches.restore(repo, build, body.key, body.restore_keys);
     if (found === undefined) return reply.code(204).send();
     return reply
