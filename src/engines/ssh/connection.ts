@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { finished, type Readable, type Writable } from 'node:stream';
 import { Client, type ClientChannel } from 'ssh2';
 import type { HostKeys } from './host-keys.js';
 import type { SshTarget } from './target.js';
@@ -8,10 +8,19 @@ const CONNECT_TIMEOUT_MS = 20_000;
 
 /** Where a command's output goes, chunk by chunk. */
 export interface CommandStreams {
-  stdout?: (chunk: Buffer) => void;
+  /**
+   * Each chunk as it comes, or a stream it is piped into with backpressure (the host's command
+   * waits while the stream is full); the stream is not ended: the command's exit says how it went.
+   */
+  stdout?: ((chunk: Buffer) => void) | Writable;
   stderr?: (chunk: Buffer) => void;
-  /** Written to the command's standard input, which is then closed. */
+  /**
+   * Written to the command's standard input, which is then closed. A stream that fails closes the
+   * input too (the command sees it end early), and `exec` then rejects with the stream's error.
+   */
   stdin?: string | Readable;
+  /** Closes the channel: the command's input and output end; `exec` rejects with an AbortError. */
+  signal?: AbortSignal | undefined;
 }
 
 /** How a remote command ended: its exit code, or the signal that ended it (code null). */
@@ -109,23 +118,41 @@ export class SshConnection {
           return;
         }
         let exit: CommandExit | undefined;
+        let inputFailed: Error | undefined;
+        const { stdout, stdin, signal } = streams;
+        const abort = () => channel.close();
+        signal?.addEventListener('abort', abort, { once: true });
         channel.on('exit', (code: number | null, signal?: string) => {
           exit = { code, signal };
         });
-        channel.on('data', (chunk: Buffer) => streams.stdout?.(chunk));
+        // 'close' comes after the output's 'end': everything read has been passed on by then.
+        if (typeof stdout === 'function') channel.on('data', stdout);
+        else if (stdout !== undefined) channel.pipe(stdout, { end: false });
+        else channel.resume();
         channel.stderr.on('data', (chunk: Buffer) => streams.stderr?.(chunk));
         channel.on('close', () => {
           this.#open.delete(lost);
-          if (exit !== undefined) resolve(exit);
+          signal?.removeEventListener('abort', abort);
+          if (signal?.aborted === true) reject(abortError(signal));
+          else if (inputFailed !== undefined) reject(inputFailed);
+          else if (exit !== undefined) resolve(exit);
           else
             reject(
               this.#lost ??
                 new ConnectionLost(`the connection to ${this.#name} closed before the command ended`),
             );
         });
-        const stdin = streams.stdin;
+        if (signal?.aborted === true) abort();
         if (stdin === undefined || typeof stdin === 'string') channel.end(stdin);
-        else stdin.pipe(channel);
+        else {
+          // Also for a stream that failed before the channel opened (its error is not emitted again).
+          finished(stdin, { writable: false }, (error) => {
+            if (error === undefined || error === null) return;
+            inputFailed = error;
+            channel.end();
+          });
+          stdin.pipe(channel);
+        }
       });
     });
   }
@@ -149,6 +176,13 @@ export class SshConnection {
   close(): void {
     this.#client.end();
   }
+}
+
+/** The rejection of a command whose signal aborted it. */
+function abortError(signal: AbortSignal): Error {
+  const error = new Error('aborted', { cause: signal.reason });
+  error.name = 'AbortError';
+  return error;
 }
 
 /** A connection failure in words: refused, timed out, no such host, or authentication. */

@@ -1,11 +1,20 @@
-import { spawn } from 'node:child_process';
 import { posix } from 'node:path';
-import { PassThrough } from 'node:stream';
-import type { Engine, ExecSpec, ExecStep, OutputSink, StepExit } from '../../core/engine.js';
+import type {
+  AroundStep,
+  Engine,
+  ExecSpec,
+  ExecStep,
+  OutputSink,
+  StepExit,
+  StepFiles,
+} from '../../core/engine.js';
 import { LineSplitter } from '../lines.js';
 import { SshConnection } from './connection.js';
+import { hostFiles, uploadWorkingCopy } from './files.js';
 import type { HostKeys } from './host-keys.js';
+import type { HostPaths } from './relocate.js';
 import { posixKill, posixRemoteScript, powershellRemoteScript, type RemoteScript } from './remote-script.js';
+import { quote } from './shell.js';
 import type { SshTarget } from './target.js';
 
 /** What the SSH engine needs: where each stage runs, and how host keys are trusted. */
@@ -34,9 +43,11 @@ interface RemoteRun {
  * folder for it on the host, each step's commands as an uploaded script, output streamed line by line,
  * exit codes as they are. A host has no volume to mount at the workspace's path: the workspace lives
  * in the stage's folder, and its path is rewritten there wherever a step sees it (working directory,
- * variables such as DRONE_WORKSPACE).
+ * variables such as DRONE_WORKSPACE). A step's files (caches) move as tar streams over the stage's
+ * connection, into and out of the same places; not yet on Windows hosts.
  */
 export class SshEngine implements Engine {
+  readonly movesStepFiles = true;
   readonly #options: SshEngineOptions;
   readonly #runs = new Map<string, RemoteRun>();
 
@@ -62,45 +73,25 @@ export class SshEngine implements Engine {
     }
     const local = spec.workspace.hostPath;
     if (local !== undefined)
-      await this.#upload(connection, local, this.#local(root, spec, workspaceOf(spec)));
+      await uploadWorkingCopy(connection, local, this.#local(root, spec, workspaceOf(spec)));
   }
 
-  /**
-   * `svc exec`: the working copy on this machine is the workspace; the host has none, so it is
-   * copied there (a tar stream through the connection) before the first step.
-   */
-  async #upload(connection: SshConnection, local: string, remote: string): Promise<void> {
-    const tar = spawn('tar', ['-C', local, '-cf', '-', '.'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    // Read at once: Node discards a child's unread output when it exits (a small tree packs before
-    // the channel opens); the PassThrough holds it, and holds tar back by backpressure.
-    const archive = tar.stdout.pipe(new PassThrough());
-    const errors: Buffer[] = [];
-    tar.stderr.on('data', (chunk: Buffer) => errors.push(chunk));
-    // A tar that cannot start (not installed) emits 'error', which unheard would end the process;
-    // its empty output still ends the archive, so the host's tar fails and the cause is told here.
-    let unstarted: Error | undefined;
-    tar.once('error', (error) => (unstarted = error));
-    const packed = new Promise<number>((resolve) => tar.on('close', (code) => resolve(code ?? 1)));
-    const cannotPack = () =>
-      new Error(
-        `cannot pack ${local}: ${unstarted?.message ?? Buffer.concat(errors).toString('utf8').trim()}`,
-      );
-    try {
-      await connection.check(`tar -C ${quote(remote)} -xf -`, archive);
-    } catch (error) {
-      if (unstarted !== undefined) throw cannotPack();
-      // Nothing reads the rest of the archive any more: tar would wait on a full pipe.
-      tar.kill();
-      throw new Error(`cannot copy ${local} to the host: ${(error as Error).message}`);
-    }
-    if ((await packed) !== 0) throw cannotPack();
-  }
-
-  async run(spec: ExecSpec, step: ExecStep, output: OutputSink, signal?: AbortSignal): Promise<StepExit> {
+  async run(
+    spec: ExecSpec,
+    step: ExecStep,
+    output: OutputSink,
+    signal?: AbortSignal,
+    around?: AroundStep,
+  ): Promise<StepExit> {
     const run = this.#runs.get(spec.runId);
     if (run === undefined) throw new Error(`ssh: the stage ${spec.runId} was not set up`);
     for (const notice of run.notices.splice(0)) output(notice);
     signal?.throwIfAborted();
+    const files = around === undefined ? undefined : this.#filesOf(run, spec, output);
+    if (around !== undefined && files !== undefined) {
+      await around.before(files);
+      signal?.throwIfAborted();
+    }
     const script = this.#script(run, spec, step);
     const paths = this.#paths(run, step);
     const stdout = new LineSplitter(output);
@@ -145,7 +136,9 @@ export class SshEngine implements Engine {
           signal?.removeEventListener('abort', abort);
           if (killed) return;
           // A step ended by a signal exits as a shell reports it: 128 + the signal's number.
-          resolve({ exitCode: exit.code ?? 128 + signalNumber(exit.signal), oomKilled: false });
+          const ended = { exitCode: exit.code ?? 128 + signalNumber(exit.signal), oomKilled: false };
+          if (around === undefined || files === undefined) return resolve(ended);
+          around.after(files, ended).then(() => resolve(ended), reject);
         },
         (error: unknown) => {
           signal?.removeEventListener('abort', abort);
@@ -168,6 +161,25 @@ export class SshEngine implements Engine {
     } finally {
       run.connection.close();
     }
+  }
+
+  /**
+   * The step's files on its host; none on a Windows host (no tar there to count on yet), which the
+   * step's log says, and the step runs without.
+   */
+  #filesOf(run: RemoteRun, spec: ExecSpec, output: OutputSink): StepFiles | undefined {
+    if (run.windows) {
+      output('cache: not used: a Windows host cannot move a step’s files yet');
+      return undefined;
+    }
+    const paths: HostPaths = {
+      toHost: (path) => this.#local(run.root, spec, path),
+      fromHost: (path) => {
+        const moved = `${run.root}${spec.workspace.base}`;
+        return path === moved || path.startsWith(`${moved}/`) ? path.slice(run.root.length) : path;
+      },
+    };
+    return hostFiles(run.connection, paths);
   }
 
   #kill(run: RemoteRun, paths: { pidFile: string; cancelFile: string }): Promise<void> {
@@ -221,10 +233,6 @@ function aborted(signal: AbortSignal | undefined): Error {
   const error = new Error('step aborted', { cause: signal?.reason });
   error.name = 'AbortError';
   return error;
-}
-
-function quote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 const SIGNALS: Record<string, number> = { HUP: 1, INT: 2, QUIT: 3, KILL: 9, SEGV: 11, PIPE: 13, TERM: 15 };

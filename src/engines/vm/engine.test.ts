@@ -1,8 +1,14 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOrkaDouble, type OrkaDouble } from '../../../test/doubles/orka/index.js';
 import { sshdForTests } from '../../../test/support/sshd.js';
-import { execSpec } from '../../runner/testing/spec.js';
+import type { ExecCache } from '../../core/engine.js';
+import { LocalCacheTransport } from '../../runner/cache/local-transport.js';
+import { StageExecutor } from '../../runner/executor.js';
+import { MemoryReporter } from '../../runner/memory-reporter.js';
+import { execSpec, execStep } from '../../runner/testing/spec.js';
 import { CONTRACT_WORKSPACE, engineContract, posixShellStep, processRunning } from '../engine.case.js';
 import { VmEngine, vmPrefix } from './engine.js';
 import { OrkaClient } from './orka.js';
@@ -93,6 +99,37 @@ describe.skipIf(skip)('VM engine', () => {
     expect(orka.vms().map((vm) => vm.name)).toEqual([expect.stringMatching(/^svc-other-/)]);
     await other.destroy(otherSpec);
   });
+
+  it('moves a step’s cache over the VM’s SSH connection: saved in one stage’s VM, restored in the next', async () => {
+    const caches = new LocalCacheTransport(mkdtempSync(join(tmpdir(), 'svc-vm-cache-')));
+    const cache: ExecCache = { key: 'vm-deps', restoreKeys: [], paths: ['deps'], policy: 'pull-push' };
+    const stage = async (script: string) => {
+      const step = execStep('deps', {
+        image: '',
+        entrypoint: ['/bin/sh', '-c'],
+        command: [script],
+        workingDir: '/drone/src',
+        cache,
+      });
+      const reporter = new MemoryReporter();
+      const executor = new StageExecutor({ engine: engineFor(orka) });
+      const result = await executor.execute(execSpec([step]), { reporter, caches });
+      return {
+        status: result.status,
+        lines: reporter.lines('deps').filter((line) => !line.startsWith('ssh: ')),
+      };
+    };
+    const first = await stage('mkdir -p deps && echo from the first vm > deps/a');
+    expect(first.status, first.lines.join('\n')).toBe('success');
+    expect(first.lines.at(-1)).toMatch(/^cache: saved "vm-deps" \(deps\), /);
+    const second = await stage('cat deps/a');
+    expect(second.status, second.lines.join('\n')).toBe('success');
+    expect(second.lines.slice(0, 2)).toEqual([
+      expect.stringMatching(/^cache: restored "vm-deps", /),
+      'from the first vm',
+    ]);
+    expect(orka.vms()).toEqual([]);
+  }, 60_000);
 
   it('refuses a bad token with the API’s answer', async () => {
     const engine = new VmEngine({

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Engine, ExecSpec, ExecStep, OutputSink, StepExit } from '../../core/engine.js';
+import type { AroundStep, Engine, ExecSpec, ExecStep, OutputSink, StepExit } from '../../core/engine.js';
 import { SshEngine } from '../ssh/engine.js';
 import { HostKeys } from '../ssh/host-keys.js';
 import type { SshTarget } from '../ssh/target.js';
@@ -36,9 +36,10 @@ export function vmPrefix(runner: string): string {
  * Runs each stage in a VM of its own on an Orka host (runner kind V): deploys a VM from the image,
  * waits until it answers SSH, runs the stage there with the SSH engine, and deletes the VM whatever
  * happened. A VM is new every time: its host key is trusted on first use for that stage only, and
- * written to the build log.
+ * written to the build log. A step's files (caches) move over the stage's SSH connection.
  */
 export class VmEngine implements Engine {
+  readonly movesStepFiles = true;
   readonly #options: VmEngineOptions;
   readonly #targets = new Map<string, SshTarget>();
   /** The VM of each stage, from the deploy on: what destroy deletes. */
@@ -105,8 +106,14 @@ export class VmEngine implements Engine {
     }
   }
 
-  run(spec: ExecSpec, step: ExecStep, output: OutputSink, signal?: AbortSignal): Promise<StepExit> {
-    return this.#ssh.run(spec, step, output, signal);
+  run(
+    spec: ExecSpec,
+    step: ExecStep,
+    output: OutputSink,
+    signal?: AbortSignal,
+    around?: AroundStep,
+  ): Promise<StepExit> {
+    return this.#ssh.run(spec, step, output, signal, around);
   }
 
   /** The stage's folder and connection, then the VM itself, whatever happened before. */

@@ -1,0 +1,87 @@
+import { PassThrough, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import * as tar from 'tar-stream';
+
+/**
+ * A step's paths as they lie on a host: the workspace in the stage's folder, everything else where
+ * it is (see SshEngine). Both directions leave other paths unchanged.
+ */
+export interface HostPaths {
+  /** An absolute path of the step's filesystem (`/drone/src/x`) where it is on the host. */
+  readonly toHost: (path: string) => string;
+  /** An absolute path on the host as the step names it: the stage's folder taken off again. */
+  readonly fromHost: (path: string) => string;
+}
+
+/**
+ * A tar for `tar -x -C /` on the host: entry names (paths from `/` without the slash), the targets
+ * of hard links (named the same way) and absolute symbolic link targets moved to the host's paths.
+ */
+export function tarToHost(archive: Readable, paths: HostPaths): Readable {
+  const move = (name: string) => {
+    const directory = name.endsWith('/');
+    const moved = paths.toHost(`/${name.replace(/\/+$/, '')}`).slice(1);
+    return directory ? `${moved}/` : moved;
+  };
+  return retar(archive, (header) => ({
+    ...header,
+    name: move(header.name),
+    linkname: relink(header, move, paths.toHost),
+  }));
+}
+
+/**
+ * A tar made on the host, as the step would have made it: absolute symbolic link targets in the
+ * stage's folder named as the step sees them. (Entry names are relative to the path's parent already.)
+ */
+export function tarFromHost(archive: Readable, paths: HostPaths): Readable {
+  return retar(archive, (header) => ({
+    ...header,
+    linkname: relink(header, (name) => name, paths.fromHost),
+  }));
+}
+
+function relink(
+  header: tar.Header,
+  hardLink: (name: string) => string,
+  symlink: (path: string) => string,
+): string {
+  // Null at run time for an entry without one, whatever the typings say.
+  const to = header.linkname as string | null;
+  if (to === null || to === '') return header.linkname;
+  if (header.type === 'link') return hardLink(to);
+  if (header.type === 'symlink' && to.startsWith('/')) return symlink(to);
+  return to;
+}
+
+/** Each entry of `archive` with its header changed, streamed in order; the archive's error fails the result. */
+function retar(archive: Readable, change: (header: tar.Header) => tar.Header): Readable {
+  const extract = tar.extract();
+  const pack = tar.pack();
+  const out = new PassThrough();
+  const fail = (error: unknown) => {
+    out.destroy(error as Error);
+    pack.destroy();
+    extract.destroy();
+  };
+  const feeding = pipeline(archive, extract);
+  feeding.catch(() => undefined);
+  void (async () => {
+    for await (const entry of extract) {
+      const header = change(entry.header);
+      await new Promise<void>((resolve, reject) => {
+        const sink = pack.entry(header, (error) => (error ? reject(error) : resolve()));
+        if (header.type === 'file' || header.type === 'contiguous-file') pipeline(entry, sink).catch(reject);
+        else entry.resume();
+      });
+    }
+    await feeding;
+    pack.finalize();
+  })().catch(fail);
+  pipeline(pack, out).catch(fail);
+  // A reader that gives up lets the archive go (a host's tar then stops, its channel closed).
+  out.once('close', () => {
+    if (!out.readableEnded) archive.destroy();
+  });
+  return out;
+}
