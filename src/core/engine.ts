@@ -57,6 +57,23 @@ export interface ExecCache {
   policy: 'pull-push' | 'pull' | 'push';
 }
 
+/**
+ * A step's `artifacts:` (svc addition, docs/artifacts.md): after the step, the workspace's files
+ * matching `paths` are uploaded as one artifact of the stage, kept for `expireIn`.
+ */
+export interface ExecArtifacts {
+  /** Unique within the stage; the step's name when the file gives none. */
+  name: string;
+  /** Globs relative to the workspace path (`dist/**`, `coverage/*.xml`); no `..`, never absolute. */
+  paths: string[];
+  /** Milliseconds the artifact is kept; 0: the server's default (SVC_ARTIFACT_MAX_AGE). */
+  expireIn: number;
+  /** Uploaded also when the step failed (`when: always`); otherwise only after success. */
+  always: boolean;
+  /** Test reports among the files (`reports: junit:`), globs as `paths`, for the test-reports work. */
+  reports: { junit: string[] };
+}
+
 /** One step (or service, or the clone step) ready to run. */
 export interface ExecStep {
   /** Unique within the run; engines derive container names from it. */
@@ -102,6 +119,8 @@ export interface ExecStep {
   labels: Record<string, string>;
   /** The step's cache (svc addition); absent when it has none. */
   cache?: ExecCache | undefined;
+  /** The step's artifacts (svc addition); absent when it has none. */
+  artifacts?: ExecArtifacts | undefined;
 }
 
 /**
@@ -176,6 +195,11 @@ export interface ExecSpec {
   host?: ExecHost | undefined;
   /** The pod of a `type: kubernetes` stage; absent for other pipelines. */
   pod?: ExecPod | undefined;
+  /**
+   * Stages of the same build whose artifacts are put into the workspace before the first step
+   * (`artifacts: from:`, svc addition); absent or empty when none.
+   */
+  artifactsFrom?: string[] | undefined;
 }
 
 /** How one step ended. */
