@@ -24,3 +24,11 @@ export function blobPrefixSegments(prefix: string): string[] {
   const trimmed = prefix.replace(/\/$/, '');
   return trimmed === '' ? [] : blobKeySegments(trimmed);
 }
+
+/** Checks a byte range: whole numbers, `start` ≤ `end`. */
+export function checkRange(range: { start: number; end: number } | undefined): void {
+  if (range === undefined) return;
+  const { start, end } = range;
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start)
+    throw new InvalidInputError(`byte range ${start}-${end}: expected whole numbers, start ≤ end`);
+}

@@ -66,6 +66,24 @@ export function blobStoreContract(name: string, open: () => Promise<BlobStore>):
       expect(await blobs.get('caches/2/new')).toBeUndefined();
     });
 
+    it('answers a range of a blob: start included, end not', async () => {
+      const blobs = await open();
+      await blobs.put('artifacts/1/z', Readable.from([Buffer.from('0123456789abcdef')]));
+      const text = async (start: number, end: number, key = 'artifacts/1/z') => {
+        const stream = await blobs.get(key, { start, end });
+        if (stream === undefined) return undefined;
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks).toString();
+      };
+      expect(await text(0, 4)).toBe('0123');
+      expect(await text(10, 16)).toBe('abcdef');
+      expect(await text(5, 5)).toBe('');
+      expect(await text(0, 4, 'artifacts/1/none')).toBeUndefined();
+      expect(await text(3, 3, 'artifacts/1/none')).toBeUndefined();
+      await expect(blobs.get('artifacts/1/z', { start: 4, end: 2 })).rejects.toThrow(/byte range/);
+    });
+
     it('deletes (a missing key too) and lists under a prefix', async () => {
       const blobs = await open();
       await blobs.put('caches/3/x', pattern(10, 4));

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { BlobInfo, BlobStore } from '../../core/blob.js';
-import { blobKeySegments, blobPrefixSegments } from './blob-key.js';
+import type { BlobInfo, BlobStore, ByteRange } from '../../core/blob.js';
+import { blobKeySegments, blobPrefixSegments, checkRange } from './blob-key.js';
 
 /** Where unfinished writes are: inside the root, so that a rename into place never crosses disks. */
 const UNFINISHED = '.unfinished';
@@ -60,9 +60,16 @@ export class DiskBlobStore implements BlobStore {
     return { size };
   }
 
-  async get(key: string): Promise<Readable | undefined> {
+  async get(key: string, range?: ByteRange): Promise<Readable | undefined> {
     const path = join(this.root, ...blobKeySegments(key));
-    const stream = createReadStream(path);
+    checkRange(range);
+    if (range !== undefined && range.end === range.start)
+      return (await stat(path).catch(() => undefined))?.isFile() === true ? Readable.from([]) : undefined;
+    // createReadStream's `end` is the last byte, included.
+    const stream = createReadStream(
+      path,
+      range === undefined ? {} : { start: range.start, end: range.end - 1 },
+    );
     // Opened before it is answered, so that a missing blob is undefined rather than a failing stream.
     return new Promise((resolve, reject) => {
       stream.once('open', () => resolve(stream));

@@ -8,8 +8,8 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
-import type { BlobInfo, BlobStore } from '../../core/blob.js';
-import { blobKeySegments, blobPrefixSegments } from './blob-key.js';
+import type { BlobInfo, BlobStore, ByteRange } from '../../core/blob.js';
+import { blobKeySegments, blobPrefixSegments, checkRange } from './blob-key.js';
 
 /** Multipart parts of 8 MiB, two in flight: what an upload holds in memory, whatever its size. */
 const PART_SIZE = 8 * 1024 * 1024;
@@ -56,10 +56,21 @@ export class S3BlobStore implements BlobStore {
     return { size };
   }
 
-  async get(key: string): Promise<Readable | undefined> {
+  async get(key: string, range?: ByteRange): Promise<Readable | undefined> {
+    checkRange(range);
+    if (range !== undefined && range.end === range.start) {
+      // S3 has no empty range: a zero-length read of an object that exists.
+      const first = await this.get(key, { start: 0, end: 1 }).catch(() => undefined);
+      first?.destroy();
+      return first === undefined ? undefined : Readable.from([]);
+    }
     try {
       const answer = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: this.#key(key) }),
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: this.#key(key),
+          ...(range === undefined ? {} : { Range: `bytes=${range.start}-${range.end - 1}` }),
+        }),
       );
       if (answer.Body instanceof Readable) return answer.Body;
       throw new Error(`the object ${key} came without a readable body`);
