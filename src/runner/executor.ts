@@ -3,6 +3,8 @@ import { StageRun } from './stage-run.js';
 import type { StageReporter, StageResult } from './reporter.js';
 import { Semaphore } from './semaphore.js';
 import type { CacheTransport } from './cache/transport.js';
+import type { ArtifactTransport } from './artifacts/transport.js';
+import { artifactsFetch } from './artifacts/around.js';
 
 /** What the executor needs for every stage it runs. */
 export interface StageExecutorOptions {
@@ -23,6 +25,8 @@ export interface ExecuteOptions {
   timeout?: number;
   /** Where the stage's caches are kept (steps' `cache:`); without one, steps say they have none. */
   caches?: CacheTransport;
+  /** Where the stage's artifacts go and come from (`artifacts:`); without one, steps say so. */
+  artifacts?: ArtifactTransport;
 }
 
 const SILENT: StageReporter = {
@@ -58,6 +62,11 @@ export class StageExecutor {
       now: this.now,
       timeout: options.timeout ?? 0,
       caches: options.caches,
+      artifacts: options.artifacts,
+      fetchArtifacts:
+        (spec.artifactsFrom?.length ?? 0) > 0
+          ? artifactsFetch(spec.artifactsFrom ?? [], options.artifacts, spec.workspace.path, options.signal)
+          : undefined,
     });
     return run.execute(options.signal);
   }

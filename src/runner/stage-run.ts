@@ -1,7 +1,9 @@
 import { formatDuration } from '../config/values/duration.js';
 import type { Engine, ExecSpec, ExecStep, OutputSink, StepExit } from '../core/engine.js';
-import { stepCache } from './cache/around.js';
+import { stepAround } from './step-around.js';
 import type { CacheTransport } from './cache/transport.js';
+import type { ArtifactTransport } from './artifacts/transport.js';
+import type { StageFiles } from './step-around.js';
 import { isFailed } from '../core/status.js';
 import { graphProblem } from './graph.js';
 import { withStageStatus } from './status-env.js';
@@ -29,6 +31,10 @@ export interface StageRunOptions {
   timeout: number;
   /** Where the stage's caches are kept; undefined when this runner keeps none. */
   caches?: CacheTransport | undefined;
+  /** Where the stage's artifacts go and come from; undefined when this runner keeps none. */
+  artifacts?: ArtifactTransport | undefined;
+  /** The stage's `artifacts: from:`, once (artifactsFetch). */
+  fetchArtifacts?: StageFiles['fetchArtifacts'];
 }
 
 /**
@@ -182,7 +188,7 @@ export class StageRun {
         withStageStatus(step, this.failedSteps),
         output,
         control.signal,
-        stepCache(step, { ...this.o, output, signal: control.signal }),
+        stepAround(step, { ...this.o, output, signal: control.signal }),
       );
       outcome = exitOutcome(exit);
     } catch (err) {

@@ -1,29 +1,20 @@
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createZstdCompress, createZstdDecompress } from 'node:zlib';
-import type {
-  AroundStep,
-  Engine,
-  ExecCache,
-  ExecSpec,
-  ExecStep,
-  OutputSink,
-  StepFiles,
-} from '../../core/engine.js';
+import type { AroundStep, ExecCache, ExecSpec, ExecStep, OutputSink, StepFiles } from '../../core/engine.js';
 import { packCache, restoreCache, type SavedPath } from './archive.js';
 import { resolveKey } from './key.js';
 import { cachePlaces, type CachePlace } from './paths.js';
 import type { CacheTransport } from './transport.js';
 
 /**
- * The step's cache around its run (svc addition), when it has one; a cache that cannot be kept
- * here is said in its log and the step runs without.
+ * The step's cache around its run (svc addition), when it has one; a runner that keeps no caches
+ * is said in its log and the step runs without (the engine's part: step-around.ts).
  */
 export function stepCache(
   step: ExecStep,
   stage: {
     spec: ExecSpec;
-    engine: Pick<Engine, 'movesStepFiles'>;
     caches?: CacheTransport | undefined;
     output: OutputSink;
     signal: AbortSignal;
@@ -33,10 +24,6 @@ export function stepCache(
   if (step.cache === undefined) return undefined;
   if (stage.caches === undefined) {
     stage.output('cache: not used: this runner keeps no caches');
-    return undefined;
-  }
-  if (stage.engine.movesStepFiles !== true) {
-    stage.output('cache: not used: this runner kind cannot move a step’s files yet');
     return undefined;
   }
   return cacheAround({

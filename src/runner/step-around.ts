@@ -1,0 +1,62 @@
+import type { AroundStep, Engine, ExecSpec, ExecStep, OutputSink, StepFiles } from '../core/engine.js';
+import { CLONE_STEP } from '../pipeline/compile/dag.js';
+import { artifactsAfter } from './artifacts/around.js';
+import type { ArtifactTransport } from './artifacts/transport.js';
+import { stepCache } from './cache/around.js';
+import type { CacheTransport } from './cache/transport.js';
+
+/** What moving a step's files needs from its stage. */
+export interface StageFiles {
+  spec: ExecSpec;
+  engine: Pick<Engine, 'movesStepFiles'>;
+  caches?: CacheTransport | undefined;
+  artifacts?: ArtifactTransport | undefined;
+  /** `artifacts: from:` of the stage, run once by the first step after the clone (artifactsFetch). */
+  fetchArtifacts?: ((files: StepFiles, say: (line: string) => void) => Promise<void>) | undefined;
+  now: () => number;
+}
+
+/**
+ * Everything done with a step's files around its run (svc additions), in order: the stage's
+ * `artifacts: from:` (before any step after the clone), the step's cache, its artifacts. What a
+ * runner cannot do is said in the step's log; the step then runs without it.
+ */
+export function stepAround(
+  step: ExecStep,
+  stage: StageFiles & { output: OutputSink; signal: AbortSignal },
+): AroundStep | undefined {
+  const { spec, output } = stage;
+  const isClone = step === spec.steps[0] && step.name === CLONE_STEP;
+  const fetch = isClone ? undefined : stage.fetchArtifacts;
+  const wanted = step.cache !== undefined || step.artifacts !== undefined || fetch !== undefined;
+  if (!wanted) return undefined;
+  if (stage.engine.movesStepFiles !== true) {
+    output('cache and artifacts: not used: this runner kind cannot move a step’s files yet');
+    return undefined;
+  }
+  const cache = stepCache(step, stage);
+  let artifacts: AroundStep['after'] | undefined;
+  if (step.artifacts !== undefined) {
+    if (stage.artifacts === undefined) output('artifacts: not kept: this runner keeps no artifacts');
+    else
+      artifacts = artifactsAfter({
+        step: step.name,
+        artifacts: step.artifacts,
+        workspacePath: spec.workspace.path,
+        transport: stage.artifacts,
+        say: output,
+        signal: stage.signal,
+        now: stage.now,
+      });
+  }
+  return {
+    async before(files) {
+      await fetch?.(files, output);
+      await cache?.before(files);
+    },
+    async after(files, exit) {
+      await cache?.after(files, exit);
+      await artifacts?.(files, exit);
+    },
+  };
+}
