@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { DockerRunnerSettings } from '../../config/index.js';
 import { RpcClient, type RunnerLimits, type WireFilter } from '../../runner/client/index.js';
-import { RpcCaches } from '../../runner/client/caches.js';
+import { RpcStageFiles } from '../../runner/client/stage-files.js';
 import { Poller } from '../../runner/poller/index.js';
 import { RemoteStageRunner, type PrepareSettings } from '../../runner/remote/index.js';
 import type { StageExecutor } from '../../runner/index.js';
@@ -36,7 +36,7 @@ export function rpcClientOf(
   settings: Pick<DockerRunnerSettings, ConnectionKeys>,
   logger: Logger,
   runner: string,
-): { client: RpcClient; endpoint: string; caches: RpcCaches } {
+): { client: RpcClient; endpoint: string; caches: RpcStageFiles } {
   const endpoint = `${settings.SVC_RPC_PROTO}://${settings.SVC_RPC_HOST}`;
   if (settings.SVC_RPC_SKIP_VERIFY === true)
     logger.warn('SVC_RPC_SKIP_VERIFY: the server’s TLS certificate is not verified');
@@ -53,7 +53,7 @@ export function rpcClientOf(
           }
         : undefined,
   });
-  const caches = new RpcCaches({
+  const caches = new RpcStageFiles({
     endpoint,
     secret: settings.SVC_RPC_SECRET,
     runner,
@@ -115,14 +115,15 @@ export function stageRunnerOf(options: {
   executor: () => StageExecutor;
   dashboard: DashboardOptions | undefined;
   logger: Logger;
-  /** The server's caches (steps' `cache:`). */
-  caches: RpcCaches;
+  /** The server's caches and artifacts (steps' `cache:` and `artifacts:`). */
+  caches: RpcStageFiles;
 }): RemoteStageRunner {
   const { client, prepare, executor, dashboard, logger, caches } = options;
   return new RemoteStageRunner({
     client,
     executor,
-    caches: (stageId) => caches.forStage(stageId),
+    caches: (stageId) => caches.caches(stageId),
+    artifacts: (stageId) => caches.artifacts(stageId),
     settings: prepare,
     logger,
     ...(dashboard === undefined ? {} : { board: dashboard.board }),

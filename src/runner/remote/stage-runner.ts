@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { StageExecutor } from '../executor.js';
 import type { CacheTransport } from '../cache/transport.js';
+import type { ArtifactTransport } from '../artifacts/transport.js';
 import type { RpcClient } from '../client/client.js';
 import { isConflict } from '../client/errors.js';
 import { toSeconds, type WireDetails, type WireStage, type WireStep } from '../client/wire/index.js';
@@ -55,6 +56,8 @@ export interface RemoteStageRunnerOptions {
   board?: StageBoard;
   /** The server's caches for a stage (steps' `cache:`); without it steps say they have none. */
   caches?: (stageId: number) => CacheTransport;
+  /** The server's artifacts for a stage (`artifacts:`); without it steps say they have none. */
+  artifacts?: (stageId: number) => ArtifactTransport;
 }
 
 /** Signals of one stage run: `cancel` stops the stage (killed), `abandon` gives up reporting it. */
@@ -253,6 +256,7 @@ export class RemoteStageRunner {
       signal: AbortSignal.any([cancel, lost.signal]),
       timeout: details.repository.timeout * 60_000,
       ...(this.#options.caches === undefined ? {} : { caches: this.#options.caches(running.id) }),
+      ...(this.#options.artifacts === undefined ? {} : { artifacts: this.#options.artifacts(running.id) }),
     });
     over.value = true;
     await reporter.drain();

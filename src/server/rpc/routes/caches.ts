@@ -1,14 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { Build } from '../../../core/build.js';
-import { ConflictError, InvalidInputError, NotFoundError } from '../../../core/errors.js';
-import type { Repo } from '../../../core/repo.js';
+import { InvalidInputError } from '../../../core/errors.js';
 import type { Store } from '../../../core/store.js';
 import type { CacheService } from '../../caches/service.js';
-import { checkHolder } from '../../queue/holder-check.js';
-import { runnerOf } from '../holder.js';
-import { idParam, parseBody } from '../parse.js';
+import { parseBody } from '../parse.js';
+import { runningStage } from './running-stage.js';
 
 /** The content type of a cache archive on the wire: a zstd-compressed tar. */
 export const CACHE_CONTENT_TYPE = 'application/zstd';
@@ -67,23 +64,4 @@ export function cacheRoutes(app: FastifyInstance, deps: CacheRouteDeps): void {
     });
     done();
   });
-}
-
-/** The stage's build and repository, when the request's runner holds the stage and it runs. */
-async function runningStage(
-  request: FastifyRequest,
-  deps: CacheRouteDeps,
-): Promise<{ repo: Repo; build: Build }> {
-  const id = idParam(request);
-  const stage = await deps.store.stages.find(id);
-  if (stage === undefined) throw new NotFoundError(`stage ${id}`);
-  if (stage.machine === '')
-    throw new ConflictError(`stage ${id} must be accepted before its caches are used`);
-  checkHolder(runnerOf(request), stage);
-  if (stage.status !== 'running') throw new ConflictError(`stage ${id} is ${stage.status}, not running`);
-  const build = await deps.store.builds.find(stage.buildId);
-  if (build === undefined) throw new NotFoundError(`build ${stage.buildId}`);
-  const repo = await deps.store.repos.find(build.repoId);
-  if (repo === undefined) throw new NotFoundError(`repository ${build.repoId}`);
-  return { repo, build };
 }

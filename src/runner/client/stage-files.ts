@@ -1,10 +1,12 @@
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { http, https as tls } from '../../platform/node-http.js';
+import type { Readable } from 'node:stream';
+import type { ArtifactReceipt, ArtifactRefusal, ArtifactTransport } from '../artifacts/transport.js';
 import type { CacheHit, CacheRefusal, CacheTransport } from '../cache/transport.js';
 
-/** How the runner reaches the server's caches: as the RpcClient does. */
-export interface RpcCachesOptions {
+/** How the runner reaches the server's caches and artifacts: as the RpcClient does. */
+export interface RpcStageFilesOptions {
   endpoint: string;
   secret: string;
   runner?: string | undefined;
@@ -15,17 +17,17 @@ export interface RpcCachesOptions {
 const ANSWER_TIMEOUT = 60_000;
 
 /**
- * The runner's side of the protocol's cache routes (src/server/rpc/routes/caches.ts): archives
- * stream both ways, never held whole, over their own kept-alive connections (the protocol's other
- * client reads answers whole).
+ * The runner's side of the protocol's cache and artifact routes (src/server/rpc/routes/caches.ts,
+ * artifacts.ts): archives stream both ways, never held whole, over their own kept-alive
+ * connections (the protocol's other client reads answers whole).
  */
-export class RpcCaches {
+export class RpcStageFiles {
   readonly #endpoint: string;
   readonly #headers: Record<string, string>;
   readonly #agent: Agent;
   readonly #https: boolean;
 
-  constructor(options: RpcCachesOptions) {
+  constructor(options: RpcStageFilesOptions) {
     this.#endpoint = options.endpoint.replace(/\/+$/, '');
     this.#https = this.#endpoint.startsWith('https:');
     this.#headers = { 'X-SVC-Token': options.secret };
@@ -36,7 +38,7 @@ export class RpcCaches {
   }
 
   /** The caches of one stage the runner holds. */
-  forStage(stageId: number): CacheTransport {
+  caches(stageId: number): CacheTransport {
     // What the server said when restoring: the build may not save (a fork's pull request).
     let refused: string | undefined;
     return {
@@ -71,6 +73,45 @@ export class RpcCaches {
         await sending;
         const body = JSON.parse(await text(response)) as { size?: unknown };
         return { size: typeof body.size === 'number' ? body.size : 0 };
+      },
+    };
+  }
+
+  /** The artifacts of one stage the runner holds. */
+  artifacts(stageId: number): ArtifactTransport {
+    return {
+      upload: async (
+        { name, step, expireIn, junit, tar },
+        signal,
+      ): Promise<ArtifactReceipt | ArtifactRefusal> => {
+        const query = new URLSearchParams({
+          step,
+          expire_in: String(expireIn),
+          junit: JSON.stringify(junit),
+        });
+        const path = `/rpc/v2/stage/${stageId}/artifacts/${encodeURIComponent(name)}?${query.toString()}`;
+        const { request, answer } = this.#open('PUT', path, 'application/x-tar', signal);
+        const sending = pipeline(tar, request);
+        sending.catch(() => undefined);
+        const response = await answer;
+        if (response.statusCode === 403 || response.statusCode === 400)
+          return { refused: await failure(response, path, false) };
+        if (response.statusCode !== 201) throw new Error(await failure(response, path));
+        await sending;
+        const body = JSON.parse(await text(response)) as { files?: unknown; size?: unknown };
+        return {
+          files: typeof body.files === 'number' ? body.files : 0,
+          size: typeof body.size === 'number' ? body.size : 0,
+        };
+      },
+      fetch: async (stage, signal): Promise<Readable | undefined> => {
+        const path = `/rpc/v2/stage/${stageId}/artifacts/from/${encodeURIComponent(stage)}`;
+        const { request, answer } = this.#open('GET', path, 'application/json', signal);
+        request.end();
+        const response = await answer;
+        if (response.statusCode === 204) return void response.resume();
+        if (response.statusCode !== 200) throw new Error(await failure(response, path));
+        return response;
       },
     };
   }

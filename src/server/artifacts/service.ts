@@ -1,0 +1,204 @@
+import { randomBytes } from 'node:crypto';
+import { posix } from 'node:path';
+import { PassThrough, Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createZstdCompress } from 'node:zlib';
+import * as tar from 'tar-stream';
+import type { Artifact, ArtifactStore } from '../../core/artifact.js';
+import type { BlobStore } from '../../core/blob.js';
+import { InvalidInputError, NotFoundError } from '../../core/errors.js';
+import { readCentralDirectory, type ZipEntry } from '../../platform/zip/central-directory.js';
+import { entryStream } from '../../platform/zip/entry-stream.js';
+import { tarToZip } from '../../platform/zip/tar-to-zip.js';
+import { artifactZip } from './zip-blob.js';
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** SVC_ARTIFACT_MAX_SIZE and SVC_ARTIFACT_MAX_AGE. */
+export interface ArtifactLimits {
+  /** Bytes one artifact's files may have, uncompressed. */
+  maxSize: number;
+  /** Milliseconds an artifact is kept when its step says nothing (`expire_in`); 0: as long as its build. */
+  maxAge: number;
+}
+
+export interface ArtifactServiceDeps {
+  store: ArtifactStore;
+  blobs: BlobStore;
+  limits: ArtifactLimits;
+  now?: () => number;
+  warn?: (message: string, error: unknown) => void;
+}
+
+/** Where an upload comes from: the build, stage and step the server found for the runner's stage. */
+export interface ArtifactSource {
+  repoId: number;
+  buildId: number;
+  stageId: number;
+  stepId: number;
+}
+
+/**
+ * The server's artifacts (docs/artifacts.md). An upload (a tar of workspace paths) becomes one zip
+ * in the blob store — the zip's central directory is the file index — written under a new name
+ * before the index points at it; a stage's same name uploaded again replaces it. Files open by
+ * ranges of the zip; a whole artifact downloads as the zip, or as tar.zst made from it.
+ */
+export class ArtifactService {
+  readonly #now: () => number;
+
+  constructor(private readonly deps: ArtifactServiceDeps) {
+    this.#now = deps.now ?? Date.now;
+  }
+
+  async upload(
+    source: ArtifactSource,
+    meta: { name: string; expireIn: number; junit: readonly string[] },
+    body: Readable,
+  ): Promise<Artifact> {
+    if (!NAME.test(meta.name))
+      throw new InvalidInputError('name: expected letters, digits, ., - and _ (up to 100), e.g. binaries');
+    if (!Number.isSafeInteger(meta.expireIn) || meta.expireIn < 0)
+      throw new InvalidInputError('expire_in: expected milliseconds, 0 or more');
+    const blob = `artifacts/${source.repoId}/${source.buildId}/${randomBytes(16).toString('hex')}`;
+    const counted = limited(this.deps.limits.maxSize);
+    pipeline(body, counted).catch(() => undefined);
+    const { zip, done } = tarToZip(counted);
+    let summary;
+    try {
+      await this.deps.blobs.put(blob, zip);
+      summary = await done;
+    } catch (error) {
+      await this.#deleteBlob(blob);
+      throw error;
+    }
+    const now = this.#now();
+    const keep = meta.expireIn > 0 ? meta.expireIn : this.deps.limits.maxAge;
+    const stored = { blob, zipSize: summary.zipBytes, name: meta.name };
+    const junit =
+      meta.junit.length === 0
+        ? []
+        : (await readCentralDirectory(artifactZip(this.deps.blobs, stored)))
+            .filter(
+              (entry) => !entry.isDirectory && meta.junit.some((glob) => posix.matchesGlob(entry.name, glob)),
+            )
+            .map((entry) => entry.name);
+    const { artifact, replaced } = await this.deps.store.create({
+      ...source,
+      name: meta.name,
+      files: summary.entries,
+      size: summary.bytes,
+      zipSize: summary.zipBytes,
+      blob,
+      junit,
+      created: now,
+      expires: keep > 0 ? now + keep : 0,
+    });
+    if (replaced !== undefined) await this.#deleteBlob(replaced.blob);
+    return artifact;
+  }
+
+  list(buildId: number): Promise<Artifact[]> {
+    return this.deps.store.list(buildId);
+  }
+
+  /** The artifact `id` of build `buildId`; NotFoundError otherwise (an id of another build is not found). */
+  async find(buildId: number, id: number): Promise<Artifact> {
+    const artifact = await this.deps.store.find(id);
+    if (artifact === undefined || artifact.buildId !== buildId) throw new NotFoundError(`artifact ${id}`);
+    return artifact;
+  }
+
+  /** The files (and folders, links) of an artifact, from its zip's central directory. */
+  entries(artifact: Artifact): Promise<ZipEntry[]> {
+    return readCentralDirectory(artifactZip(this.deps.blobs, artifact));
+  }
+
+  /** One file of an artifact, and its bytes; NotFoundError for a path it does not have (or a folder). */
+  async open(artifact: Artifact, path: string): Promise<{ entry: ZipEntry; body: Readable }> {
+    const entry = (await this.entries(artifact)).find((e) => e.name === path && !e.isDirectory);
+    if (entry === undefined) throw new NotFoundError(`file ${path} in artifact "${artifact.name}"`);
+    return { entry, body: await entryStream(artifactZip(this.deps.blobs, artifact), entry) };
+  }
+
+  /** The artifact's zip as stored. */
+  async zip(artifact: Artifact): Promise<Readable> {
+    const body = await this.deps.blobs.get(artifact.blob);
+    if (body === undefined) throw new NotFoundError(`the stored files of artifact "${artifact.name}"`);
+    return body;
+  }
+
+  /** The artifact as a tar compressed with zstd, entries named as in the zip (`prefix` before each). */
+  tarZst(artifacts: readonly Artifact[], prefix = ''): Readable {
+    const pack = tar.pack();
+    const out = new PassThrough();
+    void (async () => {
+      for (const artifact of artifacts) {
+        const zip = artifactZip(this.deps.blobs, artifact);
+        for (const entry of await readCentralDirectory(zip)) {
+          const name = prefix + entry.name.replace(/\/$/, '');
+          const mode = entry.mode & 0o7777;
+          if (entry.isDirectory) {
+            pack.entry({ name, type: 'directory', mode, mtime: entry.modified });
+            continue;
+          }
+          const body = await entryStream(zip, entry);
+          if (entry.isSymlink) {
+            const chunks: Buffer[] = [];
+            for await (const chunk of body) chunks.push(chunk as Buffer);
+            pack.entry({
+              name,
+              type: 'symlink',
+              linkname: Buffer.concat(chunks).toString(),
+              mode,
+              mtime: entry.modified,
+            });
+            continue;
+          }
+          await new Promise<void>((resolve, reject) => {
+            const sink = pack.entry({ name, size: entry.size, mode, mtime: entry.modified }, (error) =>
+              error ? reject(error) : resolve(),
+            );
+            pipeline(body, sink).catch(reject);
+          });
+        }
+      }
+      pack.finalize();
+    })().catch((error: unknown) => out.destroy(error as Error));
+    pipeline(pack, createZstdCompress(), out).catch((error: unknown) => out.destroy(error as Error));
+    return out;
+  }
+
+  /** Removes expired artifacts and those of purged builds, a batch at a time; answers how many. */
+  async sweep(batch = 200): Promise<number> {
+    const gone = [
+      ...(await this.deps.store.expiredBefore(this.#now(), batch)),
+      ...(await this.deps.store.ofPurgedBuilds(batch)),
+    ];
+    if (gone.length === 0) return 0;
+    for (const artifact of gone) await this.#deleteBlob(artifact.blob);
+    await this.deps.store.delete([...new Set(gone.map((a) => a.id))]);
+    return gone.length;
+  }
+
+  async #deleteBlob(blob: string): Promise<void> {
+    try {
+      await this.deps.blobs.delete(blob);
+    } catch (error) {
+      this.deps.warn?.(`artifact ${blob} could not be deleted`, error);
+    }
+  }
+}
+
+/** Passes the bytes on, failing once they are more than `max` (the tar's size bounds the files'). */
+function limited(max: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > max)
+        done(new InvalidInputError(`the artifact is larger than SVC_ARTIFACT_MAX_SIZE (${max} bytes)`));
+      else done(null, chunk);
+    },
+  });
+}
