@@ -104,6 +104,44 @@ describe('svc lint', () => {
     ]);
   });
 
+  it('reports the problems of artifacts and artifacts: from: (svc addition) and accepts good ones', async () => {
+    writeFileSync(
+      join(cwd, 'artifacts.yml'),
+      [
+        'kind: pipeline',
+        'name: build',
+        'steps:',
+        '- name: compile',
+        '  image: golang',
+        '  commands: [make]',
+        '  artifacts:',
+        '    paths: [dist/**, /tmp/out]',
+        '    expire_in: 7d',
+        '- name: test',
+        '  image: golang',
+        '  commands: [make test]',
+        '  artifacts: { name: reports, when: always, reports: { junit: [reports/*.xml] } }',
+        '---',
+        'kind: pipeline',
+        'name: deploy',
+        'artifacts: { from: [build] }',
+        'steps:',
+        '- name: upload',
+        '  image: plugins/s3',
+        '',
+      ].join('\n'),
+    );
+    const result = await run('artifacts.yml');
+    expect(result.code).toBe(1);
+    expect(result.stdout.split('\n')).toEqual([
+      'artifacts.yml:8:22: error: steps[0].artifacts.paths[1]: "/tmp/out" is absolute; artifacts are taken from the workspace, so expected a glob relative to it, e.g. dist/**',
+      'artifacts.yml:9:16: error: steps[0].artifacts.expire_in: "7d" is not a duration; expected a duration: numbers with the units h, m, s or ms, e.g. 30m, 12h or 1h30m (days are not a unit: 7 days is 168h)',
+      'artifacts.yml:17:21: error: artifacts.from[0]: pipeline "build" is not in depends_on, so it may not have run yet when this pipeline starts; expected a pipeline this one depends on, e.g. depends_on: [build]',
+      '1 file checked: 0 valid, 1 invalid (3 errors, 0 warnings)',
+      '',
+    ]);
+  });
+
   it('checks what untrusted repositories may not use unless --trusted', async () => {
     const untrusted = await run('untrusted.yml');
     expect(untrusted.code).toBe(1);

@@ -125,6 +125,23 @@ export interface StepCache {
   readonly position: Position;
 }
 
+/**
+ * A step's artifacts (`artifacts:`, an svc addition): files of the workspace uploaded after the step.
+ * `name` is the step's name when the file gives none; `paths` and `junit` are globs relative to the
+ * workspace (a leading `./` dropped). `expireIn` is in milliseconds, 0 when not given. `position` is
+ * where `artifacts:` is, `namePosition` where the name is written (or `position`).
+ */
+export interface StepArtifacts {
+  readonly name: string;
+  readonly paths: readonly string[];
+  readonly expireIn: number;
+  /** Uploaded also when the step failed (`when: always`). */
+  readonly always: boolean;
+  readonly reports: { readonly junit: readonly string[] };
+  readonly position: Position;
+  readonly namePosition: Position;
+}
+
 /** A step or a service (services have the same shape and run detached). */
 export interface Step {
   readonly name: string;
@@ -161,6 +178,8 @@ export interface Step {
   readonly idTokens: readonly IdTokenRequest[];
   /** The step's cache (`cache:`, an svc addition); undefined when it has none (always for services). */
   readonly cache: StepCache | undefined;
+  /** The step's artifacts (`artifacts:`, an svc addition); undefined when it has none (always for services). */
+  readonly artifacts: StepArtifacts | undefined;
 }
 
 /** A volume the pipeline's steps can mount: temporary (`temp`, on disk or in memory) or a host path. */
@@ -250,6 +269,11 @@ export interface Pipeline {
   /** Secrets holding Docker `config.json` credentials for pulling private images. */
   readonly imagePullSecrets: readonly string[];
   readonly dependsOn: readonly string[];
+  /**
+   * Pipelines of the same build whose artifacts are put into the workspace before the first step
+   * (`artifacts: from:`, an svc addition); empty when none. Each is at `locations['artifacts.from[i]']`.
+   */
+  readonly artifactsFrom: readonly string[];
   readonly trigger: Conditions;
   readonly steps: readonly Step[];
   readonly services: readonly Step[];

@@ -86,6 +86,8 @@ export async function compilePipeline(input: CompileInput): Promise<CompileResul
         : []),
     ],
     labels: { ...input.labels },
+    // Absent, not empty, without `artifacts: from:`: a Drone file compiles exactly as before.
+    ...(pipeline.artifactsFrom.length === 0 ? {} : { artifactsFrom: [...pipeline.artifactsFrom] }),
   };
   return { ok: true, spec, warnings };
 }

@@ -1,6 +1,6 @@
-import type { ExecCache, ExecStep, RunPolicy } from '../../core/engine.js';
+import type { ExecArtifacts, ExecCache, ExecStep, RunPolicy } from '../../core/engine.js';
 import { matchConditions, statusRunPolicy, type MatchFacts } from '../match/conditions.js';
-import { runsOnHost, type Step, type StepCache } from '../types.js';
+import { runsOnHost, type Step, type StepArtifacts, type StepCache } from '../types.js';
 import { CLONE_STEP } from './dag.js';
 import { cloneParameters, DEFAULT_CLONE_IMAGE, hostCloneScript } from './clone.js';
 import { stepEnviron } from './environ.js';
@@ -81,6 +81,18 @@ export function compileStep(step: Step, service: boolean, number: number, run: R
     auth: authFor(step.image, run.auths),
     // Absent, not undefined, without a cache: a Drone file compiles exactly as before.
     ...(step.cache === undefined || detach ? {} : { cache: execCache(step.cache) }),
+    ...(step.artifacts === undefined || detach ? {} : { artifacts: execArtifacts(step.artifacts) }),
+  };
+}
+
+/** The step's artifacts as the runner takes them: globs as written (a leading `./` dropped). */
+function execArtifacts(artifacts: StepArtifacts): ExecArtifacts {
+  return {
+    name: artifacts.name,
+    paths: [...artifacts.paths],
+    expireIn: artifacts.expireIn,
+    always: artifacts.always,
+    reports: { junit: [...artifacts.reports.junit] },
   };
 }
 

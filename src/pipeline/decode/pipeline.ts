@@ -1,6 +1,7 @@
 import type { Diagnostics } from '../diagnostics.js';
 import { PIPELINE_TYPES, type Pipeline, type PipelineType, type Step } from '../types.js';
 import type { TreeNode } from '../yaml/tree.js';
+import { readArtifactsFrom } from './artifacts.js';
 import { readConditions } from './conditions.js';
 import type { Fields, FieldSet } from './fields.js';
 import { readKubernetes, readServer } from './kubernetes.js';
@@ -23,6 +24,7 @@ const COMMON = [
   'depends_on',
   'trigger',
   'steps',
+  'artifacts',
 ] as const;
 const CONTAINERS = ['services', 'volumes', 'image_pull_secrets'] as const;
 const KUBERNETES = [
@@ -134,6 +136,7 @@ export function readPipeline(fields: Fields, diagnostics: Diagnostics): Pipeline
     environment: readEnvironment(fields.node('environment'), fields.field('environment'), diagnostics),
     imagePullSecrets: fields.strings('image_pull_secrets', 'names of secrets'),
     dependsOn: fields.strings('depends_on', 'names of pipelines'),
+    artifactsFrom: readArtifactsFrom(fields),
     trigger: readConditions(fields.node('trigger'), fields.field('trigger'), diagnostics),
     steps: readSteps(fields, 'steps', type, diagnostics),
     services: readSteps(fields, 'services', type, diagnostics),

@@ -2,6 +2,7 @@ import type { PullPolicy } from '../../core/engine.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { needsImages, runsOnHost, type FailurePolicy, type PipelineType, type Step } from '../types.js';
 import type { TreeNode } from '../yaml/tree.js';
+import { readArtifacts } from './artifacts.js';
 import { readCache } from './cache.js';
 import { readConditions } from './conditions.js';
 import { readIdTokens } from './id-tokens.js';
@@ -23,6 +24,7 @@ const HOST_STEP_FIELDS = [
   'working_dir',
   'id_tokens',
   'cache',
+  'artifacts',
 ] as const;
 
 const CONTAINER_ONLY_FIELDS = [
@@ -116,6 +118,7 @@ export function readStep(
     resources: readResources(fields),
     idTokens: readIdTokens(fields.node('id_tokens'), fields.field('id_tokens'), environment, diagnostics),
     cache: readStepCache(fields, service, detach),
+    artifacts: readStepArtifacts(fields, name, service, detach),
   };
   return step;
 }
@@ -138,6 +141,35 @@ function readStepCache(fields: Fields, service: boolean, detach: boolean): Step[
     service
       ? 'a service runs in the background for the whole pipeline, with no end after which to save a cache; expected cache on a step, e.g. the step that installs the dependencies'
       : 'a detached step (detach: true) has no end after which to save a cache; expected cache on a step without detach',
+  );
+  return undefined;
+}
+
+/**
+ * The step's `artifacts:`. A service or a detached step has none: it has no end after which to
+ * upload, so artifacts there are an error (their contents are still checked).
+ */
+function readStepArtifacts(
+  fields: Fields,
+  name: string,
+  service: boolean,
+  detach: boolean,
+): Step['artifacts'] {
+  const at = fields.at('artifacts');
+  const artifacts = readArtifacts(
+    fields.node('artifacts'),
+    fields.field('artifacts'),
+    at,
+    name,
+    fields.diagnostics,
+  );
+  if (!fields.has('artifacts') || (!service && !detach)) return artifacts;
+  fields.diagnostics.error(
+    at,
+    fields.field('artifacts'),
+    service
+      ? 'a service runs in the background for the whole pipeline, with no end after which to upload artifacts; expected artifacts on the step that makes the files'
+      : 'a detached step (detach: true) has no end after which to upload artifacts; expected artifacts on a step without detach',
   );
   return undefined;
 }

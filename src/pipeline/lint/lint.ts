@@ -2,6 +2,7 @@ import { Diagnostics, sortDiagnostics, type Diagnostic } from '../diagnostics.js
 import { parseManifest } from '../parse.js';
 import { substituteVariables } from '../substitute.js';
 import type { Manifest, Pipeline } from '../types.js';
+import { checkArtifactNames, checkArtifactsFrom } from './artifacts.js';
 import { checkDependencies } from './graph.js';
 import { checkNames } from './names.js';
 import { checkPipelineSections } from './pipeline.js';
@@ -17,7 +18,8 @@ export interface LintOptions {
 
 /**
  * The rules that span a document or the file: unique names, `depends_on` between steps and between
- * pipelines (unknown names, cycles), images, volumes, what untrusted repositories may not use.
+ * pipelines (unknown names, cycles), artifact names and `artifacts: from:`, images, volumes, what
+ * untrusted repositories may not use.
  */
 export function lintManifest(manifest: Manifest, options: LintOptions): Diagnostic[] {
   const diagnostics = new Diagnostics();
@@ -47,9 +49,11 @@ export function lintManifest(manifest: Manifest, options: LintOptions): Diagnost
     'pipeline',
     diagnostics,
   );
+  checkArtifactsFrom(pipelines, diagnostics);
   for (const pipeline of pipelines) {
     checkPipelineSections(pipeline, diagnostics);
     checkSteps(pipeline, diagnostics);
+    checkArtifactNames(pipeline, diagnostics);
     if (!options.trusted) checkUntrusted(pipeline, diagnostics);
   }
   return diagnostics.list();
