@@ -32,10 +32,16 @@ export type NewArtifact = Omit<Artifact, 'id'>;
 /**
  * Persistence of the artifacts' index (the zips themselves are in a BlobStore).
  * - `create` adds one, or replaces the one of the same (stageId, name) — a restarted stage uploads
- *   again — answering the replaced one, whose blob the caller deletes.
+ *   again — atomically (the replacement has a new id), answering the replaced one, whose blob the
+ *   caller deletes; when several create the same name at once, each replaced artifact is answered
+ *   to exactly one of them. NotFoundError when the stage no longer exists (its build purged or its
+ *   repository deleted): the caller deletes the blob it stored.
  * - `list` answers a build's artifacts, by stage then name; `find` one by id.
- * - `expiredBefore` answers those whose `expires` is set and before `now`, at most `limit`;
- *   `ofPurgedBuilds` those whose build no longer exists (purged), at most `limit`.
+ * - `expiredBefore` answers those whose `expires` is set and before `now`, soonest expired first,
+ *   at most `limit`; `ofPurgedBuilds` those whose build no longer exists (purged, or its repository
+ *   deleted), oldest first, at most `limit`: an artifact outlives its build until its blob and then
+ *   it are deleted.
+ * - `delete` ignores ids it does not have.
  */
 export interface ArtifactStore {
   create(artifact: NewArtifact): Promise<{ artifact: Artifact; replaced: Artifact | undefined }>;

@@ -1,3 +1,4 @@
+import type { ArtifactStore } from './artifact.js';
 import type { BuildStore } from './build.js';
 import type { BuildHistoryStore } from './build-history.js';
 import type { CacheStore } from './cache.js';
@@ -49,6 +50,8 @@ export interface Store {
   readonly oidcKeys: SigningKeyStore;
   /** The index of steps' saved caches (the archives are in a BlobStore). */
   readonly caches: CacheStore;
+  /** The index of steps' uploaded artifacts (the zips are in a BlobStore); rows outlive their build. */
+  readonly artifacts: ArtifactStore;
   /** Leases of the jobs one server of several runs at a time (docs/ha.md). */
   readonly leases: LeaseStore;
   /** Signals to and from the other servers of the database (docs/ha.md). */

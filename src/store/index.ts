@@ -12,6 +12,7 @@ import { migrate } from './migrations/migrator.js';
 import { openChannel } from './cluster/index.js';
 import type { ClusterChannel } from '../core/cluster.js';
 import { SqlLeaseStore } from './queries/leases.js';
+import { SqlArtifactStore } from './queries/artifacts.js';
 import { SqlBuildStore } from './queries/builds.js';
 import { SqlBuildHistoryStore } from './queries/history.js';
 import { SqlCacheStore } from './queries/caches.js';
@@ -95,6 +96,7 @@ class SqlStore implements Store {
   readonly runnerTokens;
   readonly oidcKeys;
   readonly caches;
+  readonly artifacts;
   readonly leases;
   readonly signals: ClusterChannel;
   readonly schemaVersion: number;
@@ -128,6 +130,7 @@ class SqlStore implements Store {
     this.runnerTokens = new SqlRunnerTokenStore(connection);
     this.oidcKeys = new SqlSigningKeyStore(connection, cipher);
     this.caches = new SqlCacheStore(connection);
+    this.artifacts = new SqlArtifactStore(connection);
     this.leases = new SqlLeaseStore(connection);
     this.signals = signals;
   }

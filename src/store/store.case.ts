@@ -2,6 +2,7 @@
  * The store contract: every behaviour of src/core's store interfaces that callers rely on, written
  * once and run on every database (store.test.ts). Each resource gets its own fresh database.
  */
+import { artifactsContract } from './cases/artifacts.case.js';
 import { buildsContract } from './cases/builds.case.js';
 import { cachesContract } from './cases/caches.case.js';
 import { clusterContract } from './cases/cluster.case.js';
@@ -44,6 +45,7 @@ export function storeContract(open: OpenFreshStore): void {
   clusterContract(open);
   oidcKeysContract(open);
   cachesContract(open);
+  artifactsContract(open);
 }
 
 /**

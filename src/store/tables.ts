@@ -351,6 +351,7 @@ export interface Tables {
   hook_deliveries: HookDeliveryRow;
   runner_tokens: RunnerTokenRow;
   caches: CacheRow;
+  artifacts: ArtifactRow;
 }
 
 /** runner_tokens: runners' own credentials, by hash (since schema version 14). */
@@ -376,4 +377,23 @@ export interface CacheRow {
   blob: string;
   created: number;
   used: number;
+}
+
+/** artifacts: the artifacts' index; no foreign keys, rows outlive their build (since schema version 17). */
+export interface ArtifactRow {
+  id: Generated<number>;
+  repo_id: number;
+  build_id: number;
+  stage_id: number;
+  step_id: number;
+  name: string;
+  files: number;
+  size: number;
+  zip_size: number;
+  blob: string;
+  /** JSON list of the JUnit report paths. */
+  junit: string;
+  created: number;
+  /** 0: kept as long as the build. */
+  expires: number;
 }

@@ -14,6 +14,7 @@ import { hookDeliveries } from './013-hook-deliveries.js';
 import { runnerTokens } from './014-runner-tokens.js';
 import { oidcKeys } from './015-oidc-keys.js';
 import { caches } from './016-caches.js';
+import { artifacts } from './017-artifacts.js';
 import type { Migration } from './migration.js';
 
 /** Every migration svc knows, oldest first; append, never edit or reorder. */
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
   runnerTokens,
   oidcKeys,
   caches,
+  artifacts,
 ];
 
 /** The schema version this svc writes. */

@@ -281,7 +281,8 @@ export class SqlBuildStore implements BuildStore {
   }
 
   async delete(id: number): Promise<void> {
-    // Foreign keys cascade to the stages, their steps and the steps' logs.
+    // Foreign keys cascade to the stages, their steps and the steps' logs; the artifacts' rows stay
+    // until their blobs are deleted (ArtifactStore.ofPurgedBuilds).
     await this.#db.deleteFrom('builds').where('id', '=', id).execute();
   }
 
@@ -296,7 +297,7 @@ export class SqlBuildStore implements BuildStore {
       .where('builds.number', '<', before)
       .where('builds.status', 'not in', INCOMPLETE)
       .execute();
-    // Foreign keys cascade to the stages, their steps and the steps' logs.
+    // Foreign keys cascade to the stages, their steps and the steps' logs; artifacts stay, as in delete.
     const result = await this.#db
       .deleteFrom('builds')
       .where('repo_id', '=', repoId)

@@ -279,7 +279,8 @@ export class SqlRepoStore implements RepoStore {
 
   async delete(id: number): Promise<void> {
     // Foreign keys cascade to the builds (and their stages, steps, logs), perms, secrets, crons and
-    // cache entries (whose blobs the cache service sweeps).
+    // cache entries (whose blobs the cache service sweeps); the artifacts' rows stay until their
+    // blobs are deleted (ArtifactStore.ofPurgedBuilds).
     await this.#db.deleteFrom('repos').where('id', '=', id).execute();
   }
 
