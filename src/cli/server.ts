@@ -24,7 +24,7 @@ import { bridgeCloneUrl } from './server/local-clone-url.js';
 import { claimSqliteFile } from './server/sqlite-claim.js';
 import { startTls, type ServerTls } from './server/tls.js';
 import { wireServer } from './server/wire.js';
-import { cacheStorage } from './server/cache-storage.js';
+import { cacheStorage } from './server/stored-files.js';
 import { readVersion } from './version.js';
 
 const USAGE = `Usage: svc server [--local]
@@ -203,7 +203,7 @@ async function serveUntilStopped(
     localRunnerSecret,
     cacheStorage: caches,
   });
-  logger.info(`steps' caches are kept in ${caches.where}`);
+  logger.info(`steps' caches and artifacts are kept in ${caches.where}`);
   const { host, port } = parseListenAddress(settings.SVC_SERVER_PORT);
   await app.listen({ host, port });
   const address = app.server.address();

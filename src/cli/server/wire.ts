@@ -22,7 +22,7 @@ import { loadWebApp, registerWebRoutes } from '../../server/web/index.js';
 import type { Leadership } from '../../server/cluster/lease-keeper.js';
 import { TokenRefresher } from '../../scm/refreshing.js';
 import { startupWarnings } from './startup-warnings.js';
-import { cacheService, type CacheStorage } from './cache-storage.js';
+import { storedFiles, type CacheStorage } from './stored-files.js';
 import { buildListener } from './build-listener.js';
 import { clusterParts } from './cluster.js';
 import { serverMetrics } from './metrics.js';
@@ -40,7 +40,7 @@ export interface ServerWiring {
   languages?: PipelineLanguages;
   /** The in-process runner's own secret (SVC_RUNNER_LOCAL); undefined without one. */
   localRunnerSecret?: string | undefined;
-  /** Where caches' archives are kept (cache-storage.ts); undefined: the server keeps no caches. */
+  /** Where caches and artifacts are kept (stored-files.ts); undefined: the server keeps neither. */
   cacheStorage?: CacheStorage | undefined;
 }
 
@@ -119,8 +119,9 @@ export function wireServer({
     poster,
   );
   const buildActions = new BuildActions({ store, listener, queue, watches, liveLogs, logger });
-  const caches =
-    cacheStorage === undefined ? undefined : cacheService(app, settings, store, cacheStorage, logger);
+  const files =
+    cacheStorage === undefined ? undefined : storedFiles(app, settings, store, cacheStorage, logger);
+  const caches = files?.caches;
 
   registerWebRoutes(app, { version, settings, auth, web: loadWebApp() });
   const admission = {
@@ -183,6 +184,7 @@ export function wireServer({
     ...(webhooks === undefined ? {} : { events: webhooks }),
     buildEvents,
     ...(caches === undefined ? {} : { caches }),
+    ...(files === undefined ? {} : { artifacts: files.artifacts }),
   });
   if (provider !== undefined && trigger !== undefined) {
     hookRoute(app, { repos: store.repos, provider, trigger, deliveries: store.hookDeliveries });
@@ -217,6 +219,7 @@ export function wireServer({
     queue,
     watches,
     caches,
+    artifacts: files?.artifacts,
     leader: cluster.leader,
     gauges,
     reaper:

@@ -47,14 +47,14 @@ export const serverStorage = group(
     setting('SVC_OBJSTORE_PREFIX', SERVER, text('a key prefix such as logs/'), {
       defaultDoc: 'none: logs are stored at the root of the bucket',
       description:
-        'A folder (key prefix) inside the bucket for log files; caches go under `<prefix>caches/`. Needs SVC_OBJSTORE_BUCKET.',
+        'A folder (key prefix) inside the bucket for log files; caches go under `<prefix>caches/` and artifacts under `<prefix>artifacts/`. Needs SVC_OBJSTORE_BUCKET.',
     }),
     setting('SVC_STORAGE_DIR', SERVER, text('a folder'), {
       addition: true,
       defaultDoc:
         '`storage` in the data folder (next to the SQLite database; `data/storage` with the other databases)',
       description:
-        'Where the server keeps build caches on its own disk when SVC_OBJSTORE_BUCKET is not set (docs/caches.md). With a bucket, caches go to the bucket and this folder is not used.',
+        'Where the server keeps build caches and artifacts on its own disk when SVC_OBJSTORE_BUCKET is not set (docs/caches.md, docs/artifacts.md). With a bucket, they go to the bucket and this folder is not used.',
     }),
     setting('SVC_CACHE_MAX_SIZE', SERVER, memorySize, {
       addition: true,
@@ -66,6 +66,18 @@ export const serverStorage = group(
       addition: true,
       default: 30 * 24 * HOUR,
       description: 'How long a cache may go unrestored before it is removed.',
+    }),
+    setting('SVC_ARTIFACT_MAX_SIZE', SERVER, memorySize, {
+      addition: true,
+      default: 5 * 2 ** 30,
+      description:
+        "How large one artifact's files may be together (uncompressed); a larger upload is refused (docs/artifacts.md).",
+    }),
+    setting('SVC_ARTIFACT_MAX_AGE', SERVER, duration(), {
+      addition: true,
+      default: 30 * 24 * HOUR,
+      description:
+        "How long an artifact is kept when its step's `expire_in` says nothing; 0 keeps artifacts as long as their build. Artifacts go with their build when it is purged.",
     }),
   ],
 );

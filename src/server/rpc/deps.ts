@@ -6,6 +6,7 @@ import type { LiveLogs } from '../../core/live-logs.js';
 import type { Repo } from '../../core/repo.js';
 import type { ScmNetrc } from '../../core/scm.js';
 import type { Store } from '../../core/store.js';
+import type { ArtifactService } from '../artifacts/service.js';
 import type { CacheService } from '../caches/service.js';
 import type { IdTokenIssuer } from '../oidc/issuer.js';
 import type { Leadership } from '../cluster/lease-keeper.js';
@@ -55,6 +56,8 @@ export interface RpcDeps {
   readonly watches: BuildWatches;
   /** Steps' caches (docs/caches.md); undefined: the server keeps none and the routes are absent. */
   readonly caches?: Pick<CacheService, 'restore' | 'save' | 'writeRefusal'> | undefined;
+  /** Steps' artifacts (docs/artifacts.md); undefined: the server keeps none and the routes are absent. */
+  readonly artifacts?: Pick<ArtifactService, 'upload' | 'list' | 'tarZst'> | undefined;
   readonly timeouts?: RpcTimeouts | undefined;
   /** The reaper of zombie builds (SVC_CLEANUP_*); undefined when disabled. */
   readonly reaper?: ReaperSettings | undefined;

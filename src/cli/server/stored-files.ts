@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { ServerSettings } from '../../config/index.js';
 import type { Store } from '../../core/store.js';
-import { CacheJanitor } from '../../server/caches/janitor.js';
+import { ArtifactService } from '../../server/artifacts/service.js';
+import { StorageJanitor } from '../../server/storage-janitor.js';
 import { CacheService } from '../../server/caches/service.js';
 import type { BlobStore } from '../../core/blob.js';
 import { DiskBlobStore } from '../../store/blobs/disk-blobs.js';
@@ -11,7 +12,7 @@ import { S3BlobStore } from '../../store/blobs/s3-blobs.js';
 import { s3Client } from '../../store/objects/object-logs.js';
 import { dataFolder } from './data-folder.js';
 
-/** Where the server keeps caches' archives, and how to sweep what interrupted writes left. */
+/** Where the server keeps caches' and artifacts' files, and how to sweep what interrupted writes left. */
 export interface CacheStorage {
   blobs: BlobStore;
   /** Where, in words, for the log. */
@@ -20,8 +21,8 @@ export interface CacheStorage {
 }
 
 /**
- * The bucket of SVC_OBJSTORE_* (under `<SVC_OBJSTORE_PREFIX>caches/`) when one is set, else the
- * folder SVC_STORAGE_DIR, by default `storage` in the data folder.
+ * The bucket of SVC_OBJSTORE_* (under `<SVC_OBJSTORE_PREFIX>caches/` and `…artifacts/`) when one is
+ * set, else the folder SVC_STORAGE_DIR, by default `storage` in the data folder.
  */
 export function cacheStorage(settings: ServerSettings, cwd: string): CacheStorage {
   const bucket = settings.SVC_OBJSTORE_BUCKET;
@@ -35,7 +36,7 @@ export function cacheStorage(settings: ServerSettings, cwd: string): CacheStorag
     });
     return {
       blobs: new S3BlobStore(client, bucket, prefix),
-      where: `the bucket "${bucket}" under ${prefix}caches/`,
+      where: `the bucket "${bucket}" under ${prefix}caches/ and ${prefix}artifacts/`,
     };
   }
   const root =
@@ -45,27 +46,40 @@ export function cacheStorage(settings: ServerSettings, cwd: string): CacheStorag
   const disk = new DiskBlobStore(root);
   return {
     blobs: disk,
-    where: join(root, 'caches'),
+    where: root,
     removeUnfinished: (idle) => disk.removeUnfinished(idle),
   };
 }
 
-/** Steps' caches (SVC_CACHE_*), and their hourly clean-up from when the server is ready until it closes. */
-export function cacheService(
+/**
+ * Steps' caches (SVC_CACHE_*) and artifacts (SVC_ARTIFACT_*) in `storage`, and their hourly clean-up
+ * from when the server is ready until it closes.
+ */
+export function storedFiles(
   app: FastifyInstance,
   settings: ServerSettings,
   store: Store,
   storage: CacheStorage,
   logger: Logger,
-): CacheService {
+): { caches: CacheService; artifacts: ArtifactService } {
+  const warn = (message: string, error: unknown) => logger.warn({ err: error }, message);
   const caches = new CacheService({
     store: store.caches,
     blobs: storage.blobs,
     limits: { maxSize: settings.SVC_CACHE_MAX_SIZE, maxAge: settings.SVC_CACHE_MAX_AGE },
-    warn: (message, error) => logger.warn({ err: error }, message),
+    warn,
   });
-  const janitor = new CacheJanitor({
-    caches,
+  const artifacts = new ArtifactService({
+    store: store.artifacts,
+    blobs: storage.blobs,
+    limits: { maxSize: settings.SVC_ARTIFACT_MAX_SIZE, maxAge: settings.SVC_ARTIFACT_MAX_AGE },
+    warn,
+  });
+  const janitor = new StorageJanitor({
+    sweeps: [
+      { name: 'caches', run: () => caches.expire() },
+      { name: 'artifacts', run: () => artifacts.sweep() },
+    ],
     logger,
     ...(storage.removeUnfinished === undefined ? {} : { removeUnfinished: storage.removeUnfinished }),
   });
@@ -76,5 +90,5 @@ export function cacheService(
   app.addHook('onClose', async () => {
     await janitor.stop();
   });
-  return caches;
+  return { caches, artifacts };
 }
