@@ -82,15 +82,21 @@ function lookup(drone: string, droneArgs: readonly string[]): Found {
   }
   const group = GROUPS[command];
   if (group === undefined) throw new UsageError(`unknown command "${command}"`);
+  return lookupVerb(group, args);
+}
+
+/** A group's verb, or one of its groups' (`svc build artifacts ls`), or the group's help. */
+function lookupVerb(group: Group, args: readonly string[]): Found {
   const [name, ...rest] = args;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     return { kind: 'help', text: groupHelp(group), code: name === undefined ? 2 : 0 };
   }
+  const inner = group.groups?.[name];
+  if (inner !== undefined) return lookupVerb(inner, rest);
   const verb = group.verbs[name];
   if (verb === undefined) {
-    throw new UsageError(
-      `unknown command "svc ${command} ${name}"; expected one of: ${Object.keys(group.verbs).join(', ')}`,
-    );
+    const known = [...Object.keys(group.verbs), ...Object.keys(group.groups ?? {})];
+    throw new UsageError(`unknown command "svc ${group.name} ${name}"; expected one of: ${known.join(', ')}`);
   }
   return { kind: 'verb', group, name, verb, rest };
 }

@@ -26,6 +26,7 @@ Commands:
 
 API client (talks to SVC_SERVER with SVC_TOKEN; see docs/cli.md):
   build ls|info|last|create|restart|cancel|approve|decline|promote|rollback|logs
+  build artifacts ls|get
   secret ls|info|add|update|rm      cron ls|info|add|update|rm|exec
   cache ls|rm
   repo ls|info|enable|disable|update|repair|sync|chown

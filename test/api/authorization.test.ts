@@ -11,6 +11,7 @@ import { enable, loginAs, tokenOf } from './client.js';
 import { testDialects } from '../support/databases.js';
 import { startHarness, type Harness } from './harness.js';
 import { fillPath, send, type Sent } from './matrix-request.js';
+import { stageSource, upload } from './artifacts-support.js';
 
 type Who = 'anonymous' | 'outsider' | 'reader' | 'writer' | 'repoAdmin' | 'machine' | 'svcAdmin';
 const EVERYONE: readonly Who[] = [
@@ -122,6 +123,10 @@ for (const dialect of testDialects()) {
           created: now,
           used: now,
         });
+        // And an artifact of build 1 with one file (ids 1 and 2: matrix-request.ts fills them in).
+        await upload(h, await stageSource(h, `acme/${name}`, 1, 1), 'binaries', [
+          { path: 'dist/app.txt', content: 'ok' },
+        ]);
       }
       const root = await h.store.users.findLogin('root');
       if (root === undefined) throw new Error('root did not log in');

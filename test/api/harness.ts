@@ -17,6 +17,7 @@ import { registerApiRoutes, type ApiRoute } from '../../src/server/api/index.js'
 import { buildApp } from '../../src/server/app.js';
 import { BuildEventHub } from '../../src/server/events/build-events.js';
 import { CacheService } from '../../src/server/caches/service.js';
+import { ArtifactService } from '../../src/server/artifacts/service.js';
 import { Authenticator, registerAuthRoutes, SessionCookies } from '../../src/server/auth/index.js';
 import { hookRoute } from '../../src/server/hook/index.js';
 import { IdTokenIssuer, OidcKeyring, oidcRoutes } from '../../src/server/oidc/index.js';
@@ -41,6 +42,8 @@ export interface HarnessOptions {
   noProvider?: boolean;
   /** A server that keeps no build caches (the API without its CacheService). */
   noCaches?: boolean;
+  /** A server that keeps no artifacts (the API without its ArtifactService). */
+  noArtifacts?: boolean;
   registrationClosed?: boolean;
   userFilter?: string[];
   statusDisabled?: boolean;
@@ -90,7 +93,9 @@ export interface Harness {
   readonly registered: readonly { method: string; url: string }[];
   /** The build caches the API shows, over `store.caches` and `blobs`. */
   readonly caches: CacheService;
-  /** Where the caches' archives are: a folder of its own, removed at close. */
+  /** The build artifacts the API shows, over `store.artifacts` and `blobs`. */
+  readonly artifacts: ArtifactService;
+  /** Where the caches' archives and the artifacts' zips are: a folder of its own, removed at close. */
   readonly blobs: DiskBlobStore;
   close(): Promise<void>;
 }
@@ -239,6 +244,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     blobs,
     limits: { maxSize: 10 * 1024 ** 3, maxAge: 30 * 86_400_000 },
   });
+  const artifacts = new ArtifactService({
+    store: store.artifacts,
+    blobs,
+    limits: { maxSize: 10 * 1024 ** 3, maxAge: 30 * 86_400_000 },
+  });
   const routes = registerApiRoutes(app, {
     auth,
     sessions,
@@ -254,6 +264,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     buildActions,
     buildEvents,
     ...(options.noCaches === true ? {} : { caches }),
+    ...(options.noArtifacts === true ? {} : { artifacts }),
     ...(options.streamRecheckMs === undefined ? {} : { streamRecheckMs: options.streamRecheckMs }),
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -277,6 +288,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     keyring,
     registered,
     caches,
+    artifacts,
     blobs,
     async close() {
       await app.close();

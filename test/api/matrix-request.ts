@@ -1,7 +1,10 @@
 /* Test support for the authorization matrix: path filling and one request per (route, caller). */
 import type { Harness } from './harness.js';
 
-/** A route's path with its parameters filled: the matrix's repositories, build 1, stage 1, step 1. */
+/**
+ * A route's path with its parameters filled: the matrix's repositories, build 1, stage 1, step 1,
+ * its artifact and a file of it (a wildcard ending).
+ */
 export function fillPath(path: string, visibility: 'private' | 'public'): string {
   const values: Record<string, string> = {
     owner: 'acme',
@@ -13,8 +16,12 @@ export function fillPath(path: string, visibility: 'private' | 'public'): string
     login: 'nobody-such',
     cron: 'nightly',
     key: 'npm-abc',
+    // The matrix uploads one artifact to each repository's build 1: the private one's first.
+    id: visibility === 'private' ? '1' : '2',
   };
-  return path.replace(/:([A-Za-z_]+)/g, (_match, name: string) => values[name] ?? 'no-such-thing');
+  return path
+    .replace(/:([A-Za-z_]+)/g, (_match, name: string) => values[name] ?? 'no-such-thing')
+    .replace(/\/\*$/, '/dist/app.txt');
 }
 
 /** An answer as the matrix judges it. */

@@ -43,6 +43,11 @@ export class ApiClient {
     return this.#send('GET', path, undefined, undefined, { accept: 'text/event-stream', signal });
   }
 
+  /** A GET of a file (not JSON): the open response, its body for the caller to stream. */
+  download(path: string, query?: Query): Promise<Response> {
+    return this.#send('GET', path, query, undefined, { accept: '*/*' });
+  }
+
   /** The URL a path names, with its query. */
   url(path: string, query: Query = {}): string {
     const search = new URLSearchParams();

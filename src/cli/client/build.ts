@@ -1,4 +1,5 @@
 import { numberArg, paramsArg, repoArg, stringOption } from './args.js';
+import { buildArtifactsGroup } from './build-artifacts.js';
 import { buildLogsVerb } from './build-logs.js';
 import type { Group, OptionSpec, Verb, VerbContext } from './command.js';
 import { UsageError } from './errors.js';
@@ -113,7 +114,8 @@ async function review(context: VerbContext, action: 'approve' | 'decline'): Prom
 
 export const buildGroup: Group = {
   name: 'build',
-  summary: 'Builds of a repository: list, inspect, create, restart, cancel, approve, promote, logs.',
+  summary:
+    'Builds of a repository: list, inspect, create, restart, cancel, approve, promote, logs, artifacts.',
   verbs: {
     ls: {
       args: '<owner/name>',
@@ -214,6 +216,7 @@ export const buildGroup: Group = {
     ),
     logs: buildLogsVerb,
   },
+  groups: { artifacts: buildArtifactsGroup },
 };
 
 function promotion(context: VerbContext, event: 'promote' | 'rollback'): Promise<WireBuild> {

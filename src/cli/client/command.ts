@@ -35,9 +35,14 @@ export interface Group {
   readonly name: string;
   readonly summary: string;
   readonly verbs: Readonly<Record<string, Verb>>;
+  /** Groups within it (`svc build artifacts ls`): `name` is the whole prefix (`build artifacts`). */
+  readonly groups?: Readonly<Record<string, Group>>;
 }
 
 const FORMAT: OptionSpec = { type: 'string', help: '`table` (default) or `json`' };
+
+/** A verb that declares its own `--format` (a file format, say) has no `--format table|json`. */
+const ownsFormat = (verb: Verb) => verb.options?.format !== undefined;
 
 /** The options and positionals of a verb's arguments; wrong usage is a UsageError saying what. */
 export function parseVerb(
@@ -45,7 +50,7 @@ export function parseVerb(
   args: readonly string[],
 ): { values: VerbContext['values']; positionals: string[]; json: boolean; help: boolean } {
   const help: OptionSpec = { type: 'boolean', short: 'h', help: '' };
-  const options: Record<string, OptionSpec> = { ...verb.options, format: FORMAT, help };
+  const options: Record<string, OptionSpec> = { format: FORMAT, ...verb.options, help };
   let parsed;
   try {
     parsed = parseArgs({
@@ -66,7 +71,7 @@ export function parseVerb(
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  const format = parsed.values.format;
+  const format = ownsFormat(verb) ? undefined : parsed.values.format;
   if (format !== undefined && format !== 'json' && format !== 'table') {
     throw new UsageError(`--format: expected table or json, got "${String(format)}"`);
   }
@@ -81,15 +86,20 @@ export function parseVerb(
 
 /** `svc <group> <verb> --help`. */
 export function verbHelp(group: Group, name: string, verb: Verb): string {
-  const options = Object.entries({ ...verb.options, format: FORMAT });
+  const options = Object.entries({ format: FORMAT, ...verb.options });
   const width = Math.max(...options.map(([option, spec]) => flagText(option, spec).length));
   const lines = options.map(([option, spec]) => `  ${flagText(option, spec).padEnd(width)}  ${spec.help}`);
   return `Usage: svc ${group.name} ${name} ${verb.args}\n\n${verb.summary}\n\nOptions:\n${lines.join('\n')}\n`;
 }
 
-/** `svc <group> --help`: the group's verbs. */
+/** `svc <group> --help`: the group's verbs, and its groups' (`artifacts ls <owner/name> <number>`). */
 export function groupHelp(group: Group): string {
-  const verbs = Object.entries(group.verbs);
+  const verbs: [string, Verb][] = [
+    ...Object.entries(group.verbs),
+    ...Object.entries(group.groups ?? {}).flatMap(([prefix, inner]) =>
+      Object.entries(inner.verbs).map(([name, verb]): [string, Verb] => [`${prefix} ${name}`, verb]),
+    ),
+  ];
   const width = Math.max(...verbs.map(([name, verb]) => `${name} ${verb.args}`.length));
   const lines = verbs.map(([name, verb]) => `  ${`${name} ${verb.args}`.padEnd(width)}  ${verb.summary}`);
   return (
@@ -99,6 +109,6 @@ export function groupHelp(group: Group): string {
 }
 
 function flagText(option: string, spec: OptionSpec): string {
-  const value = spec.type === 'string' ? ` <${option === 'format' ? 'table|json' : 'value'}>` : '';
+  const value = spec.type === 'string' ? ` <${spec === FORMAT ? 'table|json' : 'value'}>` : '';
   return `${spec.short === undefined ? '' : `-${spec.short}, `}--${option}${value}`;
 }

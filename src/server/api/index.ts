@@ -15,6 +15,7 @@ import type { BuildActions } from '../queue/build-actions.js';
 import { buildActionRoutes } from './builds/actions.js';
 import type { BuildEventSource } from '../events/build-events.js';
 import type { CacheService } from '../caches/service.js';
+import { artifactRoutes, type ArtifactReader } from './artifacts/index.js';
 import { badgeRoutes } from './badges/badges.js';
 import { createBuildRoute } from './builds/create.js';
 import { latestBuildRoutes } from './builds/latest.js';
@@ -102,6 +103,8 @@ export interface ApiDeps {
   readonly buildEvents: BuildEventSource;
   /** Steps' build caches (docs/caches.md); without it the cache routes answer 404. */
   readonly caches?: Pick<CacheService, 'list' | 'remove'> | undefined;
+  /** Steps' uploaded artifacts (docs/artifacts.md); without it the artifact routes answer 404. */
+  readonly artifacts?: ArtifactReader | undefined;
 }
 
 /**
@@ -177,6 +180,7 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       ...cronRoutes({ crons: store.crons, builds: commitBuilds }),
       findLogRoute({ ...store, canWrite }),
       deleteLogRoute(store),
+      ...artifactRoutes({ builds: store.builds, stages: store.stages, artifacts: deps.artifacts }),
       ...streamLogRoutes(api, { ...store, liveLogs: deps.liveLogs, logBatches: deps.logBatches, canWrite }),
       ...streamsBadgesAndAccountRoutes(api, deps, access),
       ...secretRoutes({ secrets: store.secrets, repos: store.repos }),

@@ -16,7 +16,8 @@ function parameters(schema: z.ZodType | undefined, place: 'path' | 'query'): Jso
   const properties = (object.properties ?? {}) as Record<string, Json>;
   const required = new Set((object.required ?? []) as string[]);
   const named: Json[] = Object.entries(properties).map(([name, property]) => ({
-    name,
+    // Fastify's wildcard parameter (`…/files/*`) is `{path}` in the document (openApiPath).
+    name: name === '*' ? 'path' : name,
     in: place,
     required: place === 'path' || required.has(name),
     ...(typeof property.description === 'string' ? { description: property.description } : {}),
@@ -64,9 +65,9 @@ const ERROR_RESPONSES = {
   '404': 'NOT_FOUND: no such resource, or one the caller may not see',
 };
 
-/** Fastify's `/a/:b` as OpenAPI's `/a/{b}`. */
+/** Fastify's `/a/:b` as OpenAPI's `/a/{b}`; a wildcard ending (`/a/*`, the rest of the path) as `/a/{path}`. */
 export function openApiPath(path: string): string {
-  return path.replace(/:([A-Za-z_]+)/g, '{$1}');
+  return path.replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\/\*$/, '/{path}');
 }
 
 /** The OpenAPI 3.1 document of the route table, from the schemas the routes validate with. */

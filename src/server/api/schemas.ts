@@ -148,6 +148,39 @@ export const cacheSchema = z
   .strict()
   .describe('a build cache (docs/caches.md)');
 
+const placeSchema = z.object({ number: int.min(0), name: z.string() }).strict();
+
+export const artifactSchema = z
+  .object({
+    id: int,
+    stage: placeSchema.describe('the stage it belongs to (number and name)'),
+    step: placeSchema.describe('the step that uploaded it'),
+    name: z.string().describe('unique within the stage, e.g. binaries'),
+    files: int.min(0).describe('files, folders and links in it'),
+    size: int.min(0).describe('bytes of its files, uncompressed'),
+    zip_size: int.min(0).describe('bytes of its zip (what `download?format=zip` sends)'),
+    created: seconds.describe('epoch seconds of the upload'),
+    expires: seconds.describe('epoch seconds after which it is removed; 0: kept as long as its build'),
+    junit: z.array(z.string()).describe('paths of its JUnit XML reports'),
+  })
+  .strict()
+  .describe('a step’s uploaded artifact (docs/artifacts.md)');
+
+export const artifactEntrySchema = z
+  .object({
+    path: z.string().describe('`/`-separated, relative to the workspace; no trailing `/` for folders'),
+    size: int.min(0).describe('bytes (0 for folders; a link’s target length for links)'),
+    mode: int.min(0).describe('permission bits, e.g. 493 (0o755)'),
+    type: z.enum(['file', 'directory', 'symlink']),
+  })
+  .strict();
+
+export const artifactWithEntriesSchema = artifactSchema
+  .extend({
+    entries: z.array(artifactEntrySchema).describe('its files, folders and links, in the zip’s order'),
+  })
+  .strict();
+
 export const repoSchema = z.object({
   id: int,
   uid: z.string(),

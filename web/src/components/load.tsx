@@ -2,29 +2,33 @@ import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api.js';
 
-/** What a GET of the API gave: the value, or why not; `reload` asks again. */
+/** What a GET of the API gave: the value, or why not (and the HTTP status); `reload` asks again. */
 export interface Loaded<T> {
   value: T | undefined;
   error: string | undefined;
+  /** The refusal's HTTP status (0: svc was not reached); undefined without an error. */
+  status: number | undefined;
   readonly reload: () => void;
 }
 
 /** GETs `path` (again when it changes or on reload). */
 export function useApi<T>(path: string): Loaded<T> {
-  const [state, setState] = useState<{ value?: T; error?: string }>({});
+  const [state, setState] = useState<{ value?: T; error?: string; status?: number }>({});
   const [round, setRound] = useState(0);
   useEffect(() => {
     let current = true;
     api<T>('GET', path).then(
       (value) => current && setState({ value }),
-      (error: unknown) => current && setState({ error: messageOf(error) }),
+      (error: unknown) =>
+        current &&
+        setState({ error: messageOf(error), status: error instanceof ApiError ? error.status : 0 }),
     );
     return () => {
       current = false;
     };
   }, [path, round]);
   const reload = useCallback(() => setRound((n) => n + 1), []);
-  return { value: state.value, error: state.error, reload };
+  return { value: state.value, error: state.error, status: state.status, reload };
 }
 
 export function messageOf(error: unknown): string {

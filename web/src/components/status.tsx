@@ -30,3 +30,19 @@ export function ago(seconds: number | undefined): string {
   }
   return 'just now';
 }
+
+/** `in 3 days`, for epoch seconds still to come, rounded in its largest unit; `in a minute` for what is due. */
+export function inTime(seconds: number): string {
+  const diff = Math.max(0, seconds - Date.now() / 1000);
+  const units: [number, string][] = [
+    [86_400, 'day'],
+    [3_600, 'hour'],
+    [60, 'minute'],
+  ];
+  for (const [size, unit] of units) {
+    if (diff < size) continue;
+    const count = Math.round(diff / size);
+    return `in ${count} ${unit}${count === 1 ? '' : 's'}`;
+  }
+  return 'in a minute';
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ansiSegments } from './ansi.js';
 import { layout } from './graph-layout.js';
+import { inTime } from './status.js';
 import { bytes } from './units.js';
 
 describe('ansiSegments', () => {
@@ -44,5 +45,17 @@ describe('bytes', () => {
     expect(bytes(1536)).toBe('1.5 KiB');
     expect(bytes(48_213_504)).toBe('46.0 MiB');
     expect(bytes(10 * 1024 ** 3)).toBe('10.0 GiB');
+  });
+});
+
+describe('inTime', () => {
+  it('says how long until a time, rounded in its largest unit', () => {
+    const now = Date.now() / 1000;
+    expect(inTime(now + 30 * 86_400 - 5)).toBe('in 30 days');
+    expect(inTime(now + 86_400 + 60)).toBe('in 1 day');
+    expect(inTime(now + 2 * 3_600 + 5)).toBe('in 2 hours');
+    expect(inTime(now + 100)).toBe('in 2 minutes');
+    expect(inTime(now + 61)).toBe('in 1 minute');
+    expect(inTime(now - 10)).toBe('in a minute');
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { ActionButton } from '../components/action.js';
 import { StageGraph } from '../components/graph.js';
@@ -7,28 +7,44 @@ import { duration, Status } from '../components/status.js';
 import { useBuildEvents } from '../components/stream.js';
 import { Timeline } from '../components/timeline.js';
 import { Link, navigate } from '../router.js';
+import { ArtifactSection, type Artifact } from './build-artifacts.js';
 import { DONE, type Build, type Stage } from '../wire.js';
 
 /** How often a running build is read again besides its events: steps change without one. */
 const REFRESH_MS = 5000;
 
-/** `/{owner}/{name}/{number}`: the build, its stage graph, each stage's steps and timeline, its actions. */
+/**
+ * `/{owner}/{name}/{number}`: the build, its stage graph, each stage's steps and timeline, its
+ * actions, its artifacts. Artifacts appear as steps end: they are read again with the build.
+ */
 export function BuildPage({ owner, name, number }: { owner: string; name: string; number: number }) {
   const slug = `${owner}/${name}`;
   const path = `/api/repos/${slug}/builds/${number}`;
   const build = useApi<Build>(path);
+  const artifacts = useApi<Artifact[]>(`${path}/artifacts`);
   const status = build.value?.status;
-  useBuildEvents(slug, build.reload);
+  const { reload: reloadBuild } = build;
+  const { reload: reloadArtifacts } = artifacts;
+  // A server that keeps no artifacts answers 404: not asked again.
+  const keepsArtifacts = artifacts.status !== 404;
+  const refresh = useCallback(() => {
+    reloadBuild();
+    if (keepsArtifacts) reloadArtifacts();
+  }, [reloadBuild, reloadArtifacts, keepsArtifacts]);
+  useBuildEvents(slug, refresh);
   useEffect(() => {
     if (status === undefined || DONE.has(status)) return;
-    const timer = setInterval(build.reload, REFRESH_MS);
+    const timer = setInterval(refresh, REFRESH_MS);
     return () => clearInterval(timer);
-  }, [status, build.reload]);
+  }, [status, refresh]);
   return (
     <main>
       <Show loaded={build}>
-        {(value) => <BuildView slug={slug} path={path} build={value} changed={build.reload} />}
+        {(value) => <BuildView slug={slug} path={path} build={value} changed={refresh} />}
       </Show>
+      {build.value === undefined ? null : (
+        <ArtifactSection path={`${path}/artifacts`} artifacts={artifacts} />
+      )}
     </main>
   );
 }

@@ -1,0 +1,131 @@
+/*
+ * The build page's artifacts in Debian's Chromium, against svc in-process (the API harness with the
+ * built web UI): each stage's artifacts with their sizes and a zip download, the file list opened
+ * on demand, a text file opening in a new tab with its content, an artifact uploaded while the
+ * page is open showing up, and nothing at all for a build without artifacts.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadWebApp } from '../../src/server/web/index.js';
+import type { Artifact } from '../../src/core/artifact.js';
+import { stageSource, upload } from '../api/artifacts-support.js';
+import { enable, loginAs, type BrowserSession } from '../api/client.js';
+import { startHarness, type Harness } from '../api/harness.js';
+import { BUILD_AND_TEST } from '../api/pipelines.js';
+import { browserSkip, launchBrowser } from './browser.js';
+
+const skip = browserSkip();
+
+describe.skipIf(skip)('build artifacts on the build page, in Chromium', () => {
+  let h: Harness;
+  let browser: Browser | undefined;
+  let session: BrowserSession;
+  let binaries: Artifact;
+  /** Every failed response and console error of the current page. */
+  let problems: string[] = [];
+
+  /** The build page of build `number`, as octocat sees it. */
+  async function buildPage(number: number): Promise<Page> {
+    if (browser === undefined) throw new Error('no browser');
+    const context = await browser.newContext();
+    await context.addCookies(
+      session.cookie.split('; ').map((pair) => {
+        const [name = '', ...value] = pair.split('=');
+        return { name, value: value.join('='), url: h.url };
+      }),
+    );
+    const page = await context.newPage();
+    problems = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
+    page.on('response', (response) => {
+      if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+    });
+    await page.goto(`${h.url}/octocat/app/${number}`);
+    await page.getByRole('heading', { name: `octocat/app #${number}` }).waitFor();
+    return page;
+  }
+
+  beforeAll(async () => {
+    const web = loadWebApp();
+    if (web === undefined) throw new Error('the web UI is not built: run npm run build');
+    h = await startHarness({ web });
+    h.github.addUser({ login: 'octocat' });
+    h.github.addRepo({ owner: 'octocat', name: 'app', private: true });
+    session = await loginAs(h, 'octocat');
+    await enable(h, session, 'octocat/app');
+    for (const n of [1, 2]) {
+      h.github.commit('octocat/app', 'main', { '.drone.yml': BUILD_AND_TEST, 'n.txt': String(n) }, `c${n}`);
+      expect(await h.github.push('octocat/app', 'main', `${h.url}/hook`)).toBe(200);
+    }
+    binaries = await upload(h, await stageSource(h, 'octocat/app', 1, 1), 'binaries', [
+      { path: 'dist/app', content: Buffer.alloc(2048, 1), mode: 0o755 },
+      { path: 'docs/read me.txt', content: 'hello from the build\n' },
+      { path: 'report/index.html', content: '<h1>report</h1>' },
+    ]);
+    await upload(h, await stageSource(h, 'octocat/app', 1, 2, { number: 1, name: 'unit' }), 'reports', [
+      { path: 'junit.xml', content: '<testsuite/>' },
+    ]);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await h.close();
+  });
+
+  it('lists each stage’s artifacts with a zip download, and opens a text file in a new tab', async () => {
+    const page = await buildPage(1);
+    const section = page.getByRole('region', { name: 'artifacts' });
+    await section.getByRole('heading', { name: 'Artifacts' }).waitFor();
+    expect(await section.getByRole('heading', { level: 3 }).allInnerTexts()).toEqual(['build', 'test']);
+    const card = section.getByRole('listitem', { name: 'artifact binaries' });
+    expect(await card.innerText()).toMatch(
+      /^binaries\s+step compile\s+3 files, 2\.0 KiB\s+expires in 30 days/,
+    );
+    const download = card.getByRole('link', { name: /^Download \(zip, / });
+    expect(await download.getAttribute('href')).toBe(
+      `/api/repos/octocat/app/builds/1/artifacts/${binaries.id}/download`,
+    );
+
+    // The files are asked for once the list is opened.
+    await card.getByText('Files', { exact: true }).click();
+    const files = card.getByRole('list', { name: 'files' });
+    await files.waitFor();
+    expect(await files.getByRole('listitem').allInnerTexts()).toEqual([
+      'dist/app 2.0 KiB',
+      'docs/read me.txt 21 B',
+      'report/index.html 15 B',
+    ]);
+    const link = files.getByRole('link', { name: 'docs/read me.txt' });
+    expect(await link.getAttribute('target')).toBe('_blank');
+    const [tab] = await Promise.all([page.waitForEvent('popup'), link.click()]);
+    await tab.waitForLoadState();
+    expect(tab.url()).toBe(
+      `${h.url}/api/repos/octocat/app/builds/1/artifacts/${binaries.id}/files/docs/read%20me.txt`,
+    );
+    expect((await tab.locator('body').innerText()).trim()).toBe('hello from the build');
+    expect(problems).toEqual([]);
+  });
+
+  it('shows an artifact uploaded while the page is open', async () => {
+    const page = await buildPage(1);
+    const section = page.getByRole('region', { name: 'artifacts' });
+    await section.getByRole('listitem', { name: 'artifact reports' }).waitFor();
+    await upload(h, await stageSource(h, 'octocat/app', 1, 2, { number: 1, name: 'unit' }), 'coverage', [
+      { path: 'coverage.txt', content: '93%' },
+    ]);
+    // The running build is read again every few seconds, and its artifacts with it.
+    await section.getByRole('listitem', { name: 'artifact coverage' }).waitFor({ timeout: 15_000 });
+    expect(problems).toEqual([]);
+  });
+
+  it('shows nothing for a build without artifacts', async () => {
+    const page = await buildPage(2);
+    await page.getByRole('region', { name: 'stage build' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByRole('region', { name: 'artifacts' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+});
