@@ -2,8 +2,9 @@
  * Issue 34, artifacts end to end: a real `svc server` (the built-in git provider, its in-process
  * Docker runner, SQLite, files on its disk) builds a push of two pipelines: `build` uploads its
  * binary; `test` depends on it, takes it with `artifacts: from:`, and its failing step still uploads
- * its reports (`when: always`).
+ * its reports (`when: always`); the API lists them and opens a file, the CLI downloads one.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { dockerForTests } from '../../src/engines/docker/testing.case.js';
 import { call } from '../api/client.js';
 import { gitAs } from '../support/git-client.js';
 import { localGitAdmin } from '../support/local-git-admin.js';
+import { runSvc } from '../support/svc-process.js';
 import { freePort, providerServerEnv, startServer, waitFor, type SvcProcess } from './system.js';
 
 const docker = await dockerForTests(['local/busybox', 'svc/git']);
@@ -110,4 +112,39 @@ describe.skipIf(docker.skip)('artifacts: a real server and its runner', () => {
     expect(check).toContain('hello from build');
     expect(check.at(-1)).toMatch(/^artifacts: uploaded "reports", 1 file, /);
   }, 240_000);
+
+  it('lists them, opens a file, and downloads them through the API and the CLI', async () => {
+    const listed = (await api('/api/repos/ada/hello/builds/1/artifacts')).json as {
+      id: number;
+      name: string;
+      stage: { name: string };
+      files: number;
+      junit: string[];
+    }[];
+    expect(listed.map((a) => [a.stage.name, a.name, a.files, a.junit])).toEqual([
+      ['build', 'bin', 1, []],
+      ['test', 'reports', 1, ['reports/unit.xml']],
+    ]);
+    const bin = listed[0]?.id ?? 0;
+    const file = await fetch(url(`/api/repos/ada/hello/builds/1/artifacts/${bin}/files/dist/app.txt`), {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect([file.status, file.headers.get('content-type'), await file.text()]).toEqual([
+      200,
+      'text/plain; charset=utf-8',
+      'hello from build\n',
+    ]);
+    const out = mkdtempSync(join(tmpdir(), 'svc-artifacts-get-'));
+    const got = await runSvc(
+      ['build', 'artifacts', 'get', 'ada/hello', '1', 'bin', '-o', join(out, 'bin.zip')],
+      {
+        cwd: out,
+        env: { SVC_SERVER: url(), SVC_TOKEN: token },
+      },
+    );
+    expect(got.code, got.stderr).toBe(0);
+    expect(execFileSync('unzip', ['-p', join(out, 'bin.zip'), 'dist/app.txt'], { encoding: 'utf8' })).toBe(
+      'hello from build\n',
+    );
+  }, 60_000);
 });
