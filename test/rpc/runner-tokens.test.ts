@@ -67,6 +67,11 @@ function touches(s: TestServer, token: string, held: Awaited<ReturnType<typeof h
     as(s, token, 'POST', `/rpc/v2/step/${step.id}/logs/batch`, { batch: 0, lines }, runner),
     as(s, token, 'POST', `/rpc/v2/step/${step.id}/logs/upload`, lines, runner),
     as(s, token, 'POST', `/rpc/v2/stage/${stageId}/heartbeat`, undefined, runner),
+    // Caches and artifacts: a main branch's cache poisoned, a deployed binary replaced.
+    as(s, token, 'POST', `/rpc/v2/stage/${stageId}/cache/restore`, { key: 'deps' }, runner),
+    as(s, token, 'PUT', `/rpc/v2/stage/${stageId}/cache?key=deps`, 'poison', runner),
+    as(s, token, 'PUT', `/rpc/v2/stage/${stageId}/artifacts/bin?step=test`, 'forged', runner),
+    as(s, token, 'GET', `/rpc/v2/stage/${stageId}/artifacts/from/build`, undefined, runner),
   ]);
 }
 
@@ -88,6 +93,10 @@ describe('rpc: runners with their own tokens', () => {
     expect((await s.store.stages.find(held.stageId))?.status).toBe('running');
     // Its own runner is served.
     expect((await as(s, a, 'POST', `/rpc/v2/stage/${held.stageId}/heartbeat`)).status).toBe(204);
+    expect(
+      (await as(s, a, 'POST', `/rpc/v2/stage/${held.stageId}/cache/restore`, { key: 'deps' })).status,
+    ).toBe(204);
+    expect(await s.store.caches.list(1)).toEqual([]);
   });
 
   it('keeps runners with the shared secret off a token runner’s stages and name', async () => {

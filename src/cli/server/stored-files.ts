@@ -27,7 +27,9 @@ export interface CacheStorage {
 export function cacheStorage(settings: ServerSettings, cwd: string): CacheStorage {
   const bucket = settings.SVC_OBJSTORE_BUCKET;
   if (bucket !== null) {
-    const prefix = settings.SVC_OBJSTORE_PREFIX ?? '';
+    // As the logs' objects: the prefix is a folder, `svc` and `svc/` the same.
+    const folder = (settings.SVC_OBJSTORE_PREFIX ?? '').replace(/\/+$/, '');
+    const prefix = folder === '' ? '' : `${folder}/`;
     const client = s3Client({
       bucket,
       endpoint: settings.SVC_OBJSTORE_ENDPOINT ?? undefined,

@@ -47,7 +47,7 @@ export const serverStorage = group(
     setting('SVC_OBJSTORE_PREFIX', SERVER, text('a key prefix such as logs/'), {
       defaultDoc: 'none: logs are stored at the root of the bucket',
       description:
-        'A folder (key prefix) inside the bucket for log files; caches go under `<prefix>caches/` and artifacts under `<prefix>artifacts/`. Needs SVC_OBJSTORE_BUCKET.',
+        'A folder (key prefix) inside the bucket for log files; caches go under `<prefix>/caches/` and artifacts under `<prefix>/artifacts/`. Needs SVC_OBJSTORE_BUCKET.',
     }),
     setting('SVC_STORAGE_DIR', SERVER, text('a folder'), {
       addition: true,

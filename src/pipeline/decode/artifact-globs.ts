@@ -20,6 +20,10 @@ export function globProblem(glob: string): string | undefined {
   if (rest === '' || rest === '.') {
     return `"${glob}" is the workspace itself; expected a glob of its files, e.g. ** for all of them or dist/**`;
   }
+  // Alternatives multiply: four groups are 16 patterns to try on every file of the workspace.
+  if (glob.length > 200 || (glob.match(/\{/g)?.length ?? 0) > 4) {
+    return `"${glob.length > 60 ? `${glob.slice(0, 60)}…` : glob}" is too complex; expected at most 200 characters and 4 {…} groups, e.g. dist/*.{js,map}`;
+  }
   switch (unclosed(glob)) {
     case '[':
       return `"${glob}" has a [ without a closing ]; expected a complete character class, e.g. build/*.[ch] (write \\[ for a [ in a name)`;

@@ -178,6 +178,7 @@ steps:
     - ./dist/**
     - { dir: x }
     - .
+    - "{a,b}{a,b}{a,b}{a,b}{a,b}/x"
     reports:
       junit: [../r.xml, "r/[a-"]
 `;
@@ -192,11 +193,12 @@ steps:
       '15:7 error steps[0].artifacts.paths[8]: "./dist/**" is listed already (as "dist/**"); expected each glob once',
       '16:7 error steps[0].artifacts.paths[9]: expected a string, found a map; a value containing ": " must be quoted, e.g. - \'echo "a: b"\'',
       '17:7 error steps[0].artifacts.paths[10]: "." is the workspace itself; expected a glob of its files, e.g. ** for all of them or dist/**',
+      '18:7 error steps[0].artifacts.paths[11]: "{a,b}{a,b}{a,b}{a,b}{a,b}/x" is too complex; expected at most 200 characters and 4 {…} groups, e.g. dist/*.{js,map}',
       expect.stringMatching(
-        /^19:15 error steps\[0\]\.artifacts\.reports\.junit\[0\]: "\.\.\/r\.xml" has a \.\. segment/,
+        /^20:15 error steps\[0\]\.artifacts\.reports\.junit\[0\]: "\.\.\/r\.xml" has a \.\. segment/,
       ),
       expect.stringMatching(
-        /^19:25 error steps\[0\]\.artifacts\.reports\.junit\[1\]: "r\/\[a-" has a \[ without a closing \]/,
+        /^20:25 error steps\[0\]\.artifacts\.reports\.junit\[1\]: "r\/\[a-" has a \[ without a closing \]/,
       ),
     ]);
     expect(pipelineOf(text).steps[0]?.artifacts).toBeUndefined();

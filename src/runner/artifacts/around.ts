@@ -1,6 +1,5 @@
-import { createZstdDecompress } from 'node:zlib';
 import type { AroundStep, ExecArtifacts, StepFiles } from '../../core/engine.js';
-import { restoreCache } from '../cache/archive.js';
+import { decompressed, restoreCache } from '../cache/archive.js';
 import { selectFiles } from './select.js';
 import type { ArtifactTransport } from './transport.js';
 
@@ -93,7 +92,11 @@ export function artifactsFetch(
         }
         // The server names the entries as a cache's workspace entries (w/<path>): the same checks apply.
         const workspace = { written: 'the workspace', inArchive: 'w', absolute: workspacePath };
-        await files.put(restoreCache(archive.pipe(createZstdDecompress()), [workspace]), signal);
+        try {
+          await files.put(restoreCache(decompressed(archive), [workspace]), signal);
+        } finally {
+          archive.destroy();
+        }
         say(`artifacts: fetched those of stage "${stage}" into the workspace`);
       }
     })();

@@ -26,7 +26,7 @@ export function selected(path: string, globs: readonly string[]): boolean {
 
 /**
  * The workspace's files that `globs` (relative to the workspace) select, as one tar whose entries
- * are named by their path in the workspace — files and symbolic links; folders are implied. Each
+ * are named by their path in the workspace — files, symbolic and hard links; folders are implied. Each
  * glob's fixed folder is read once from the step (`StepFiles.get`) and filtered while it streams;
  * a file two globs select is in the tar once. `found` hears each path put in.
  */
@@ -60,19 +60,25 @@ export function selectFiles(
         const raw = entry.header.name.replace(/\/+$/, '');
         const name = prefix === '' ? raw.split('/').slice(1).join('/') : posix.join(parent, raw);
         const kind = entry.header.type;
-        if (
-          name === '' ||
-          seen.has(name) ||
-          (kind !== 'file' && kind !== 'symlink') ||
-          !selected(name, globs)
-        ) {
+        const keep = kind === 'file' || kind === 'symlink' || kind === 'link';
+        if (name === '' || seen.has(name) || !keep || !selected(name, globs)) {
           entry.resume();
           continue;
         }
         seen.add(name);
         found(name);
+        // A hard link names another entry of the same tar: renamed the same way.
+        const linked = entry.header.linkname ?? '';
+        const linkname =
+          kind !== 'link'
+            ? entry.header.linkname
+            : prefix === ''
+              ? linked.split('/').slice(1).join('/')
+              : posix.join(parent, linked);
         await new Promise<void>((resolve, reject) => {
-          const sink = pack.entry({ ...entry.header, name }, (error) => (error ? reject(error) : resolve()));
+          const sink = pack.entry({ ...entry.header, name, linkname }, (error) =>
+            error ? reject(error) : resolve(),
+          );
           if (kind === 'file') pipeline(entry, sink).catch(reject);
           else entry.resume();
         });

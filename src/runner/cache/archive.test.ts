@@ -155,6 +155,22 @@ describe('cache archives', () => {
       /under a symbolic link/,
     ],
     [
+      'a symbolic link whose path goes through another link and back up',
+      [
+        { name: 'w/node_modules/b', type: 'symlink', linkname: '.' },
+        { name: 'w/node_modules/a', type: 'symlink', linkname: 'b/b/b/../../etc' },
+      ],
+      /with \.\. after a name/,
+    ],
+    [
+      'a hard link to a file through a symbolic link of the archive',
+      [
+        { name: 'w/node_modules/dir', type: 'symlink', linkname: 'inner' },
+        { name: 'w/node_modules/x', type: 'link', linkname: 'w/node_modules/dir/passwd' },
+      ],
+      /through a symbolic link of the archive/,
+    ],
+    [
       'a hard link to a file outside',
       [{ name: 'w/node_modules/shadow', type: 'link', linkname: 'a/etc/shadow' }],
       /links to a file outside/,

@@ -1,11 +1,22 @@
 import { posix } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { createZstdDecompress } from 'node:zlib';
 import * as tar from 'tar-stream';
 import type { CachePlace } from './paths.js';
 
 /** Permission bits kept from an archive: setuid and setgid are dropped (a cache is data, not privilege). */
 const KEPT_MODE = 0o1777;
+
+/**
+ * The tar inside a zstd stream, failing with the source's error (a connection dropped midway), which
+ * `.pipe` would not pass on — a restore would wait forever for the rest.
+ */
+export function decompressed(compressed: Readable): Readable {
+  const out = createZstdDecompress();
+  pipeline(compressed, out).catch((error: unknown) => out.destroy(error as Error));
+  return out;
+}
 
 /** A cache archive refused on restore: an entry would land outside the step's cache paths. */
 export class UnsafeArchiveError extends Error {
@@ -52,8 +63,9 @@ export function packCache(parts: AsyncIterable<SavedPath>): Readable {
  * in the step's filesystem, relative to `/` (engines extract it at `/`) — and refused, failing the
  * stream with UnsafeArchiveError, when it would land outside every one of `places`: a name with
  * `..`, an absolute one, or one under none of the places; a symbolic link pointing out of its
- * place; a hard link to outside; a device, FIFO or other special file; an entry under a symbolic
- * link the archive made earlier. Entries of places the step no longer names are left out.
+ * place, or with `..` after a name; a hard link to outside or through a symbolic link of the
+ * archive; a device, FIFO or other special file; an entry under a symbolic link the archive made
+ * earlier. Entries of places the step no longer names are left out.
  */
 export function restoreCache(archive: Readable, places: readonly CachePlace[]): Readable {
   const pack = tar.pack();
@@ -88,6 +100,12 @@ export function restoreCache(archive: Readable, places: readonly CachePlace[]): 
         );
       case 'symlink': {
         const to = header.linkname ?? '';
+        // `..` only before the names (../pkg/bin): after one (b/../..), the name may be a link of the
+        // archive (b -> .), and what the path lexically says is not where it leads.
+        const segments = to.split('/');
+        const firstName = segments.findIndex((segment) => segment !== '..');
+        if (firstName >= 0 && segments.slice(firstName).includes('..'))
+          throw new UnsafeArchiveError(header.name, 'is a symbolic link with .. after a name');
         const resolved = to.startsWith('/') ? posix.normalize(to) : posix.join(posix.dirname(target), to);
         if (!inside(resolved, place.absolute))
           throw new UnsafeArchiveError(header.name, `points out of ${place.written}`);
@@ -99,7 +117,14 @@ export function restoreCache(archive: Readable, places: readonly CachePlace[]): 
         const linkPlace = placeOf(to, places, header.name);
         if (linkPlace === undefined)
           throw new UnsafeArchiveError(header.name, 'links to a file outside the cache');
-        renamed.linkname = toTarget(to, linkPlace).slice(1);
+        const linked = toTarget(to, linkPlace);
+        for (const link of links)
+          if (linked === link || linked.startsWith(`${link}/`))
+            throw new UnsafeArchiveError(
+              header.name,
+              'links to a file through a symbolic link of the archive',
+            );
+        renamed.linkname = linked.slice(1);
         break;
       }
       default:

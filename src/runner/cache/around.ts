@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createZstdCompress, createZstdDecompress } from 'node:zlib';
+import { createZstdCompress } from 'node:zlib';
 import type { AroundStep, ExecCache, ExecSpec, ExecStep, OutputSink, StepFiles } from '../../core/engine.js';
-import { packCache, restoreCache, type SavedPath } from './archive.js';
+import { decompressed, packCache, restoreCache, type SavedPath } from './archive.js';
 import { resolveKey } from './key.js';
 import { cachePlaces, type CachePlace } from './paths.js';
 import type { CacheTransport } from './transport.js';
@@ -80,7 +80,12 @@ export function cacheAround(context: StepCacheContext): AroundStep {
           say(`cache: nothing saved under "${key}"${restoreKeys.length > 0 ? ' or its restore keys' : ''}`);
           return;
         }
-        await files.put(restoreCache(hit.body.pipe(createZstdDecompress()), places), context.signal);
+        try {
+          await files.put(restoreCache(decompressed(hit.body), places), context.signal);
+        } finally {
+          // Refused midway, the rest of the archive is not read: the connection is let go of.
+          hit.body.destroy();
+        }
         restoredExactly = hit.exact;
         say(
           `cache: restored "${hit.key}"${hit.exact ? '' : ' (a restore key matched)'}, ${megabytes(hit.size)} in ${seconds(now() - started)}`,

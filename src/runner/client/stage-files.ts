@@ -13,8 +13,8 @@ export interface RpcStageFilesOptions {
   skipVerify?: boolean;
 }
 
-/** A cache request waits this long for the server's answer to start (the body then streams on). */
-const ANSWER_TIMEOUT = 60_000;
+/** A cache or artifact exchange gives up after this long without a byte either way (not a deadline: uploads take what they take). */
+const IDLE_TIMEOUT = 60_000;
 
 /**
  * The runner's side of the protocol's cache and artifact routes (src/server/rpc/routes/caches.ts,
@@ -129,19 +129,12 @@ export class RpcStageFiles {
       agent: this.#agent,
       signal,
     });
+    request.setTimeout(IDLE_TIMEOUT, () =>
+      request.destroy(new Error(`nothing sent or received for ${IDLE_TIMEOUT / 1000} s`)),
+    );
     const answer = new Promise<IncomingMessage>((resolve, reject) => {
-      const timer = setTimeout(
-        () => request.destroy(new Error(`no answer within ${ANSWER_TIMEOUT / 1000} s`)),
-        ANSWER_TIMEOUT,
-      );
-      request.once('response', (response) => {
-        clearTimeout(timer);
-        resolve(response);
-      });
-      request.once('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
+      request.once('response', resolve);
+      request.once('error', reject);
     });
     return { request, answer };
   }

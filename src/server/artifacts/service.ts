@@ -14,6 +14,17 @@ import { artifactZip } from './zip-blob.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
+/** Report files an artifact's index names at most. */
+const MAX_REPORTS = 1000;
+
+/**
+ * A report glob the server matches: brace alternatives expand exponentially in `matchesGlob`, so at
+ * most 4 groups (16 alternatives), and a short one.
+ */
+export function boundedGlob(glob: string): boolean {
+  return glob.length <= 200 && (glob.match(/\{/g)?.length ?? 0) <= 4;
+}
+
 /** SVC_ARTIFACT_MAX_SIZE and SVC_ARTIFACT_MAX_AGE. */
 export interface ArtifactLimits {
   /** Bytes one artifact's files may have, uncompressed. */
@@ -60,6 +71,10 @@ export class ArtifactService {
       throw new InvalidInputError('name: expected letters, digits, ., - and _ (up to 100), e.g. binaries');
     if (!Number.isSafeInteger(meta.expireIn) || meta.expireIn < 0)
       throw new InvalidInputError('expire_in: expected milliseconds, 0 or more');
+    if (meta.junit.length > 20 || !meta.junit.every(boundedGlob))
+      throw new InvalidInputError(
+        'junit: expected at most 20 globs of 200 characters, each with at most 4 {…} groups',
+      );
     const blob = `artifacts/${source.repoId}/${source.buildId}/${randomBytes(16).toString('hex')}`;
     const counted = limited(this.deps.limits.maxSize);
     pipeline(body, counted).catch(() => undefined);
@@ -75,14 +90,7 @@ export class ArtifactService {
     const now = this.#now();
     const keep = meta.expireIn > 0 ? meta.expireIn : this.deps.limits.maxAge;
     const stored = { blob, zipSize: summary.zipBytes, name: meta.name };
-    const junit =
-      meta.junit.length === 0
-        ? []
-        : (await readCentralDirectory(artifactZip(this.deps.blobs, stored)))
-            .filter(
-              (entry) => !entry.isDirectory && meta.junit.some((glob) => posix.matchesGlob(entry.name, glob)),
-            )
-            .map((entry) => entry.name);
+    const junit = meta.junit.length === 0 ? [] : await this.#reports(stored, meta.junit);
     const { artifact, replaced } = await this.deps.store.create({
       ...source,
       name: meta.name,
@@ -96,6 +104,23 @@ export class ArtifactService {
     });
     if (replaced !== undefined) await this.#deleteBlob(replaced.blob);
     return artifact;
+  }
+
+  /**
+   * The zip's files `globs` select, as its JUnit reports: XML files only, at most MAX_REPORTS. Each
+   * glob is a bounded matcher (checked on upload), so a pipeline cannot make this slow.
+   */
+  async #reports(
+    stored: Pick<Artifact, 'blob' | 'zipSize' | 'name'>,
+    globs: readonly string[],
+  ): Promise<string[]> {
+    const found: string[] = [];
+    for (const entry of await readCentralDirectory(artifactZip(this.deps.blobs, stored))) {
+      if (entry.isDirectory || !entry.name.toLowerCase().endsWith('.xml')) continue;
+      if (globs.some((glob) => posix.matchesGlob(entry.name, glob))) found.push(entry.name);
+      if (found.length >= MAX_REPORTS) break;
+    }
+    return found;
   }
 
   list(buildId: number): Promise<Artifact[]> {

@@ -19,8 +19,8 @@ const text = async (stream: Readable | undefined) => {
   return Buffer.concat(chunks).toString();
 };
 
-const main = { ref: 'refs/heads/main', event: 'push', sourceRepo: '' } as const;
-const feature = { ref: 'refs/heads/feature', event: 'push', sourceRepo: '' } as const;
+const main = { ref: 'refs/heads/main', event: 'push', sourceRepo: '', debug: false } as const;
+const feature = { ref: 'refs/heads/feature', event: 'push', sourceRepo: '', debug: false } as const;
 
 describe('CacheService on SQLite and the server’s disk', () => {
   let store: Store;
@@ -70,15 +70,38 @@ describe('CacheService on SQLite and the server’s disk', () => {
   });
 
   it('never lets a fork’s pull request write, though it reads the default branch', async () => {
-    const fork = { ref: 'refs/pull/7/head', event: 'pull_request', sourceRepo: 'mallory/app' } as const;
+    const fork = {
+      ref: 'refs/pull/7/head',
+      event: 'pull_request',
+      sourceRepo: 'mallory/app',
+      debug: false,
+    } as const;
     await expect(caches.save(repo, fork, 'deps-1', bytes('poison'))).rejects.toThrow(
       'a pull request from a fork reads caches but never writes one',
     );
     expect(await text((await caches.restore(repo, fork, 'deps-1', []))?.body)).toBe('main 1');
     // A pull request of the repository itself writes its own scope only.
-    const own = { ref: 'refs/pull/8/head', event: 'pull_request', sourceRepo: repo.slug } as const;
+    const own = {
+      ref: 'refs/pull/8/head',
+      event: 'pull_request',
+      sourceRepo: repo.slug,
+      debug: false,
+    } as const;
     await caches.save(repo, own, 'deps-1', bytes('pr 8'));
     expect(await text((await caches.restore(repo, main, 'deps-1', []))?.body)).toBe('main 1');
+  });
+
+  it('keeps what a custom or debug build of main saves apart from what main’s pushes restore', async () => {
+    const custom = { ref: 'refs/heads/main', event: 'custom', sourceRepo: '', debug: false } as const;
+    const debug = { ...main, debug: true };
+    await caches.save(repo, custom, 'deps-1', bytes('asked for'));
+    await caches.save(repo, debug, 'deps-1', bytes('debugged'));
+    expect(await text((await caches.restore(repo, main, 'deps-1', []))?.body)).toBe('main 1');
+    // Each reads its own first, then main's.
+    expect(await text((await caches.restore(repo, custom, 'deps-1', []))?.body)).toBe('debugged');
+    expect((await caches.list(repo)).map((e) => e.scope)).toContain('custom:refs/heads/main');
+    await caches.remove(repo, 'deps-1');
+    await caches.save(repo, main, 'deps-1', bytes('main 1'));
   });
 
   it('replaces a key in its scope and deletes the old archive', async () => {

@@ -11,6 +11,18 @@ import type { Repo } from '../../core/repo.js';
 /** The longest ref a cache's scope can be (the index's column). */
 const MAX_SCOPE = 255;
 
+/**
+ * The scope a build writes and reads first: its ref — except builds of a commit someone asked for
+ * (custom builds, promotions, rollbacks, debug builds), which may run any commit under a branch's
+ * ref: they get their own (`custom:<ref>`), so that they never change what the branch's pushes
+ * restore (a writer who may not push to a protected branch cannot poison its caches this way).
+ */
+export function ownScope(build: Pick<Build, 'ref' | 'event' | 'debug'>): string {
+  const asked =
+    build.event === 'custom' || build.event === 'promote' || build.event === 'rollback' || build.debug;
+  return asked ? `custom:${build.ref}` : build.ref;
+}
+
 /** SVC_CACHE_MAX_SIZE and SVC_CACHE_MAX_AGE. */
 export interface CacheLimits {
   /** Bytes a repository's caches may take together; the least recently used go beyond it. */
@@ -55,11 +67,11 @@ export class CacheService {
 
   async restore(
     repo: Repo,
-    build: Pick<Build, 'ref'>,
+    build: Pick<Build, 'ref' | 'event' | 'debug'>,
     key: string,
     restoreKeys: readonly string[],
   ): Promise<FoundCache | undefined> {
-    const scopes = [...new Set([build.ref, `refs/heads/${repo.defaultBranch}`])].filter(
+    const scopes = [...new Set([ownScope(build), build.ref, `refs/heads/${repo.defaultBranch}`])].filter(
       (scope) => scope.length <= MAX_SCOPE,
     );
     const { store } = this.deps;
@@ -73,13 +85,14 @@ export class CacheService {
           ? await store.find(repo.id, scope, text)
           : await store.findPrefix(repo.id, scope, text);
         if (entry === undefined) continue;
+        // Touched before the archive is opened: nothing is left open if the index fails.
+        await store.touch(entry.id, this.#now());
         const body = await this.deps.blobs.get(entry.blob);
         // An index entry whose archive is gone (removed by hand, a bucket's expiry): dropped, looked on.
         if (body === undefined) {
           await store.delete([entry.id]);
           continue;
         }
-        await store.touch(entry.id, this.#now());
         return { entry, exact: exact || entry.key === key, body };
       }
     }
@@ -89,11 +102,11 @@ export class CacheService {
   /** Why the build may not save caches (a fork's pull request, a ref too long); undefined when it may. */
   writeRefusal(
     repo: Pick<Repo, 'slug'>,
-    build: Pick<Build, 'ref' | 'event' | 'sourceRepo'>,
+    build: Pick<Build, 'ref' | 'event' | 'sourceRepo' | 'debug'>,
   ): string | undefined {
     if (comesFromFork(build, repo.slug))
       return 'a pull request from a fork reads caches but never writes one';
-    if (build.ref.length > MAX_SCOPE)
+    if (ownScope(build).length > MAX_SCOPE)
       return `the build's ref is longer than ${MAX_SCOPE} characters, which caches cannot be kept under`;
     return undefined;
   }
@@ -101,7 +114,7 @@ export class CacheService {
   /** Stores a build's archive under `key` in its own scope; ForbiddenError when writeRefusal says no. */
   async save(
     repo: Repo,
-    build: Pick<Build, 'ref' | 'event' | 'sourceRepo'>,
+    build: Pick<Build, 'ref' | 'event' | 'sourceRepo' | 'debug'>,
     key: string,
     body: Readable,
   ): Promise<CacheEntry> {
@@ -120,7 +133,7 @@ export class CacheService {
     const now = this.#now();
     const { entry, replaced } = await this.deps.store.put({
       repoId: repo.id,
-      scope: build.ref,
+      scope: ownScope(build),
       key,
       size,
       blob,

@@ -19,7 +19,8 @@ interface FilterBody {
 }
 
 /** Stage routes (`:id` is a stage) and step routes (`:id` is a step), as registered under /rpc/v2. */
-const STAGE_ROUTES = new Set(['/stage/:id', '/stage/:id/heartbeat']);
+/** `/stage/:id` and every route under it (heartbeat, caches, artifacts). */
+const isStageRoute = (route: string): boolean => route === '/stage/:id' || route.startsWith('/stage/:id/');
 const STEP_ROUTES = new Set(['/step/:id', '/step/:id/logs/batch', '/step/:id/logs/upload']);
 
 /**
@@ -68,7 +69,7 @@ export class TokenHeldGuard implements GaugeSource {
     const route = routeOf(request);
     const id = Number((request.params as { id?: string } | undefined)?.id);
     if (!Number.isSafeInteger(id)) return undefined;
-    if (STAGE_ROUTES.has(route)) return (await this.#deps.stages.find(id))?.machine;
+    if (isStageRoute(route)) return (await this.#deps.stages.find(id))?.machine;
     if (!STEP_ROUTES.has(route)) return undefined;
     const step = await this.#deps.steps.find(id);
     return step === undefined ? undefined : (await this.#deps.stages.find(step.stageId))?.machine;

@@ -2,6 +2,9 @@
  * Test support for the runner protocol: a real fastify app with registerRpcRoutes on a real store,
  * listening on a loopback port, plus fixtures to queue builds and a client to call it.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { Build, NewBuild } from '../../../src/core/build.js';
@@ -16,6 +19,9 @@ import { HeldEntries } from '../../../src/platform/metrics/held-entries.js';
 import { BuildWatches } from '../../../src/server/queue/build-watches.js';
 import { StageQueue } from '../../../src/server/queue/stage-queue.js';
 import { registerRpcRoutes, type RpcTimeouts } from '../../../src/server/rpc/index.js';
+import { ArtifactService } from '../../../src/server/artifacts/service.js';
+import { CacheService } from '../../../src/server/caches/service.js';
+import { DiskBlobStore } from '../../../src/store/blobs/disk-blobs.js';
 import { newBuild, newRepo, newStage } from '../../../src/store/cases/fixtures.case.js';
 import { openStore } from '../../../src/store/index.js';
 import type { TestDialect } from '../../support/databases.js';
@@ -87,6 +93,7 @@ export async function startServer(store: Store, options: ServerOptions = {}): Pr
   const watches = new BuildWatches({ builds: store.builds, recheck: 200 });
   const app = Fastify({ forceCloseConnections: true }) as unknown as FastifyInstance;
   const gauges = new HeldEntries();
+  const blobs = new DiskBlobStore(mkdtempSync(join(tmpdir(), 'svc-rpc-files-')));
   registerRpcRoutes(app, {
     gauges,
     store,
@@ -101,6 +108,13 @@ export async function startServer(store: Store, options: ServerOptions = {}): Pr
     timeouts: { watch: 2_000, ...options.timeouts },
     reaper: options.reaper,
     sharedSecretDisabled: options.sharedSecretDisabled ?? false,
+    // Caches and artifacts on a disk of their own: their routes are held to the same rules.
+    caches: new CacheService({ store: store.caches, blobs, limits: { maxSize: 2 ** 30, maxAge: 3_600_000 } }),
+    artifacts: new ArtifactService({
+      store: store.artifacts,
+      blobs,
+      limits: { maxSize: 2 ** 30, maxAge: 3_600_000 },
+    }),
   });
   await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   const address = app.server.address();

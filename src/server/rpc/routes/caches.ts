@@ -15,9 +15,18 @@ export interface CacheRouteDeps {
   caches: Pick<CacheService, 'restore' | 'save' | 'writeRefusal'>;
 }
 
+/** A key as runners make them: 1 to 512 characters, no control characters, well-formed text. */
+const cacheKey = z
+  .string()
+  .min(1)
+  .max(512)
+  .refine((key) => key.isWellFormed() && ![...key].some((c) => c < ' ' || c === '\u007f'), {
+    message: 'expected text without control characters',
+  });
+
 const restoreBody = z.object({
-  key: z.string().min(1).max(512),
-  restore_keys: z.array(z.string().min(1).max(512)).max(16).default([]),
+  key: cacheKey,
+  restore_keys: z.array(cacheKey).max(16).default([]),
 });
 
 /**
@@ -54,12 +63,14 @@ export function cacheRoutes(app: FastifyInstance, deps: CacheRouteDeps): void {
     streamed.addContentTypeParser(CACHE_CONTENT_TYPE, (_request, payload, parsed) => parsed(null, payload));
     streamed.put('/stage/:id/cache', async (request, reply) => {
       const { repo, build } = await runningStage(request, deps);
-      const key = (request.query as { key?: unknown }).key;
-      if (typeof key !== 'string' || key === '' || key.length > 512)
-        throw new InvalidInputError('key: expected the cache key, 1 to 512 characters');
+      const key = cacheKey.safeParse((request.query as { key?: unknown }).key);
+      if (!key.success)
+        throw new InvalidInputError(
+          'key: expected the cache key, 1 to 512 characters without control characters',
+        );
       if (request.headers['content-type'] !== CACHE_CONTENT_TYPE)
         throw new InvalidInputError(`the archive: expected Content-Type ${CACHE_CONTENT_TYPE}`);
-      const entry = await deps.caches.save(repo, build, key, request.body as Readable);
+      const entry = await deps.caches.save(repo, build, key.data, request.body as Readable);
       return reply.code(201).send({ size: entry.size });
     });
     done();

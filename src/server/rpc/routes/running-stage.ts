@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Build } from '../../../core/build.js';
-import { ConflictError, NotFoundError } from '../../../core/errors.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../../core/errors.js';
 import type { Repo } from '../../../core/repo.js';
 import type { Stage } from '../../../core/stage.js';
 import type { Store } from '../../../core/store.js';
@@ -21,7 +21,11 @@ export async function runningStage(
   if (stage === undefined) throw new NotFoundError(`stage ${id}`);
   if (stage.machine === '')
     throw new ConflictError(`stage ${id} must be accepted before its caches or artifacts are used`);
-  checkHolder(runnerOf(request), stage);
+  // Caches and artifacts are svc's: its runners name themselves, and only the holder is served.
+  const runner = runnerOf(request);
+  if (runner === undefined)
+    throw new ForbiddenError('caches and artifacts are for runners that name themselves (X-SVC-Runner)');
+  checkHolder(runner, stage);
   if (stage.status !== 'running') throw new ConflictError(`stage ${id} is ${stage.status}, not running`);
   const build = await deps.store.builds.find(stage.buildId);
   if (build === undefined) throw new NotFoundError(`build ${stage.buildId}`);
