@@ -48,6 +48,15 @@ const TARGETS: readonly { name: string; metric: RegExp; target: Target }[] = [
   { name: 'soak', metric: /heap.*per 1000 builds/i, target: valueAtMost(1, 'MiB') },
   { name: 'soak', metric: /RSS above/i, target: valueAtMost(50, 'MiB') },
   { name: 'soak', metric: /growth once warm/i, target: valueAtMost(2, 'more') },
+  // Issue 34: the warm build's step ≥ 5× faster than the cold one's.
+  { name: 'cache-speedup', metric: /./, target: ratioAtMost(0.2) },
+  // Issue 34: svc ≥ 0.8× the bare pipeline's MB/s; the ratio is baseline / svc, so ≤ 1.25.
+  {
+    name: 'cache-throughput',
+    metric: /^(save|restore),/,
+    target: { text: '≤ 1.25× baseline (≥ 0.8× its MB/s)', met: (r) => r.ratio !== null && r.ratio <= 1.25 },
+  },
+  { name: 'cache-memory', metric: /RSS growth/, target: valueAtMost(20, 'MiB') },
 ];
 
 /** The target a result is held to, if the issue sets one. */

@@ -2,6 +2,9 @@ import type { Benchmark } from '../lib/benchmark.js';
 import { apiScale } from './api-scale.js';
 import { buildLatency } from './build-latency.js';
 import { buildThroughput } from './build-throughput.js';
+import { cacheMemory } from './cache-memory.js';
+import { cacheSpeedup } from './cache-speedup.js';
+import { cacheThroughput } from './cache-throughput.js';
 import { dispatch } from './dispatch.js';
 import { failover } from './failover.js';
 import { firstBuildBenchmark } from './first-build.js';
@@ -32,4 +35,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   apiScale,
   failover,
   soak,
+  cacheSpeedup,
+  cacheThroughput,
+  cacheMemory,
 ];

@@ -38,6 +38,8 @@ export interface SvcSystemOptions {
   readonly serverEnv?: Record<string, string>;
   /** The GitHub double's requests an hour (default GitHub's 5,000; each build costs a few). */
   readonly githubRateLimit?: number;
+  /** The server's data folder (its database); by default a new folder of the system's temporary folder. */
+  readonly dataDir?: string;
 }
 
 /** Starts the double, the server, logs in, enables `octocat/app`, and starts the runners (one by default). */
@@ -52,7 +54,7 @@ export async function startSvcSystem(options: SvcSystemOptions = {}): Promise<Sv
   github.commit(repo, 'main', { 'README.md': 'bench\n' }, 'initial');
   const port = await freePort();
   const server = await startServer({
-    ...serverEnv(port, mkdtempSync(join(tmpdir(), 'svc-bench-')), github),
+    ...serverEnv(port, options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-bench-')), github),
     ...options.serverEnv,
   });
   const url = `http://127.0.0.1:${port}`;

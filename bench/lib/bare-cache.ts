@@ -1,0 +1,38 @@
+/*
+ * The floor a cache's save and restore are measured against: the bare pipeline on this machine,
+ * `tar -c | zstd -3 -T1` to a file and `zstd -dc | tar -x` back, and the cost of creating a file
+ * here (what bounds restoring 20,000 of them).
+ */
+import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { timeCommand } from './process.js';
+
+/** `tar -cf - FOLDER | zstd -3 -T1 > ARCHIVE`, in milliseconds. */
+export function bareSave(folder: string, archive: string): Promise<number> {
+  const script = `tar -cf - -C '${dirname(folder)}' '${basename(folder)}' | zstd -q -3 -T1 > '${archive}'`;
+  return timeCommand('bash', ['-c', `set -o pipefail; ${script}`]);
+}
+
+/** `zstd -dc ARCHIVE | tar -xf - -C INTO` into an emptied folder, in milliseconds (the emptying not counted). */
+export function bareRestore(archive: string, into: string): Promise<number> {
+  rmSync(into, { recursive: true, force: true });
+  mkdirSync(into, { recursive: true });
+  return timeCommand('bash', ['-c', `set -o pipefail; zstd -q -dc '${archive}' | tar -xf - -C '${into}'`]);
+}
+
+/**
+ * Microseconds to create one empty file here, on average over `files` of them in folders of 40 (as
+ * the folder has them): the cost grows as they pile up, so a small sample says too little.
+ */
+export function fileCreateMicros(dir: string, files = 20_000): number {
+  const at = join(dir, 'create-probe');
+  rmSync(at, { recursive: true, force: true });
+  const started = performance.now();
+  for (let i = 0; i < files; i++) {
+    if (i % 40 === 0) mkdirSync(join(at, `p${i / 40}`), { recursive: true });
+    closeSync(openSync(join(at, `p${Math.floor(i / 40)}`, `f${i}`), 'w'));
+  }
+  const micros = ((performance.now() - started) * 1000) / files;
+  rmSync(at, { recursive: true, force: true });
+  return micros;
+}
