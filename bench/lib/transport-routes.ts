@@ -4,7 +4,7 @@
  * routes, by the runner's own client), for the same archive, interleaved.
  */
 import { RPC_SECRET } from '../../test/e2e/system.js';
-import { RpcCaches } from '../../src/runner/client/caches.js';
+import { RpcStageFiles } from '../../src/runner/client/stage-files.js';
 import { cpuSeconds } from './cpu.js';
 import { archiveOf, readArchive } from './cache-archive.js';
 import type { CacheSystem } from './cache-builds.js';
@@ -38,9 +38,11 @@ export async function compareRoutes(
 ): Promise<BenchResult[]> {
   const { system } = caches;
   const stage = await holdStage(system, number);
-  const server = new RpcCaches({ endpoint: system.url, secret: RPC_SECRET, runner: stage.machine }).forStage(
-    stage.id,
-  );
+  const server = new RpcStageFiles({
+    endpoint: system.url,
+    secret: RPC_SECRET,
+    runner: stage.machine,
+  }).caches(stage.id);
   const serverPid = system.server.child.pid;
   const serverCpu: number[] = [];
   let archiveBytes = 0;
