@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
-import { PassThrough, Transform, type Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createZstdCompress } from 'node:zlib';
 import * as tar from 'tar-stream';
@@ -8,6 +8,7 @@ import type { Artifact, ArtifactStore } from '../../core/artifact.js';
 import type { BlobStore } from '../../core/blob.js';
 import { InvalidInputError, NotFoundError } from '../../core/errors.js';
 import { readCentralDirectory, type ZipEntry } from '../../platform/zip/central-directory.js';
+import { byteLimited } from '../../platform/byte-limit.js';
 import { entryStream } from '../../platform/zip/entry-stream.js';
 import { tarToZip } from '../../platform/zip/tar-to-zip.js';
 import { artifactZip } from './zip-blob.js';
@@ -76,9 +77,10 @@ export class ArtifactService {
         'junit: expected at most 20 globs of 200 characters, each with at most 4 {…} groups',
       );
     const blob = `artifacts/${source.repoId}/${source.buildId}/${randomBytes(16).toString('hex')}`;
-    const counted = limited(this.deps.limits.maxSize);
-    pipeline(body, counted).catch(() => undefined);
-    const { zip, done } = tarToZip(counted);
+    const { maxSize } = this.deps.limits;
+    const { zip, done } = tarToZip(
+      byteLimited(body, maxSize, `the artifact is larger than SVC_ARTIFACT_MAX_SIZE (${maxSize} bytes)`),
+    );
     let summary;
     try {
       await this.deps.blobs.put(blob, zip);
@@ -213,17 +215,4 @@ export class ArtifactService {
       this.deps.warn?.(`artifact ${blob} could not be deleted`, error);
     }
   }
-}
-
-/** Passes the bytes on, failing once they are more than `max` (the tar's size bounds the files'). */
-function limited(max: number): Transform {
-  let seen = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      seen += chunk.length;
-      if (seen > max)
-        done(new InvalidInputError(`the artifact is larger than SVC_ARTIFACT_MAX_SIZE (${max} bytes)`));
-      else done(null, chunk);
-    },
-  });
 }

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import type { BlobStore } from '../../core/blob.js';
 import type { Build } from '../../core/build.js';
 import type { CacheEntry, CacheStore } from '../../core/cache.js';
 import { ForbiddenError, InvalidInputError } from '../../core/errors.js';
 import { comesFromFork } from '../../core/fork.js';
+import { byteLimited } from '../../platform/byte-limit.js';
 import type { Repo } from '../../core/repo.js';
 
 /** The longest ref a cache's scope can be (the index's column). */
@@ -126,9 +126,13 @@ export class CacheService {
     }
     if (key === '' || key.length > 512) throw new InvalidInputError('key: expected 1 to 512 characters');
     const blob = `caches/${repo.id}/${randomBytes(16).toString('hex')}`;
-    const counted = limited(this.deps.limits.maxSize);
-    // A runner gone midway fails `counted` too, and so the blob's write: nothing is indexed.
-    pipeline(body, counted).catch(() => undefined);
+    const { maxSize } = this.deps.limits;
+    // A runner gone midway fails the blob's write too: nothing is indexed.
+    const counted = byteLimited(
+      body,
+      maxSize,
+      `the cache is larger than SVC_CACHE_MAX_SIZE (${maxSize} bytes)`,
+    );
     const { size } = await this.deps.blobs.put(blob, counted);
     const now = this.#now();
     const { entry, replaced } = await this.deps.store.put({
@@ -192,17 +196,4 @@ export class CacheService {
       this.deps.warn?.(`cache archive ${blob} could not be deleted`, error);
     }
   }
-}
-
-/** Passes the bytes on, failing the stream once they are more than `max`. */
-function limited(max: number): Transform {
-  let seen = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      seen += chunk.length;
-      if (seen > max)
-        done(new InvalidInputError(`the cache is larger than SVC_CACHE_MAX_SIZE (${max} bytes)`));
-      else done(null, chunk);
-    },
-  });
 }
