@@ -128,7 +128,7 @@ describe.skipIf(skip)('caches on the Docker engine', () => {
     const reporter = new MemoryReporter();
     const executor = new StageExecutor({ engine: new DockerEngine({ docker, owner }) });
     const spec = execSpec([
-      sh('deps', "grep -q '::/:/bin/sh' /etc/passwd && echo poisoned || echo clean; ls /drone/src/deps", {
+      sh('deps', "grep -q '::/:/bin/sh' /etc/passwd && echo poisoned || echo clean; ls /drone/src/deps 2>/dev/null || true", {
         cache: { key: 'poisoned', restoreKeys: [], paths: ['deps'], policy: 'pull' },
       }),
     ]);
@@ -138,7 +138,9 @@ describe.skipIf(skip)('caches on the Docker engine', () => {
     expect(lines[0]).toMatch(
       /^cache: restoring failed: the cache archive's entry "w\/deps\/escape" points out of deps/,
     );
-    // What came before the refused entry is in the step's path; nothing is outside it.
-    expect(lines.slice(1)).toEqual(['clean', 'ok']);
+    // Nothing is outside the step's path. What came before the refused entry may be in it, or not
+    // (the restore sends the archive on in pieces of 256 KiB, and the refusal stops the rest).
+    expect(lines[1]).toBe('clean');
+    expect(lines.slice(2).every((line) => line === 'ok')).toBe(true);
   }, 60_000);
 });

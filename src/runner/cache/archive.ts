@@ -1,8 +1,9 @@
 import { posix } from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createZstdDecompress } from 'node:zlib';
-import * as tar from 'tar-stream';
+import type { TarEntry } from '../../platform/tar/header.js';
+import { coalesced, concatenated, rewriteTar } from '../../platform/tar/rewrite.js';
 import type { CachePlace } from './paths.js';
 
 /** Permission bits kept from an archive: setuid and setgid are dropped (a cache is data, not privilege). */
@@ -38,11 +39,9 @@ export interface SavedPath {
  * read one after the other, each a tar as `docker cp` makes it (first segment = the path's last).
  */
 export function packCache(parts: AsyncIterable<SavedPath>): Readable {
-  const pack = tar.pack();
-  const out = new PassThrough();
-  void (async () => {
-    for await (const part of parts) {
-      await repack(part.tar, pack, (header) => {
+  async function* archives(): AsyncGenerator<AsyncGenerator<Buffer>> {
+    for await (const part of parts)
+      yield rewriteTar(part.tar, (header) => {
         const rest = stripFirst(header.name);
         const name = rest === '' ? part.place.inArchive : `${part.place.inArchive}/${rest}`;
         const linkname =
@@ -51,11 +50,13 @@ export function packCache(parts: AsyncIterable<SavedPath>): Readable {
             : header.linkname;
         return { ...header, name, linkname };
       });
-    }
-    pack.finalize();
-  })().catch((error: unknown) => out.destroy(error as Error));
-  pipeline(pack, out).catch((error: unknown) => out.destroy(error as Error));
-  return out;
+  }
+  return bytesOf(coalesced(concatenated(archives())));
+}
+
+/** A byte stream of `blocks` (a Readable of Buffers, not of objects: pipes and sockets count bytes). */
+function bytesOf(blocks: AsyncIterable<Buffer>): Readable {
+  return Readable.from(blocks, { objectMode: false, highWaterMark: 1 << 20 });
 }
 
 /**
@@ -68,10 +69,8 @@ export function packCache(parts: AsyncIterable<SavedPath>): Readable {
  * earlier. Entries of places the step no longer names are left out.
  */
 export function restoreCache(archive: Readable, places: readonly CachePlace[]): Readable {
-  const pack = tar.pack();
-  const out = new PassThrough();
   const links = new Set<string>();
-  const check = (header: tar.Header): tar.Header | undefined => {
+  const check = (header: TarEntry): TarEntry | undefined => {
     const name = header.name.replace(/\/+$/, '');
     const place = placeOf(name, places, header.name);
     if (place === undefined) return undefined;
@@ -79,7 +78,7 @@ export function restoreCache(archive: Readable, places: readonly CachePlace[]): 
     for (const link of links)
       if (target.startsWith(`${link}/`))
         throw new UnsafeArchiveError(header.name, 'lies under a symbolic link of the archive');
-    const renamed: tar.Header = {
+    const renamed: TarEntry = {
       ...header,
       name: target.slice(1),
       mode: (header.mode ?? 0o644) & KEPT_MODE,
@@ -93,10 +92,9 @@ export function restoreCache(archive: Readable, places: readonly CachePlace[]): 
       case 'contiguous-file':
       case 'fifo':
       case null:
-      case undefined:
         throw new UnsafeArchiveError(
           header.name,
-          `is a ${header.type ?? 'special file'}, which a cache never holds`,
+          `is a ${header.type ?? `special file (type flag ${JSON.stringify(header.flag)})`}, which a cache never holds`,
         );
       case 'symlink': {
         const to = header.linkname ?? '';
@@ -136,14 +134,7 @@ export function restoreCache(archive: Readable, places: readonly CachePlace[]): 
     }
     return renamed;
   };
-  repack(archive, pack, check)
-    .then(() => pack.finalize())
-    .catch((error: unknown) => {
-      pack.destroy(error as Error);
-      out.destroy(error as Error);
-    });
-  pipeline(pack, out).catch((error: unknown) => out.destroy(error as Error));
-  return out;
+  return bytesOf(coalesced(concatenated([rewriteTar(archive, check)])));
 }
 
 /** The place an archive name is under; undefined for a place the step does not name; throws for unsafe names. */
@@ -168,28 +159,4 @@ function inside(path: string, root: string): boolean {
 
 function stripFirst(name: string): string {
   return name.replace(/^\/+/, '').split('/').slice(1).join('/').replace(/\/+$/, '');
-}
-
-/** Copies each entry of `input` into `pack` as `rename` says (undefined: left out), in order. */
-async function repack(
-  input: Readable,
-  pack: tar.Pack,
-  rename: (header: tar.Header) => tar.Header | undefined,
-): Promise<void> {
-  const extract = tar.extract();
-  const feeding = pipeline(input, extract);
-  feeding.catch(() => undefined);
-  for await (const entry of extract) {
-    const header = rename(entry.header);
-    if (header === undefined) {
-      entry.resume();
-      continue;
-    }
-    await new Promise<void>((resolve, reject) => {
-      const sink = pack.entry(header, (error) => (error ? reject(error) : resolve()));
-      if (header.type === 'file') pipeline(entry, sink).catch(reject);
-      else entry.resume();
-    });
-  }
-  await feeding;
 }
