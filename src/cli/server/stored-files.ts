@@ -37,7 +37,12 @@ export function cacheStorage(settings: ServerSettings, cwd: string): CacheStorag
       prefix,
     });
     return {
-      blobs: new S3BlobStore(client, bucket, prefix),
+      blobs: new S3BlobStore(
+        client,
+        bucket,
+        prefix,
+        Math.max(settings.SVC_CACHE_MAX_SIZE, settings.SVC_ARTIFACT_MAX_SIZE),
+      ),
       where: `the bucket "${bucket}" under ${prefix}caches/ and ${prefix}artifacts/`,
     };
   }

@@ -6,7 +6,7 @@ import { startS3, type TestS3 } from '../../../test/support/s3.js';
 import { s3Client } from '../objects/object-logs.js';
 import { blobStoreContract } from './blob.case.js';
 import { DiskBlobStore } from './disk-blobs.js';
-import { S3BlobStore } from './s3-blobs.js';
+import { partSizeFor, S3BlobStore } from './s3-blobs.js';
 
 // s3rver takes any credentials; the SDK's chain must find some.
 process.env.AWS_ACCESS_KEY_ID ??= 'S3RVER';
@@ -46,5 +46,14 @@ describe('DiskBlobStore after a crash', () => {
     expect(await blobs.removeUnfinished(60_000)).toBe(0);
     expect(await blobs.removeUnfinished(60_000, Date.now() + 61_000)).toBe(1);
     expect(readdirSync(join(root, '.unfinished'))).toEqual([]);
+  });
+});
+
+describe('S3BlobStore part size', () => {
+  it('is S3’s smallest part until the largest blob needs more than 10,000 of them', () => {
+    expect(partSizeFor(0)).toBe(5 * 1024 * 1024);
+    expect(partSizeFor(10 * 1024 ** 3)).toBe(5 * 1024 * 1024);
+    const huge = 200 * 1024 ** 3;
+    expect(partSizeFor(huge) * 10_000).toBeGreaterThanOrEqual(huge);
   });
 });
