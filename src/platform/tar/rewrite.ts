@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { ChunkReader } from './chunk-reader.js';
 import {
   BLOCK,
@@ -83,6 +84,17 @@ async function* entriesOf(reader: ChunkReader, rename: RenameEntry): AsyncGenera
     await reader.skip(padding, truncated);
     if (padding > 0) yield ZEROS.subarray(0, padding);
   }
+}
+
+/**
+ * The blocks of `archives` (from rewriteTar) as one archive, its end written once after them, as a
+ * byte stream in pieces of 256 KiB. Destroying it stops the rewrite and lets its input go.
+ */
+export function archiveStream(
+  archives: AsyncIterable<AsyncIterable<Buffer>> | Iterable<AsyncIterable<Buffer>>,
+): Readable {
+  // Not a stream of objects: pipes and sockets count its bytes.
+  return Readable.from(coalesced(concatenated(archives)), { objectMode: false, highWaterMark: 1 << 20 });
 }
 
 /** The blocks of `archives` (from rewriteTar) as one archive, its end written once after them. */

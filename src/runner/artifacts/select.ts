@@ -1,7 +1,6 @@
 import { posix } from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import * as tar from 'tar-stream';
+import type { Readable } from 'node:stream';
+import { archiveStream, rewriteTar } from '../../platform/tar/rewrite.js';
 import type { StepFiles } from '../../core/engine.js';
 
 const GLOB_CHARS = /[*?[{]/;
@@ -37,14 +36,12 @@ export function selectFiles(
   found: (path: string) => void,
   signal?: AbortSignal,
 ): Readable {
-  const pack = tar.pack();
-  const out = new PassThrough();
   const seen = new Set<string>();
   const prefixes = [...new Set(globs.map(staticPrefix))].filter(
     (prefix, _i, all) =>
       !all.some((other) => other !== prefix && (other === '' || prefix.startsWith(`${other}/`))),
   );
-  void (async () => {
+  async function* archives(): AsyncGenerator<AsyncGenerator<Buffer>> {
     for (const prefix of prefixes) {
       const archive = await files.get(
         prefix === '' ? workspacePath : posix.join(workspacePath, prefix),
@@ -53,40 +50,21 @@ export function selectFiles(
       if (archive === undefined) continue;
       // Entries are named from the prefix's last segment (or the workspace folder's, for '').
       const parent = prefix === '' ? '' : posix.dirname(prefix) === '.' ? '' : posix.dirname(prefix);
-      const extract = tar.extract();
-      const feeding = pipeline(archive, extract);
-      feeding.catch(() => undefined);
-      for await (const entry of extract) {
-        const raw = entry.header.name.replace(/\/+$/, '');
-        const name = prefix === '' ? raw.split('/').slice(1).join('/') : posix.join(parent, raw);
-        const kind = entry.header.type;
+      const inWorkspace = (raw: string) =>
+        prefix === '' ? raw.split('/').slice(1).join('/') : posix.join(parent, raw);
+      yield rewriteTar(archive, (header) => {
+        const name = inWorkspace(header.name.replace(/\/+$/, ''));
+        const kind = header.type;
         const keep = kind === 'file' || kind === 'symlink' || kind === 'link';
-        if (name === '' || seen.has(name) || !keep || !selected(name, globs)) {
-          entry.resume();
-          continue;
-        }
+        if (name === '' || seen.has(name) || !keep || !selected(name, globs)) return undefined;
         seen.add(name);
         found(name);
         // A hard link names another entry of the same tar: renamed the same way.
-        const linked = entry.header.linkname ?? '';
         const linkname =
-          kind !== 'link'
-            ? entry.header.linkname
-            : prefix === ''
-              ? linked.split('/').slice(1).join('/')
-              : posix.join(parent, linked);
-        await new Promise<void>((resolve, reject) => {
-          const sink = pack.entry({ ...entry.header, name, linkname }, (error) =>
-            error ? reject(error) : resolve(),
-          );
-          if (kind === 'file') pipeline(entry, sink).catch(reject);
-          else entry.resume();
-        });
-      }
-      await feeding;
+          kind === 'link' && header.linkname !== null ? inWorkspace(header.linkname) : header.linkname;
+        return { ...header, name, linkname };
+      });
     }
-    pack.finalize();
-  })().catch((error: unknown) => out.destroy(error as Error));
-  pipeline(pack, out).catch((error: unknown) => out.destroy(error as Error));
-  return out;
+  }
+  return archiveStream(archives());
 }

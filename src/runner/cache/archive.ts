@@ -1,9 +1,9 @@
 import { posix } from 'node:path';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createZstdDecompress } from 'node:zlib';
 import type { TarEntry } from '../../platform/tar/header.js';
-import { coalesced, concatenated, rewriteTar } from '../../platform/tar/rewrite.js';
+import { archiveStream, rewriteTar } from '../../platform/tar/rewrite.js';
 import type { CachePlace } from './paths.js';
 
 /** Permission bits kept from an archive: setuid and setgid are dropped (a cache is data, not privilege). */
@@ -51,12 +51,7 @@ export function packCache(parts: AsyncIterable<SavedPath>): Readable {
         return { ...header, name, linkname };
       });
   }
-  return bytesOf(coalesced(concatenated(archives())));
-}
-
-/** A byte stream of `blocks` (a Readable of Buffers, not of objects: pipes and sockets count bytes). */
-function bytesOf(blocks: AsyncIterable<Buffer>): Readable {
-  return Readable.from(blocks, { objectMode: false, highWaterMark: 1 << 20 });
+  return archiveStream(archives());
 }
 
 /**
@@ -134,7 +129,7 @@ export function restoreCache(archive: Readable, places: readonly CachePlace[]): 
     }
     return renamed;
   };
-  return bytesOf(coalesced(concatenated([rewriteTar(archive, check)])));
+  return archiveStream([rewriteTar(archive, check)]);
 }
 
 /** The place an archive name is under; undefined for a place the step does not name; throws for unsafe names. */
