@@ -124,7 +124,7 @@ describe.skipIf(docker.skip)('caches: a real server and its runner', () => {
     git(work, 'push', '-q', remote(), 'feature');
     const third = await build(3);
     // Another key, so main's entry comes through the restore key; saved under the branch's own scope.
-    expect(third.lines[0]).toMatch(/\(a restore key matched\)/);
+    expect(third.lines[0], `${third.status}: ${third.lines.join('\n')}`).toMatch(/\(a restore key matched\)/);
     expect(third.lines).toContain('warm=main 1');
     expect(third.lines.at(-1)).toMatch(/^cache: saved /);
   }, 300_000);
