@@ -86,6 +86,8 @@ export function storedFiles(
     sweeps: [
       { name: 'caches', run: () => caches.expire() },
       { name: 'artifacts', run: () => artifacts.sweep() },
+      { name: 'orphaned cache archives', run: () => caches.removeOrphans() },
+      { name: 'orphaned artifact zips', run: () => artifacts.removeOrphans() },
     ],
     logger,
     ...(storage.removeUnfinished === undefined ? {} : { removeUnfinished: storage.removeUnfinished }),

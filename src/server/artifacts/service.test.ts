@@ -147,4 +147,28 @@ describe('ArtifactService on SQLite and the server’s disk', () => {
     for await (const blob of blobs.list('artifacts')) stored.push(blob.key);
     expect(stored).toEqual([]);
   });
+
+  it('removes the zips no artifact names once a day old, and keeps those it names', async () => {
+    const { build, stages } = await store.builds.create(newBuild(source.repoId, { status: 'success' }), [
+      newStage(1, 1),
+    ]);
+    const stage = stages[0];
+    if (stage === undefined) throw new Error('no stage');
+    const steps = await store.steps.list(stage.id);
+    const fresh = { repoId: source.repoId, buildId: build.id, stageId: stage.id, stepId: steps[0]?.id ?? 0 };
+    const artifact = await artifacts.upload(
+      fresh,
+      { name: 'named', expireIn: 0, junit: [] },
+      upload({ 'n.txt': 'n' }),
+    );
+    // A server killed between storing the zip and indexing it.
+    const leftover = `artifacts/${fresh.repoId}/${fresh.buildId}/${'0'.repeat(32)}`;
+    await blobs.put(leftover, Readable.from([Buffer.from('never indexed')]));
+    const day = 24 * 60 * 60_000;
+    expect(await artifacts.removeOrphans(Date.now() + day / 2)).toBe(0);
+    expect(await artifacts.removeOrphans(Date.now() + 2 * day)).toBe(1);
+    const stored = [];
+    for await (const blob of blobs.list('artifacts')) stored.push(blob.key);
+    expect(stored).toEqual([artifact.blob]);
+  });
 });

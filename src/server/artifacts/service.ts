@@ -12,6 +12,7 @@ import { byteLimited } from '../../platform/byte-limit.js';
 import { entryStream } from '../../platform/zip/entry-stream.js';
 import { tarToZip } from '../../platform/zip/tar-to-zip.js';
 import { artifactZip } from './zip-blob.js';
+import { idSegment, removeOrphanBlobs } from '../orphan-blobs.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
@@ -206,6 +207,20 @@ export class ArtifactService {
     for (const artifact of gone) await this.#deleteBlob(artifact.blob);
     await this.deps.store.delete([...new Set(gone.map((a) => a.id))]);
     return gone.length;
+  }
+
+  /**
+   * Removes zips no artifact names (a server died between storing and indexing one), once a day
+   * old; answers how many. `at`: now.
+   */
+  removeOrphans(at = this.#now()): Promise<number> {
+    return removeOrphanBlobs({
+      blobs: this.deps.blobs,
+      prefix: 'artifacts/',
+      groupOf: (key) => idSegment(key, 2),
+      knownIn: async (buildId) => (await this.deps.store.list(buildId)).map((artifact) => artifact.blob),
+      now: () => at,
+    });
   }
 
   async #deleteBlob(blob: string): Promise<void> {

@@ -148,4 +148,25 @@ describe('CacheService on SQLite and the server’s disk', () => {
     expect(await caches.restore(repo, main, 'deps-1', [])).toBeUndefined();
     expect(await store.caches.find(repo.id, 'refs/heads/main', 'deps-1')).toBeUndefined();
   });
+
+  it('removes the archives no entry names once a day old: a deleted repository’s, a crash’s leftover', async () => {
+    const doomed = await store.repos.create(newRepo({ defaultBranch: 'main' }));
+    await caches.save(doomed, main, 'deps', bytes('doomed'));
+    const doomedBlob = (await store.caches.list(doomed.id))[0]?.blob;
+    await caches.save(repo, main, 'kept', bytes('kept'));
+    // A server killed between storing the archive and indexing it.
+    await blobs.put(`caches/${repo.id}/${'0'.repeat(32)}`, bytes('never indexed'));
+    await blobs.put('caches/not-a-repository/x', bytes('not svc’s'));
+    await store.repos.delete(doomed.id);
+    const day = 24 * 60 * 60_000;
+    expect(await caches.removeOrphans(Date.now() + day / 2)).toBe(0);
+    expect(await caches.removeOrphans(Date.now() + 2 * day)).toBe(2);
+    const left = [];
+    for await (const blob of blobs.list('caches/')) left.push(blob.key);
+    const named = (await store.caches.list(repo.id)).map((entry) => entry.blob);
+    expect(left).toEqual(expect.arrayContaining([...named, 'caches/not-a-repository/x']));
+    expect(left).not.toContain(doomedBlob);
+    expect(left).not.toContain(`caches/${repo.id}/${'0'.repeat(32)}`);
+    expect(await text((await caches.restore(repo, main, 'kept', []))?.body)).toBe('kept');
+  });
 });

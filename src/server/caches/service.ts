@@ -7,6 +7,7 @@ import { ForbiddenError, InvalidInputError } from '../../core/errors.js';
 import { comesFromFork } from '../../core/fork.js';
 import { byteLimited } from '../../platform/byte-limit.js';
 import type { Repo } from '../../core/repo.js';
+import { idSegment, removeOrphanBlobs } from '../orphan-blobs.js';
 
 /** The longest ref a cache's scope can be (the index's column). */
 const MAX_SCOPE = 255;
@@ -165,6 +166,20 @@ export class CacheService {
     const old = await this.deps.store.unusedSince(this.#now() - this.deps.limits.maxAge, batch);
     await this.#drop(old);
     return old.length;
+  }
+
+  /**
+   * Removes archives no entry names (a server died between storing and indexing one; a deleted
+   * repository's entries went with it), once a day old; answers how many. `at`: now.
+   */
+  removeOrphans(at = this.#now()): Promise<number> {
+    return removeOrphanBlobs({
+      blobs: this.deps.blobs,
+      prefix: 'caches/',
+      groupOf: (key) => idSegment(key, 1),
+      knownIn: async (repoId) => (await this.deps.store.list(repoId)).map((entry) => entry.blob),
+      now: () => at,
+    });
   }
 
   /** Least recently used entries go until the repository fits its limit; `keep` (just saved) stays. */
