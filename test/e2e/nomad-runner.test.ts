@@ -36,6 +36,33 @@ steps:
   commands: [ "echo waiting", "sleep ${seconds}" ]
 `;
 
+/** A cache and an artifact through the job's `svc runner docker`: the second build finds both. */
+const FILES = `kind: pipeline
+type: docker
+name: make
+clone: { disable: true }
+steps:
+- name: deps
+  image: local/busybox
+  pull: if-not-exists
+  cache: { key: nomad-deps, paths: [ deps ] }
+  artifacts: { name: made, paths: [ "deps/*.txt" ] }
+  commands:
+  - if [ -f deps/made.txt ]; then echo "warm from build $(cat deps/made.txt)"; else mkdir -p deps && echo $DRONE_BUILD_NUMBER > deps/made.txt && echo cold; fi
+---
+kind: pipeline
+type: docker
+name: use
+clone: { disable: true }
+depends_on: [ make ]
+artifacts: { from: [ make ] }
+steps:
+- name: read
+  image: local/busybox
+  pull: if-not-exists
+  commands: [ "echo made by build $(cat deps/made.txt)" ]
+`;
+
 describe.skipIf(docker.skip)('svc runner nomad: a Nomad batch job per stage', () => {
   let nomad: NomadDouble;
   let git: GitServer;
@@ -159,5 +186,24 @@ describe.skipIf(docker.skip)('svc runner nomad: a Nomad batch job per stage', ()
     // The job was stopped before it was purged: its task cancelled the stage's containers.
     expect(labelledContainers(`io.svc.runner=${RUNNER}`)).toEqual([]);
     expect(nomad.unknownCalls.filter((call) => call.note === undefined)).toEqual([]);
+  });
+
+  it('saves and restores a cache, and passes an artifact to a dependent stage, from its jobs', async () => {
+    await e2e.push({ '.drone.yml': FILES }, 'caches and artifacts on Nomad');
+    const first = await e2e.build(5);
+    const made = await e2e.log(first, 'deps');
+    expect(first.status, made.join('\n')).toBe('success');
+    expect(made).toContain('cold');
+    expect(made.some((line) => line.startsWith('cache: saved "nomad-deps"'))).toBe(true);
+    expect(made.some((line) => line.startsWith('artifacts: uploaded "made", 1 file'))).toBe(true);
+    expect(await e2e.log(first, 'read', 2)).toContain('made by build 5');
+
+    await e2e.push({ '.drone.yml': FILES, 'README.md': 'again\n' }, 'the same, warm');
+    const second = await e2e.build(6);
+    const warm = await e2e.log(second, 'deps');
+    expect(second.status, warm.join('\n')).toBe('success');
+    expect(warm[0]).toMatch(/^cache: restored "nomad-deps", /);
+    expect(warm).toContain('warm from build 5');
+    expect(await e2e.log(second, 'read', 2)).toContain('made by build 5');
   });
 });
