@@ -220,6 +220,18 @@ describe('coalesced', () => {
     expect(joined.slice(0, -1).every((piece) => piece.length >= 64 * 1024)).toBe(true);
     expect(Buffer.concat(joined).equals(Buffer.concat(pieces))).toBe(true);
   });
+
+  it('passes a large piece on as it is, after what it held', async () => {
+    const large = Buffer.alloc(100_000, 1);
+    const joined: Buffer[] = [];
+    for await (const piece of coalesced(
+      Readable.from([Buffer.from('ab'), large, Buffer.from('c')]),
+      64 * 1024,
+    ))
+      joined.push(piece);
+    expect(joined.map((piece) => piece.length)).toEqual([2, 100_000, 1]);
+    expect(joined[1]).toBe(large);
+  });
 });
 
 function headerOnly(name: string): TarEntry {

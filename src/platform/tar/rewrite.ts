@@ -107,21 +107,29 @@ export async function* concatenated(
 
 /**
  * `pieces` joined into buffers of at least `size` bytes (the last may be shorter): a socket or a
- * compressor costs per write, and a tar of small files comes in pieces of 512 bytes.
+ * compressor costs per write, and a tar of small files comes in pieces of 512 bytes. A piece as
+ * large as `size` goes on as it is, after what was held: copying it would only cost.
  */
 export async function* coalesced(pieces: AsyncIterable<Buffer>, size = 256 * 1024): AsyncGenerator<Buffer> {
   let held: Buffer[] = [];
   let bytes = 0;
+  const flush = (): Buffer => {
+    const joined = held.length === 1 ? (held[0] as Buffer) : Buffer.concat(held, bytes);
+    held = [];
+    bytes = 0;
+    return joined;
+  };
   for await (const piece of pieces) {
+    if (piece.length >= size) {
+      if (bytes > 0) yield flush();
+      yield piece;
+      continue;
+    }
     held.push(piece);
     bytes += piece.length;
-    if (bytes >= size) {
-      yield held.length === 1 ? (held[0] as Buffer) : Buffer.concat(held, bytes);
-      held = [];
-      bytes = 0;
-    }
+    if (bytes >= size) yield flush();
   }
-  if (bytes > 0) yield Buffer.concat(held, bytes);
+  if (bytes > 0) yield flush();
 }
 
 async function metadata(reader: ChunkReader, header: TarEntry): Promise<Buffer> {
