@@ -67,4 +67,34 @@ describe('rpc: a runner reads and writes only the stages it holds', () => {
     const answer = await as(s, 'early', 'GET', `/rpc/v2/stage/${stages[0]!.id}`);
     expect(answer.status).toBe(409);
   });
+
+  it('serves a stage’s caches and artifacts to its holder only: not to a runner that names nobody, nor another', async () => {
+    const s = await server();
+    const { stages } = await queueBuild(s.store, [{ name: 'build' }]);
+    const stageId = stages[0]!.id;
+    await takeAndStart(s, stageId, [plannedStep(1, 'test')], 'holder');
+    const routes: [string, string, unknown?][] = [
+      ['POST', `/rpc/v2/stage/${stageId}/cache/restore`, { key: 'deps' }],
+      ['GET', `/rpc/v2/stage/${stageId}/artifacts/from/build`],
+    ];
+    for (const [method, path, body] of routes) {
+      // The shared secret without X-SVC-Runner: Drone's runners have no caches, and nobody is the holder.
+      const anonymous = await s.call(method, path, body);
+      expect(anonymous.status, path).toBe(403);
+      expect(((await anonymous.json()) as { message: string }).message).toBe(
+        'caches and artifacts are for runners that name themselves (X-SVC-Runner)',
+      );
+      expect((await as(s, 'intruder', method, path, body)).status, path).toBe(409);
+    }
+    expect(
+      (await as(s, 'holder', 'POST', `/rpc/v2/stage/${stageId}/cache/restore`, { key: 'deps' })).status,
+    ).toBe(204);
+    const poison = await fetch(`${s.url}/rpc/v2/stage/${stageId}/cache?key=deps`, {
+      method: 'PUT',
+      headers: { 'X-SVC-Token': SECRET, 'Content-Type': 'application/zstd' },
+      body: 'poison',
+    });
+    expect(poison.status).toBe(403);
+    expect(await s.store.caches.list(1)).toEqual([]);
+  });
 });
