@@ -1,9 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { createZstdCompress } from 'node:zlib';
-import * as tar from 'tar-stream';
+import type { Readable } from 'node:stream';
 import type { Artifact, ArtifactStore } from '../../core/artifact.js';
 import type { BlobStore } from '../../core/blob.js';
 import { InvalidInputError, NotFoundError } from '../../core/errors.js';
@@ -13,6 +10,7 @@ import { entryStream } from '../../platform/zip/entry-stream.js';
 import { tarToZip } from '../../platform/zip/tar-to-zip.js';
 import { artifactZip } from './zip-blob.js';
 import { idSegment, removeOrphanBlobs } from '../orphan-blobs.js';
+import { artifactsTarZst } from './tar-zst.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
@@ -158,43 +156,7 @@ export class ArtifactService {
 
   /** The artifact as a tar compressed with zstd, entries named as in the zip (`prefix` before each). */
   tarZst(artifacts: readonly Artifact[], prefix = ''): Readable {
-    const pack = tar.pack();
-    const out = new PassThrough();
-    void (async () => {
-      for (const artifact of artifacts) {
-        const zip = artifactZip(this.deps.blobs, artifact);
-        for (const entry of await readCentralDirectory(zip)) {
-          const name = prefix + entry.name.replace(/\/$/, '');
-          const mode = entry.mode & 0o7777;
-          if (entry.isDirectory) {
-            pack.entry({ name, type: 'directory', mode, mtime: entry.modified });
-            continue;
-          }
-          const body = await entryStream(zip, entry);
-          if (entry.isSymlink) {
-            const chunks: Buffer[] = [];
-            for await (const chunk of body) chunks.push(chunk as Buffer);
-            pack.entry({
-              name,
-              type: 'symlink',
-              linkname: Buffer.concat(chunks).toString(),
-              mode,
-              mtime: entry.modified,
-            });
-            continue;
-          }
-          await new Promise<void>((resolve, reject) => {
-            const sink = pack.entry({ name, size: entry.size, mode, mtime: entry.modified }, (error) =>
-              error ? reject(error) : resolve(),
-            );
-            pipeline(body, sink).catch(reject);
-          });
-        }
-      }
-      pack.finalize();
-    })().catch((error: unknown) => out.destroy(error as Error));
-    pipeline(pack, createZstdCompress(), out).catch((error: unknown) => out.destroy(error as Error));
-    return out;
+    return artifactsTarZst(this.deps.blobs, artifacts, prefix);
   }
 
   /** Removes expired artifacts and those of purged builds, a batch at a time; answers how many. */
