@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Engine, ExecSpec, ExecStep, OutputSink, StepExit } from '../../core/engine.js';
+import type {
+  AroundStep,
+  Engine,
+  ExecSpec,
+  ExecStep,
+  OutputSink,
+  StepExit,
+  StepFiles,
+} from '../../core/engine.js';
 import { KubeApiError, type KubeApi } from './api.js';
+import { podFiles } from './files.js';
 import { Launcher } from './launcher.js';
 import { catchUpLines, followLines } from './logs.js';
 import {
@@ -12,8 +21,10 @@ import {
   pullSecret,
   stagePod,
   stepSecret,
+  volumeName,
   type PodNames,
 } from './pod-spec.js';
+import { FILES_CONTAINER, movesFiles, stepReach } from './pod-files.js';
 import { stepState, unschedulable, type KubePod, type StepState } from './pod-state.js';
 import { PodWatcher } from './watcher.js';
 
@@ -36,6 +47,11 @@ export interface KubernetesEngineOptions {
   owner: string;
   /** SVC_IMAGE_PLACEHOLDER. */
   placeholder: string;
+  /**
+   * The image of the files container that moves caches and artifacts (SVC_IMAGE_CLONE: the clone
+   * image has `sh` and `tar`), in the pods of stages that use them.
+   */
+  filesImage: string;
   logger: Logger;
   /** How long a step may take to start (pulling, scheduling) before it fails (default 5 minutes). */
   startTimeout?: number;
@@ -49,6 +65,8 @@ interface Run {
   written: Record<string, string>;
   /** The scheduler's message, once written to a step's log. */
   told: Set<string>;
+  /** Resolves once the files container runs (asked for by the first step that moves files). */
+  filesReady?: Promise<void>;
 }
 
 /**
@@ -59,6 +77,7 @@ interface Run {
  * pod, its Secrets and a per-stage namespace are deleted at the end.
  */
 export class KubernetesEngine implements Engine {
+  readonly movesStepFiles = true;
   readonly #options: KubernetesEngineOptions;
   readonly #runs = new Map<string, Run>();
 
@@ -85,6 +104,7 @@ export class KubernetesEngine implements Engine {
       pullSecret: needsPull ? dnsLabel(`${pod}-pull`) : undefined,
       placeholder,
       labels,
+      filesImage: movesFiles(spec) ? this.#options.filesImage : undefined,
     };
     const first = spec.steps[0];
     const written = Object.fromEntries(LIVE_VARIABLES.map((name) => [name, first?.envs[name] ?? '']));
@@ -104,13 +124,24 @@ export class KubernetesEngine implements Engine {
     run.watcher.start();
   }
 
-  async run(spec: ExecSpec, step: ExecStep, output: OutputSink, signal?: AbortSignal): Promise<StepExit> {
+  async run(
+    spec: ExecSpec,
+    step: ExecStep,
+    output: OutputSink,
+    signal?: AbortSignal,
+    around?: AroundStep,
+  ): Promise<StepExit> {
     const run = this.#runs.get(spec.runId);
     if (run === undefined) throw new Error(`the stage ${spec.runId} was not set up`);
     const { api } = this.#options;
     const { names } = run;
     const container = containerName(spec, step);
     const stop = signal ?? new AbortController().signal;
+    stop.throwIfAborted();
+    // The step's container exists from the pod's start (with the placeholder): its files can be
+    // put before its image is, and read after it exited, while the pod lives.
+    const files = around === undefined ? undefined : await this.#filesOf(run, spec, step, stop);
+    if (around !== undefined && files !== undefined) await around.before(files);
     stop.throwIfAborted();
     const changed: Record<string, string> = {};
     for (const name of LIVE_VARIABLES) {
@@ -136,7 +167,9 @@ export class KubernetesEngine implements Engine {
         await catchUpLines(api, names.namespace, names.pod, container, followed, output).catch(
           () => undefined,
         );
-      return { exitCode: exited.exitCode, oomKilled: exited.reason === 'OOMKilled' };
+      const exit = { exitCode: exited.exitCode, oomKilled: exited.reason === 'OOMKilled' };
+      if (around !== undefined && files !== undefined) await around.after(files, exit);
+      return exit;
     } catch (error) {
       if (stop.aborted) {
         await this.#stopStep(run, container, step, started);
@@ -205,6 +238,51 @@ export class KubernetesEngine implements Engine {
       throw new Error(`the step did not start within ${Math.round(timeout / 1000)} s${why}`, {
         cause: error,
       });
+    }
+  }
+
+  /**
+   * The step's files through the pod's files container, once it runs (waited for as long as a
+   * step's start may take: its image may be pulled).
+   */
+  async #filesOf(run: Run, spec: ExecSpec, step: ExecStep, stop: AbortSignal): Promise<StepFiles> {
+    const { names } = run;
+    const image = names.filesImage;
+    if (image === undefined)
+      throw new Error(
+        `the pod of stage ${spec.runId} has no files container, yet step "${step.name}" moves files`,
+      );
+    run.filesReady ??= this.#filesRunning(run, image);
+    await Promise.race([run.filesReady, abortedBy(stop)]);
+    return podFiles(this.#options.api.exec, {
+      namespace: names.namespace,
+      pod: names.pod,
+      step: step.name,
+      reach: stepReach(spec, step, volumeName),
+    });
+  }
+
+  async #filesRunning(run: Run, image: string): Promise<void> {
+    const timeout = this.#options.startTimeout ?? 5 * 60_000;
+    let last = '';
+    try {
+      await run.watcher.until((pod) => {
+        const state = stepState(pod, FILES_CONTAINER, image);
+        if (state.kind === 'running') return true;
+        if (state.kind === 'exited' || state.kind === 'placeholder-ended' || state.kind === 'failed')
+          throw new Error(
+            `the pod's files container (${image}) cannot run: ${'reason' in state ? state.reason : ''}${'message' in state && state.message !== '' ? `: ${state.message}` : ''}`,
+          );
+        last =
+          'reason' in state ? `: ${state.reason}${state.message === '' ? '' : `: ${state.message}`}` : '';
+        return undefined;
+      }, AbortSignal.timeout(timeout));
+    } catch (error) {
+      if (!(error instanceof Error) || error.name !== 'TimeoutError') throw error;
+      throw new Error(
+        `the pod's files container (${image}) did not start within ${Math.round(timeout / 1000)} s${last}`,
+        { cause: error },
+      );
     }
   }
 
@@ -286,6 +364,14 @@ export class KubernetesEngine implements Engine {
     }
     return removed;
   }
+}
+
+/** Rejects once `signal` aborts (an AbortError), never otherwise. */
+function abortedBy(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(abortError(signal.reason));
+    else signal.addEventListener('abort', () => reject(abortError(signal.reason)), { once: true });
+  });
 }
 
 function abortError(reason: unknown): Error {
