@@ -13,10 +13,18 @@ const EXTRACT = ['tar', '-x', '-p', '-f', '-', '-C', '/'];
 
 /** The exit of the get script when nothing is at the path (tar's own failures are 1 and 2). */
 const NOTHING_THERE = 3;
+/**
+ * Packs "$2" in folder "$1"; exits NOTHING_THERE, before any output, when it does not exist — or,
+ * with "$3" set (a cache volume's own folder), when it is an empty folder.
+ */
 const PACK = [
   'sh',
   '-c',
-  'cd -- "$1" 2>/dev/null && { [ -e "$2" ] || [ -L "$2" ]; } || exit 3; exec tar -c -f - -- "$2"',
+  [
+    `cd -- "$1" 2>/dev/null && { [ -e "$2" ] || [ -L "$2" ]; } || exit ${NOTHING_THERE}`,
+    `if [ -n "$3" ] && [ -d "$2" ] && [ -z "$(ls -A -- "$2")" ]; then exit ${NOTHING_THERE}; fi`,
+    'exec tar -c -f - -- "$2"',
+  ].join('; '),
   'sh',
 ];
 
@@ -81,7 +89,13 @@ export function podFiles(exec: PodExec, place: StepPlace): StepFiles {
       const { promise: first, resolve: started } = Promise.withResolvers<'output'>();
       const exit = exec.run({
         ...where,
-        command: [...PACK, posix.dirname(found.path), posix.basename(found.path)],
+        command: [
+          ...PACK,
+          posix.dirname(found.path),
+          posix.basename(found.path),
+          // Only the volume's own folder: an empty folder inside it is something the step made.
+          found.emptyIsNothing === true && found.path === found.files ? 'empty-is-nothing' : '',
+        ],
         stdout: output,
         onOutput: () => started('output'),
         signal: signal === undefined ? dropped.signal : AbortSignal.any([signal, dropped.signal]),

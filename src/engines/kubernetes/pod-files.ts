@@ -29,6 +29,11 @@ export interface Reach {
   /** The same folder in the files container. */
   files: string;
   readOnly: boolean;
+  /**
+   * A cache path's own volume: its folder always exists, so an empty one counts as nothing there
+   * (the step made nothing to save), as a missing path does on other runners.
+   */
+  emptyIsNothing?: boolean;
 }
 
 /** A volume made for a step's absolute cache path. */
@@ -50,6 +55,7 @@ export function stepReach(spec: ExecSpec, step: ExecStep, volumeName: (name: str
       step: volume.path,
       files: `${FILES_ROOT}/c/${volume.name}`,
       readOnly: false,
+      emptyIsNothing: true,
     })),
   ];
   return reach.sort((a, b) => b.step.length - a.step.length);
