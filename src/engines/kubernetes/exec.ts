@@ -143,29 +143,34 @@ export class PodExec {
   }
 }
 
-/** Sends `input` on the stdin channel as it is read, then CLOSE for stdin. */
+/**
+ * Sends `input` on the stdin channel as it is read, then CLOSE for stdin. Stops reading when the
+ * connection closed (the command ended early: its exit status says why). Rejects only for the
+ * input's own failure.
+ */
 async function sendInput(socket: WebSocket, input: Readable): Promise<void> {
   for await (const chunk of input) {
     const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
     for (let at = 0; at < bytes.length; at += STDIN_FRAME) {
       const frame = Buffer.concat([Buffer.of(CHANNEL.stdin), bytes.subarray(at, at + STDIN_FRAME)]);
-      await send(socket, frame);
+      if (!(await send(socket, frame))) return;
     }
   }
   await send(socket, Buffer.of(CHANNEL.close, CHANNEL.stdin));
 }
 
-/** Sends one message; waits for it to be written only when much is queued already. */
-function send(socket: WebSocket, frame: Buffer): Promise<void> {
-  if (socket.readyState !== WebSocket.OPEN) return Promise.reject(new Error('the exec connection closed'));
+/**
+ * Sends one message; waits for it to be written only when much is queued already. False when the
+ * connection is closing: what was not sent no longer matters.
+ */
+function send(socket: WebSocket, frame: Buffer): Promise<boolean> {
+  if (socket.readyState !== WebSocket.OPEN) return Promise.resolve(false);
   const queued = socket.bufferedAmount > SEND_HIGH_WATER;
-  return new Promise((resolve, reject) => {
-    socket.send(frame, { binary: true }, (error) => {
-      if (error) reject(error);
-      else resolve();
-    });
+  return new Promise((resolve) => {
+    // A write error closes the connection: the close handler reports it.
+    socket.send(frame, { binary: true }, (error) => resolve(error === undefined || error === null));
     // Little is queued: the next chunk is read at once (resolving twice changes nothing).
-    if (!queued) resolve();
+    if (!queued) resolve(true);
   });
 }
 

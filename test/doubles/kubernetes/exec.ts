@@ -32,17 +32,24 @@ const HIGH_WATER = 1024 * 1024;
 
 /** The WebSocket side of the double: `upgrade` for the HTTP server, `close` for shutdown. */
 export class ExecEndpoint {
-  readonly #server = new WebSocketServer({
-    noServer: true,
-    perMessageDeflate: false,
-    handleProtocols: (offered: Set<string>) => SUPPORTED.find((p) => offered.has(p)) ?? false,
-  });
+  readonly #supported: string[];
+  readonly #server: WebSocketServer;
   readonly #open = new Set<Duplex>();
 
+  /** `v5` false: the subprotocols of an API server before 1.30 (v4 the newest). */
   constructor(
     private readonly ctx: ApiContext,
     private readonly token: string | undefined,
-  ) {}
+    v5 = true,
+  ) {
+    const supported = v5 ? SUPPORTED : SUPPORTED.filter((p) => p !== V5);
+    this.#supported = supported;
+    this.#server = new WebSocketServer({
+      noServer: true,
+      perMessageDeflate: false,
+      handleProtocols: (offered: Set<string>) => supported.find((p) => offered.has(p)) ?? false,
+    });
+  }
 
   /** Handles an upgrade request of the API server's HTTP server. */
   upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -62,11 +69,11 @@ export class ExecEndpoint {
       .split(',')
       .map((p) => p.trim())
       .filter((p) => p !== '');
-    if (offered.length > 0 && !offered.some((p) => SUPPORTED.includes(p)))
+    if (offered.length > 0 && !offered.some((p) => this.#supported.includes(p)))
       return refuse(
         socket,
         403,
-        `requested protocol(s) are not supported: [${offered.join(' ')}]; supports [${SUPPORTED.join(' ')}]`,
+        `requested protocol(s) are not supported: [${offered.join(' ')}]; supports [${this.#supported.join(' ')}]`,
         'text/plain',
       );
     this.#server.handleUpgrade(request, socket, head, (ws) => {
@@ -134,10 +141,15 @@ async function run(ctx: ApiContext, target: Target, ws: WebSocket): Promise<void
   const { execId, socket } = await ctx.engine.exec(target.dockerId, target.command, target.stdin);
   const take = (data: Buffer) => {
     if (protocol === V5 && data[0] === 255 && data.length === 2) {
-      if (data[1] === 0) socket.end();
+      if (data[1] === 0) {
+        socket.end();
+        // An ending stream emits no more 'drain': the connection must not stay paused for one.
+        ws.resume();
+      }
       return;
     }
-    if (data[0] !== 0 || !target.stdin) return;
+    // Input after the command's end (or stdin's) goes nowhere, as on a real node.
+    if (data[0] !== 0 || !target.stdin || socket.writableEnded || socket.destroyed) return;
     if (!socket.write(data.subarray(1))) {
       ws.pause();
       socket.once('drain', () => ws.resume());
@@ -149,6 +161,8 @@ async function run(ctx: ApiContext, target: Target, ws: WebSocket): Promise<void
   ws.resume();
   // The client went away: the command's streams are cut (its writes then fail, and it ends).
   ws.on('close', () => socket.destroy());
+  // The command's streams broke (it ended while input came): its exit is still told below.
+  socket.on('error', () => undefined);
   ws.on('error', () => socket.destroy());
   const demuxer = new Demuxer((stream, payload) => {
     const channel = stream === 'stderr' ? 2 : 1;
@@ -163,6 +177,8 @@ async function run(ctx: ApiContext, target: Target, ws: WebSocket): Promise<void
     socket.once('close', resolve);
   });
   if (ws.readyState !== ws.OPEN) return;
+  // Paused for a 'drain' that an ended stream never emits, it would not read the client's close.
+  ws.resume();
   let exitCode: number | undefined;
   for (let i = 0; i < 50 && exitCode === undefined; i++) {
     exitCode = await ctx.engine.execExit(execId);

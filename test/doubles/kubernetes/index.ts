@@ -199,7 +199,7 @@ export async function startKubernetesDouble(
     onUnknown: (call) => unknown.push(call),
     onError: onInternalError,
   });
-  const exec = new ExecEndpoint(ctx, config.token);
+  const exec = new ExecEndpoint(ctx, config.token, config.execV5);
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) =>
     exec.upgrade(request, socket, head),
   );
