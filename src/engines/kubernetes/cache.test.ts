@@ -110,3 +110,28 @@ describe.skipIf(skip)('caches on the Kubernetes engine', () => {
     expect(lines('deps').slice(1)).toEqual(['clean']);
   }, 60_000);
 });
+
+describe.skipIf(skip)('caches on the Kubernetes engine, when the files container cannot run', () => {
+  it('says why in the step’s log, and runs the step without its cache', async () => {
+    const stages = await kubeStages({ filesImage: 'svc/no-such-image:1', startTimeout: 3000 });
+    try {
+      const caches = new LocalCacheTransport(mkdtempSync(join(tmpdir(), 'svc-kube-nofiles-')));
+      await caches.save('fixed', Readable.from([Buffer.alloc(0)]).pipe(createZstdCompress()));
+      const spec = execSpec([
+        kubeShell('deps', 'mkdir -p deps && echo ran', {
+          cache: { key: 'fixed', restoreKeys: [], paths: ['deps'], policy: 'pull-push' },
+        }),
+      ]);
+      const { result, lines } = await stages.run(spec, { caches });
+      expect(result.status, lines('deps').join('\n')).toBe('success');
+      expect(lines('deps')[0]).toMatch(
+        /^cache: restoring failed: the pod's files container \(svc\/no-such-image:1\) did not start within 3 s: (ErrImagePull|ImagePullBackOff)/,
+      );
+      expect(lines('deps')).toContain('ran');
+      expect(lines('deps').at(-1)).toMatch(/^cache: saving failed: the pod's files container/);
+      expect(stages.cluster.internalErrors()).toEqual([]);
+    } finally {
+      await stages.cluster.close();
+    }
+  }, 60_000);
+});

@@ -11,6 +11,8 @@ import type {
 } from '../../core/engine.js';
 import { KubeApiError, type KubeApi } from './api.js';
 import { podFiles } from './files.js';
+import { FilesReady } from './files-ready.js';
+import { removeLeftovers } from './leftovers.js';
 import { Launcher } from './launcher.js';
 import { catchUpLines, followLines } from './logs.js';
 import {
@@ -20,11 +22,13 @@ import {
   LIVE_VARIABLES,
   pullSecret,
   stagePod,
+  OWNER_LABEL,
+  RUN_LABEL,
   stepSecret,
   volumeName,
   type PodNames,
 } from './pod-spec.js';
-import { FILES_CONTAINER, movesFiles, stepReach } from './pod-files.js';
+import { movesFiles, stepReach } from './pod-files.js';
 import { stepState, unschedulable, type KubePod, type StepState } from './pod-state.js';
 import { PodWatcher } from './watcher.js';
 
@@ -37,9 +41,7 @@ const STOP_SETTLE_MS = 10_000;
 /** How long the kubelet may take to stop an aborted step: the pod's 5 s grace, and a margin. */
 const STOP_WAIT_MS = 15_000;
 
-/** Labels of everything the engine creates: leftovers are found by owner. */
-export const OWNER_LABEL = 'io.svc.owner';
-export const RUN_LABEL = 'io.svc.run';
+export { OWNER_LABEL, RUN_LABEL } from './pod-spec.js';
 
 export interface KubernetesEngineOptions {
   api: KubeApi;
@@ -65,8 +67,8 @@ interface Run {
   written: Record<string, string>;
   /** The scheduler's message, once written to a step's log. */
   told: Set<string>;
-  /** Resolves once the files container runs (asked for by the first step that moves files). */
-  filesReady?: Promise<void>;
+  /** Whether the files container runs (asked by the first step that moves files). */
+  files?: FilesReady;
 }
 
 /**
@@ -140,7 +142,7 @@ export class KubernetesEngine implements Engine {
     stop.throwIfAborted();
     // The step's container exists from the pod's start (with the placeholder): its files can be
     // put before its image is, and read after it exited, while the pod lives.
-    const files = around === undefined ? undefined : await this.#filesOf(run, spec, step, stop);
+    const files = around === undefined ? undefined : this.#filesOf(run, spec, step);
     if (around !== undefined && files !== undefined) await around.before(files);
     stop.throwIfAborted();
     const changed: Record<string, string> = {};
@@ -242,48 +244,27 @@ export class KubernetesEngine implements Engine {
   }
 
   /**
-   * The step's files through the pod's files container, once it runs (waited for as long as a
-   * step's start may take: its image may be pulled).
+   * The step's files through the pod's files container. Each move first waits for it to run (as
+   * long as a step's start may take: its image may be pulled); one that cannot run fails the
+   * moves, which the runner core reports (a cache then does not fail the step).
    */
-  async #filesOf(run: Run, spec: ExecSpec, step: ExecStep, stop: AbortSignal): Promise<StepFiles> {
+  #filesOf(run: Run, spec: ExecSpec, step: ExecStep): StepFiles {
     const { names } = run;
     const image = names.filesImage;
     if (image === undefined)
       throw new Error(
         `the pod of stage ${spec.runId} has no files container, yet step "${step.name}" moves files`,
       );
-    run.filesReady ??= this.#filesRunning(run, image);
-    await Promise.race([run.filesReady, abortedBy(stop)]);
     return podFiles(this.#options.api.exec, {
       namespace: names.namespace,
       pod: names.pod,
       step: step.name,
       reach: stepReach(spec, step, volumeName),
+      ready: (signal) => {
+        run.files ??= new FilesReady(run.watcher, image, this.#options.startTimeout ?? 5 * 60_000);
+        return run.files.wait(signal);
+      },
     });
-  }
-
-  async #filesRunning(run: Run, image: string): Promise<void> {
-    const timeout = this.#options.startTimeout ?? 5 * 60_000;
-    let last = '';
-    try {
-      await run.watcher.until((pod) => {
-        const state = stepState(pod, FILES_CONTAINER, image);
-        if (state.kind === 'running') return true;
-        if (state.kind === 'exited' || state.kind === 'placeholder-ended' || state.kind === 'failed')
-          throw new Error(
-            `the pod's files container (${image}) cannot run: ${'reason' in state ? state.reason : ''}${'message' in state && state.message !== '' ? `: ${state.message}` : ''}`,
-          );
-        last =
-          'reason' in state ? `: ${state.reason}${state.message === '' ? '' : `: ${state.message}`}` : '';
-        return undefined;
-      }, AbortSignal.timeout(timeout));
-    } catch (error) {
-      if (!(error instanceof Error) || error.name !== 'TimeoutError') throw error;
-      throw new Error(
-        `the pod's files container (${image}) did not start within ${Math.round(timeout / 1000)} s${last}`,
-        { cause: error },
-      );
-    }
   }
 
   /**
@@ -338,40 +319,11 @@ export class KubernetesEngine implements Engine {
    * Deletes what earlier runs of this runner left (it was killed): pods and Secrets labelled with its
    * name in `namespaces`, and its per-stage namespaces. Namespaces it may not list are skipped.
    */
-  async removeLeftovers(
+  removeLeftovers(
     namespaces: readonly string[],
   ): Promise<{ pods: string[]; secrets: string[]; namespaces: string[] }> {
-    const { api, owner } = this.#options;
-    const selector = `${OWNER_LABEL}=${labelValue(owner)}`;
-    const removed = { pods: [] as string[], secrets: [] as string[], namespaces: [] as string[] };
-    for (const namespace of new Set(namespaces)) {
-      for (const pod of await api.listPods(namespace, selector)) {
-        await api.deletePod(namespace, pod, 0).catch(() => undefined);
-        removed.pods.push(`${namespace}/${pod}`);
-      }
-      for (const secret of await api.listSecrets(namespace, selector)) {
-        await api.deleteSecret(namespace, secret).catch(() => undefined);
-        removed.secrets.push(`${namespace}/${secret}`);
-      }
-    }
-    try {
-      for (const namespace of await api.listNamespaces(selector)) {
-        await api.deleteNamespace(namespace).catch(() => undefined);
-        removed.namespaces.push(namespace);
-      }
-    } catch (error) {
-      if (!(error instanceof KubeApiError && error.status === 403)) throw error;
-    }
-    return removed;
+    return removeLeftovers(this.#options.api, this.#options.owner, namespaces);
   }
-}
-
-/** Rejects once `signal` aborts (an AbortError), never otherwise. */
-function abortedBy(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(abortError(signal.reason));
-    else signal.addEventListener('abort', () => reject(abortError(signal.reason)), { once: true });
-  });
 }
 
 function abortError(reason: unknown): Error {

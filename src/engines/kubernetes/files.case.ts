@@ -33,7 +33,9 @@ export interface KubeStages {
   ): Promise<{ result: StageResult; lines: (step: string) => string[] }>;
 }
 
-export async function kubeStages(): Promise<KubeStages> {
+export async function kubeStages(
+  options: { filesImage?: string; startTimeout?: number } = {},
+): Promise<KubeStages> {
   const cluster = await startKubernetesDouble();
   const config = new KubeConfig();
   config.loadFromString(cluster.kubeconfig);
@@ -41,8 +43,9 @@ export async function kubeStages(): Promise<KubeStages> {
     api: new KubeApi(config),
     owner: `svc-files-${randomUUID().slice(0, 8)}`,
     placeholder: 'svc/placeholder',
-    filesImage: 'svc/git',
+    filesImage: options.filesImage ?? 'svc/git',
     logger: pino({ level: 'silent' }),
+    ...(options.startTimeout === undefined ? {} : { startTimeout: options.startTimeout }),
   });
   return {
     cluster,

@@ -35,6 +35,8 @@ export interface StepPlace {
   /** The step's name, for messages. */
   step: string;
   reach: readonly Reach[];
+  /** Resolves once the files container runs; rejects when it cannot. */
+  ready: (signal?: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -51,6 +53,12 @@ export function podFiles(exec: PodExec, place: StepPlace): StepFiles {
 
   return {
     async put(archive, signal) {
+      try {
+        await place.ready(signal);
+      } catch (error) {
+        archive.destroy();
+        throw error;
+      }
       const moved = retar(archive, (header) => {
         const to = (name: string) => {
           const found = reachOf(place.reach, `/${name}`);
@@ -80,6 +88,7 @@ export function podFiles(exec: PodExec, place: StepPlace): StepFiles {
     async get(path, signal) {
       const found = reachOf(place.reach, path);
       if (found === undefined) throw unreachable(path);
+      await place.ready(signal);
       const output = new PassThrough();
       // Read no further (the reader gave up): the connection is closed, and the container's tar ends.
       const dropped = new AbortController();

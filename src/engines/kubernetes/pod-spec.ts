@@ -9,6 +9,10 @@ import type {
 import type { ExecPod, ExecSpec, ExecStep, PullPolicy } from '../../core/engine.js';
 import { cacheMounts, cacheVolumeList, filesContainer } from './pod-files.js';
 
+/** Labels of everything the kubernetes engine creates: leftovers are found by owner. */
+export const OWNER_LABEL = 'io.svc.owner';
+export const RUN_LABEL = 'io.svc.run';
+
 /** Where every container sees the pod's annotations (the step status variables among them). */
 export const STATUS_MOUNT = '/run/drone';
 /** The variables a step reads again from the status file when it starts (they change during a stage). */
