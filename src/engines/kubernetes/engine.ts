@@ -106,7 +106,8 @@ export class KubernetesEngine implements Engine {
       pullSecret: needsPull ? dnsLabel(`${pod}-pull`) : undefined,
       placeholder,
       labels,
-      filesImage: movesFiles(spec) ? this.#options.filesImage : undefined,
+      // The files container runs a Linux image: a Windows pod gets none (its moves fail, said below).
+      filesImage: movesFiles(spec) && spec.platform.os !== 'windows' ? this.#options.filesImage : undefined,
     };
     const first = spec.steps[0];
     const written = Object.fromEntries(LIVE_VARIABLES.map((name) => [name, first?.envs[name] ?? '']));
@@ -251,10 +252,17 @@ export class KubernetesEngine implements Engine {
   #filesOf(run: Run, spec: ExecSpec, step: ExecStep): StepFiles {
     const { names } = run;
     const image = names.filesImage;
-    if (image === undefined)
-      throw new Error(
-        `the pod of stage ${spec.runId} has no files container, yet step "${step.name}" moves files`,
-      );
+    if (image === undefined) {
+      const refuse = () =>
+        Promise.reject(
+          new Error(
+            spec.platform.os === 'windows'
+              ? 'a Kubernetes pod on Windows nodes cannot move a step’s files yet'
+              : `the pod of stage ${spec.runId} has no files container`,
+          ),
+        );
+      return { put: refuse, get: refuse };
+    }
     return podFiles(this.#options.api.exec, {
       namespace: names.namespace,
       pod: names.pod,
