@@ -29,11 +29,9 @@ import {
   type PodNames,
 } from './pod-spec.js';
 import { movesFiles, stepReach } from './pod-files.js';
-import { stepState, unschedulable, type KubePod, type StepState } from './pod-state.js';
+import { stepState, type KubePod } from './pod-state.js';
+import { stepStarted } from './step-start.js';
 import { PodWatcher } from './watcher.js';
-
-/** How long a step's container may stay ended with the placeholder before its start counts as failed. */
-const PLACEHOLDER_GRACE_MS = 20_000;
 
 /** How long an aborted step's start may take to settle before the placeholder takes it back. */
 const STOP_SETTLE_MS = 10_000;
@@ -154,7 +152,13 @@ export class KubernetesEngine implements Engine {
     await run.launcher.launch(container, step.image, changed);
     let started = false;
     try {
-      await this.#started(run, container, step, output, stop);
+      await stepStarted(
+        { watcher: run.watcher, told: run.told, timeout: this.#options.startTimeout ?? 5 * 60_000 },
+        container,
+        step,
+        output,
+        stop,
+      );
       started = true;
       const logs = followLines(api, names.namespace, names.pod, container, output);
       if (step.detach) {
@@ -179,68 +183,6 @@ export class KubernetesEngine implements Engine {
         throw abortError(stop.reason);
       }
       throw error;
-    }
-  }
-
-  /**
-   * Waits for the step's container to run its image. Pull trouble and an unschedulable pod are
-   * written to the step's log as Kubernetes explains them; a permanent failure, or no start within
-   * the start timeout, fails the step.
-   */
-  async #started(
-    run: Run,
-    container: string,
-    step: ExecStep,
-    output: OutputSink,
-    stop: AbortSignal,
-  ): Promise<void> {
-    const timeout = this.#options.startTimeout ?? 5 * 60_000;
-    const expired = AbortSignal.timeout(timeout);
-    let last: StepState | undefined;
-    let ended: number | undefined;
-    try {
-      await run.watcher.until(
-        (pod) => {
-          const scheduling = unschedulable(pod);
-          if (scheduling !== undefined && !run.told.has(scheduling)) {
-            run.told.add(scheduling);
-            output(`svc: Kubernetes cannot schedule the pod yet: ${scheduling}`);
-          }
-          const state = stepState(pod, container, step.image);
-          if (
-            state.kind === 'pulling-failed' &&
-            (last?.kind !== state.kind || last.message !== state.message)
-          )
-            output(`svc: Kubernetes cannot pull ${step.image} (${state.reason}): ${state.message}`);
-          last =
-            scheduling === undefined
-              ? state
-              : { kind: 'waiting', reason: 'Unschedulable', message: scheduling };
-          // Under restartPolicy Never a kubelet that cannot start the new image leaves the container
-          // terminated: a placeholder ended for long is a start that failed.
-          if (state.kind !== 'placeholder-ended') ended = undefined;
-          else if (ended === undefined) ended = Date.now();
-          else if (Date.now() - ended >= PLACEHOLDER_GRACE_MS)
-            throw new Error(
-              `Kubernetes did not start the step's image ${step.image}: its container stopped (${state.reason}: ${state.message}) and none followed`,
-            );
-          if (state.kind === 'failed')
-            throw new Error(
-              `Kubernetes cannot start the step's container: ${state.reason}: ${state.message}`,
-            );
-          return state.kind === 'running' || state.kind === 'exited' ? true : undefined;
-        },
-        AbortSignal.any([stop, expired]),
-      );
-    } catch (error) {
-      if (!expired.aborted || stop.aborted) throw error;
-      const why =
-        last === undefined || !('message' in last)
-          ? ''
-          : `: ${last.reason}${last.message === '' ? '' : `: ${last.message}`}`;
-      throw new Error(`the step did not start within ${Math.round(timeout / 1000)} s${why}`, {
-        cause: error,
-      });
     }
   }
 

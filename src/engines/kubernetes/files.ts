@@ -89,7 +89,8 @@ export function podFiles(exec: PodExec, place: StepPlace): StepFiles {
       const found = reachOf(place.reach, path);
       if (found === undefined) throw unreachable(path);
       await place.ready(signal);
-      const output = new PassThrough();
+      // Room for a few of the API server's messages: the connection is not paused for each one.
+      const output = new PassThrough({ highWaterMark: 1024 * 1024 });
       // Read no further (the reader gave up): the connection is closed, and the container's tar ends.
       const dropped = new AbortController();
       output.once('close', () => {
