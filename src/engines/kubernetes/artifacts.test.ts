@@ -70,8 +70,13 @@ describe.skipIf(skip)('artifacts on the Kubernetes engine', () => {
     const make =
       'mkdir -p dist/sub build/app/bin reports other && echo a > dist/a.js && echo b > dist/sub/b.js && ' +
       'echo bin > build/app/bin/tool && echo "<testsuite/>" > reports/unit.xml && echo no > other/x && ' +
-      'ln -s a.js dist/link';
-    const spec = execSpec([kubeShell('make', make, { artifacts: ARTIFACTS })]);
+      'ln -s a.js dist/link && echo notes > notes.txt';
+    const artifacts = { ...ARTIFACTS, paths: [...ARTIFACTS.paths, '*.txt'] };
+    // The workspace as a kubernetes pipeline has it: the volume's own folder (the files container
+    // has it as /svc-files/w, so a glob at its top reads that folder and names it back).
+    const spec = execSpec([kubeShell('make', make, { artifacts })], {
+      workspace: { base: '/drone/src', path: '/drone/src' },
+    });
     const { result, lines } = await stages.run(spec, { artifacts: transport });
     expect(result.status, lines('make').join('\n')).toBe('success');
     expect(transport.uploads.get('out')).toEqual({
@@ -80,8 +85,9 @@ describe.skipIf(skip)('artifacts on the Kubernetes engine', () => {
       'dist/link': '-> a.js',
       'build/app/bin/tool': 'bin\n',
       'reports/unit.xml': '<testsuite/>\n',
+      'notes.txt': 'notes\n',
     });
-    expect(lines('make').at(-1)).toMatch(/^artifacts: uploaded "out", 5 files, [\d.]+ MB in [\d.]+ s$/);
+    expect(lines('make').at(-1)).toMatch(/^artifacts: uploaded "out", 6 files, [\d.]+ MB in [\d.]+ s$/);
   }, 120_000);
 
   it('uploads after a failure only with when: always, and says when nothing matches', async () => {
@@ -109,7 +115,7 @@ describe.skipIf(skip)('artifacts on the Kubernetes engine', () => {
     const transport = keeping({ 'dist/a.js': 'fetched a\n', 'dist/sub/b.js': 'fetched b\n' });
     const spec = execSpec(
       [kubeShell('use', 'cat dist/a.js dist/sub/b.js'), kubeShell('also', 'cat dist/a.js')],
-      { artifactsFrom: ['build'] },
+      { artifactsFrom: ['build'], workspace: { base: '/drone/src', path: '/drone/src' } },
     );
     const { result, lines } = await stages.run(spec, { artifacts: transport });
     expect(result.status, [...lines('use'), ...lines('also')].join('\n')).toBe('success');
