@@ -17,7 +17,7 @@ steps:
   volumes: [{ name: shared, path: /shared }]
   cache:
     key: deps
-    paths: [node_modules, /root/.npm, /root/.npm/_cacache, /shared/pkg, /drone/src/vendor, /opt/tool]
+    paths: [node_modules, /root/.npm, /root/.npm/_cacache, /shared/pkg, /drone/src/vendor, /opt/tool, /run/drone/x]
 - name: build
   image: node
   commands: [npm run build]
@@ -80,6 +80,8 @@ describe('the files container of a stage pod (caches and artifacts)', () => {
     expect(at('/root/.npm/_cacache/index')).toBe('/svc-files/c/svc-cache-2-0/_cacache/index');
     expect(at('/opt/tool')).toBe('/svc-files/c/svc-cache-2-1');
     expect(at('/optional')).toBeUndefined();
+    // The status file's folder is the pod's (a second mount there would make the pod invalid).
+    expect(at('/run/drone/x')).toBeUndefined();
     expect(at('/etc/passwd')).toBeUndefined();
     expect(at('/drone/../etc')).toBeUndefined();
   });

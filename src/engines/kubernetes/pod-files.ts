@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import type { V1Container, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
 import type { ExecSpec, ExecStep } from '../../core/engine.js';
+import { devicePaths, STATUS_MOUNT } from './mount-points.js';
 
 /**
  * Caches and artifacts (svc additions) on Kubernetes. A step's container cannot be reached once it
@@ -78,7 +79,14 @@ export function reachOf(reach: readonly Reach[], path: string): (Reach & { path:
 function cacheVolumes(spec: ExecSpec, step: ExecStep): CacheVolume[] {
   if (step.cache === undefined) return [];
   const index = spec.steps.findIndex((candidate) => candidate.id === step.id);
-  const held = [clean(spec.workspace.base), ...step.mounts.map((mount) => clean(mount.path))];
+  // Also the status file's folder and devices: a second mount there would make the pod invalid (a
+  // cache path under them stays unreachable, which the step's log then says).
+  const held = [
+    clean(spec.workspace.base),
+    ...step.mounts.map((mount) => clean(mount.path)),
+    STATUS_MOUNT,
+    ...step.devices.map((device) => clean(devicePaths(device).container)),
+  ];
   const volumes: CacheVolume[] = [];
   for (const written of step.cache.paths) {
     if (!written.startsWith('/')) continue;

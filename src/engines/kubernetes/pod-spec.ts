@@ -7,14 +7,13 @@ import type {
   V1VolumeMount,
 } from '@kubernetes/client-node';
 import type { ExecPod, ExecSpec, ExecStep, PullPolicy } from '../../core/engine.js';
+import { devicePaths, STATUS_MOUNT } from './mount-points.js';
 import { cacheMounts, cacheVolumeList, filesContainer } from './pod-files.js';
 
 /** Labels of everything the kubernetes engine creates: leftovers are found by owner. */
 export const OWNER_LABEL = 'io.svc.owner';
 export const RUN_LABEL = 'io.svc.run';
 
-/** Where every container sees the pod's annotations (the step status variables among them). */
-export const STATUS_MOUNT = '/run/drone';
 /** The variables a step reads again from the status file when it starts (they change during a stage). */
 export const LIVE_VARIABLES = [
   'DRONE_BUILD_STATUS',
@@ -301,12 +300,6 @@ function volumes(spec: ExecSpec, names: PodNames): V1Volume[] {
 
 export function volumeName(name: string): string {
   return dnsLabel(`v-${name}`);
-}
-
-/** `/dev/fuse` or `/dev/host:/dev/container[:rwm]`. */
-function devicePaths(device: string): { host: string; container: string } {
-  const [host = device, target] = device.split(':');
-  return { host, container: target ?? host };
 }
 
 function pullPolicy(pull: PullPolicy): string {
