@@ -70,7 +70,12 @@ export class PodExec {
         failure ??= error;
         socket.terminate();
       };
-      const resume = () => socket.resume();
+      // One wait for 'drain' at a time: messages already read still come after a pause.
+      let waiting = false;
+      const resume = () => {
+        waiting = false;
+        socket.resume();
+      };
       const onAbort = () => fail(abortError(call.signal?.reason, `the command in ${where} was stopped`));
       call.signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -99,8 +104,9 @@ export class PodExec {
             output = true;
             call.onOutput?.();
           }
-          if (call.stdout !== undefined && !call.stdout.write(payload)) {
+          if (call.stdout !== undefined && !call.stdout.write(payload) && !waiting) {
             // The reader is behind: stop reading the connection (TCP then holds the sender back).
+            waiting = true;
             socket.pause();
             call.stdout.once('drain', resume);
           }

@@ -139,6 +139,7 @@ async function run(ctx: ApiContext, target: Target, ws: WebSocket): Promise<void
   ws.on('message', hold);
   ws.pause();
   const { execId, socket } = await ctx.engine.exec(target.dockerId, target.command, target.stdin);
+  let waiting = false;
   const take = (data: Buffer) => {
     if (protocol === V5 && data[0] === 255 && data.length === 2) {
       if (data[1] === 0) {
@@ -150,9 +151,14 @@ async function run(ctx: ApiContext, target: Target, ws: WebSocket): Promise<void
     }
     // Input after the command's end (or stdin's) goes nowhere, as on a real node.
     if (data[0] !== 0 || !target.stdin || socket.writableEnded || socket.destroyed) return;
-    if (!socket.write(data.subarray(1))) {
+    if (!socket.write(data.subarray(1)) && !waiting) {
+      // One wait for 'drain' at a time: messages already read still come after a pause.
+      waiting = true;
       ws.pause();
-      socket.once('drain', () => ws.resume());
+      socket.once('drain', () => {
+        waiting = false;
+        ws.resume();
+      });
     }
   };
   ws.off('message', hold);
