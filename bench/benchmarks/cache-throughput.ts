@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Benchmark } from '../lib/benchmark.js';
 import { bareRestore, bareSave, fileCreateMicros, quietDisk } from '../lib/bare-cache.js';
 import {
@@ -53,7 +53,7 @@ async function measure(caches: CacheSystem, bare: Bare, bytes: number): Promise<
   const made = depsLine(await stepLog(caches.system, 1));
   if (made?.bytes !== bytes) throw new Error(`the step made ${made?.bytes} bytes, the host's copy ${bytes}`);
   for (let number = 2; number <= RUNS + 1; number++) {
-    await quietDisk(tmpdir());
+    await quietDisk(dirname(bare.into));
     await runBuild(caches.system, number, PIPELINE);
     const lines = await stepLog(caches.system, number);
     const restored = cacheLine(lines, 'restored');

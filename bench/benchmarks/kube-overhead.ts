@@ -56,6 +56,7 @@ async function measure(): Promise<BenchResult> {
       api: new KubeApi(config),
       owner: 'bench-kube',
       placeholder: 'svc/placeholder',
+      filesImage: 'svc/git',
       logger,
     });
     const docker = new DockerEngine({

@@ -28,8 +28,8 @@ export async function bareRestore(archive: string, into: string): Promise<number
  * Microseconds to create one empty file here, on average over `files` of them in folders of 40 (as
  * the folder has them): the cost grows as they pile up, so a small sample says too little.
  */
-export function fileCreateMicros(dir: string, files = 20_000): number {
-  const at = join(dir, 'create-probe');
+export function fileCreateMicros(dir: string, files = 20_000, keep = false): number {
+  const at = join(dir, keep ? `disk-probes/${performance.now().toFixed(0)}` : 'create-probe');
   rmSync(at, { recursive: true, force: true });
   const started = performance.now();
   for (let i = 0; i < files; i++) {
@@ -37,7 +37,7 @@ export function fileCreateMicros(dir: string, files = 20_000): number {
     closeSync(openSync(join(at, `p${Math.floor(i / 40)}`, `f${i}`), 'w'));
   }
   const micros = ((performance.now() - started) * 1000) / files;
-  rmSync(at, { recursive: true, force: true });
+  if (!keep) rmSync(at, { recursive: true, force: true });
   return micros;
 }
 
@@ -56,9 +56,15 @@ export async function quietDisk(
 ): Promise<{ waitedMs: number; micros: number }> {
   const started = performance.now();
   for (;;) {
-    const micros = fileCreateMicros(dir, 2_000);
+    // The probes' files stay until removeDiskProbes: deleting them would slow the next probe.
+    const micros = fileCreateMicros(dir, 2_000, true);
     const waitedMs = performance.now() - started;
     if (micros <= wantMicros || waitedMs >= maxMs) return { waitedMs, micros };
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
   }
+}
+
+/** Removes what quietDisk's probes left in `dir`, once the timed parts are over. */
+export function removeDiskProbes(dir: string): void {
+  rmSync(join(dir, 'disk-probes'), { recursive: true, force: true });
 }

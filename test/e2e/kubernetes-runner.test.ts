@@ -4,7 +4,8 @@
  * git server's network, their pod network). A two-stage push builds green; then, with a policy file,
  * namespace rules and a namespace per execution: the policy shapes the pod, a restricted namespace
  * is refused naming its rule, an unschedulable pod and an image that cannot be pulled are explained
- * in the log, and a SIGKILLed runner's pod and namespace are deleted when it starts again.
+ * in the log, and a SIGKILLed runner's pod and namespace are deleted when it starts again; a cache
+ * kept from one build to the next and artifacts handed from one stage to the next (issue 34).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,6 +41,38 @@ ${fields}steps:
   image: ${image}
   pull: if-not-exists
   commands: ${commands}
+`;
+
+/** Two stages: a step with a cache (a workspace path and an absolute one) and artifacts; a stage that fetches them. */
+const FILES_PIPELINE = `kind: pipeline
+type: kubernetes
+name: build
+clone: { disable: true }
+steps:
+- name: make
+  image: local/busybox
+  pull: if-not-exists
+  cache:
+    key: deps
+    paths: [deps, /root/.tool]
+  artifacts:
+    paths: [dist/**]
+  commands:
+  - test -f deps/made && echo "warm=$(cat deps/made) tool=$(cat /root/.tool/t)" || echo cold
+  - mkdir -p deps dist && echo "$DRONE_BUILD_NUMBER" > deps/made && echo t > /root/.tool/t
+  - echo "app of $DRONE_BUILD_NUMBER" > dist/app
+---
+kind: pipeline
+type: kubernetes
+name: deploy
+clone: { disable: true }
+depends_on: [build]
+artifacts: { from: [build] }
+steps:
+- name: ship
+  image: local/busybox
+  pull: if-not-exists
+  commands: [ "cat dist/app" ]
 `;
 
 /** The pod of a running stage as the API shows it (namespace, labels, a container's memory limit). */
@@ -177,6 +210,26 @@ describe.skipIf(docker.skip)('svc runner kubernetes: a pod per stage', () => {
           cluster.namespaces().some((ns) => ns.metadata.name?.startsWith('svc-stage-')) ? undefined : true,
         ),
       );
+      expect(cluster.unknownCalls()).toEqual([]);
+    });
+
+    it('keeps a cache from one build to the next and hands a stage’s artifacts to the next stage', async () => {
+      await e2e.push({ '.drone.yml': FILES_PIPELINE }, 'caches and artifacts');
+      const first = await e2e.build(7);
+      const make = await e2e.log(first, 'make');
+      expect(first.status, make.join('\n')).toBe('success');
+      expect(make).toContain('cold');
+      expect(make.join('\n')).toMatch(/^cache: saved "deps" \(deps, \/root\/\.tool\), /m);
+      expect(make.join('\n')).toMatch(/^artifacts: uploaded "make", 1 file, /m);
+      expect(await e2e.log(first, 'ship', 2)).toEqual(
+        expect.arrayContaining(['artifacts: fetched those of stage "build" into the workspace', 'app of 7']),
+      );
+      await e2e.push({ 'README.md': 'again\n' }, 'warm');
+      const second = await e2e.build(8);
+      const warm = await e2e.log(second, 'make');
+      expect(second.status, warm.join('\n')).toBe('success');
+      expect(warm.join('\n')).toMatch(/^cache: restored "deps", /m);
+      expect(warm).toContain('warm=7 tool=t');
       expect(cluster.unknownCalls()).toEqual([]);
     });
   });

@@ -72,6 +72,7 @@ export async function createKubernetesRunner(
     api,
     owner: name,
     placeholder: settings.SVC_IMAGE_PLACEHOLDER,
+    filesImage: settings.SVC_IMAGE_CLONE,
     logger,
     startTimeout: options.startTimeout ?? settings.SVC_STEP_START_TIMEOUT,
   });

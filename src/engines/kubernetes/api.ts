@@ -10,6 +10,7 @@ import {
   type V1Pod,
   type V1Secret,
 } from '@kubernetes/client-node';
+import { PodExec } from './exec.js';
 import type { KubePod } from './pod-state.js';
 
 /** Kubernetes refused a call; `reason` is the Status reason (`NotFound`, `Conflict`, `Forbidden`, …). */
@@ -42,11 +43,14 @@ export class KubeApi {
   readonly #watch: Watch;
   readonly #log: Log;
   readonly server: string;
+  /** Commands in a pod's container (the `exec` subresource, over a WebSocket). */
+  readonly exec: PodExec;
 
   constructor(config: KubeConfig) {
     this.#core = config.makeApiClient(CoreV1Api);
     this.#watch = new Watch(config);
     this.#log = new Log(config);
+    this.exec = new PodExec(config);
     this.server = config.getCurrentCluster()?.server ?? '(no cluster)';
   }
 

@@ -23,6 +23,7 @@ function kubernetesEngine(kubeconfig: string, prefix: string): KubernetesEngine 
     api: new KubeApi(config),
     owner: `${prefix}-${randomUUID().slice(0, 8)}`,
     placeholder: 'svc/placeholder',
+    filesImage: 'svc/git',
     logger: pino({ level: 'silent' }),
   });
 }

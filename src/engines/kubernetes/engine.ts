@@ -1,7 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Engine, ExecSpec, ExecStep, OutputSink, StepExit } from '../../core/engine.js';
+import type {
+  AroundStep,
+  Engine,
+  ExecSpec,
+  ExecStep,
+  OutputSink,
+  StepExit,
+  StepFiles,
+} from '../../core/engine.js';
 import { KubeApiError, type KubeApi } from './api.js';
+import { podFiles } from './files.js';
+import { FilesReady } from './files-ready.js';
+import { removeLeftovers } from './leftovers.js';
 import { Launcher } from './launcher.js';
 import { catchUpLines, followLines } from './logs.js';
 import {
@@ -11,14 +22,16 @@ import {
   LIVE_VARIABLES,
   pullSecret,
   stagePod,
+  OWNER_LABEL,
+  RUN_LABEL,
   stepSecret,
+  volumeName,
   type PodNames,
 } from './pod-spec.js';
-import { stepState, unschedulable, type KubePod, type StepState } from './pod-state.js';
+import { movesFiles, stepReach } from './pod-files.js';
+import { stepState, type KubePod } from './pod-state.js';
+import { stepStarted } from './step-start.js';
 import { PodWatcher } from './watcher.js';
-
-/** How long a step's container may stay ended with the placeholder before its start counts as failed. */
-const PLACEHOLDER_GRACE_MS = 20_000;
 
 /** How long an aborted step's start may take to settle before the placeholder takes it back. */
 const STOP_SETTLE_MS = 10_000;
@@ -26,9 +39,7 @@ const STOP_SETTLE_MS = 10_000;
 /** How long the kubelet may take to stop an aborted step: the pod's 5 s grace, and a margin. */
 const STOP_WAIT_MS = 15_000;
 
-/** Labels of everything the engine creates: leftovers are found by owner. */
-export const OWNER_LABEL = 'io.svc.owner';
-export const RUN_LABEL = 'io.svc.run';
+export { OWNER_LABEL, RUN_LABEL } from './pod-spec.js';
 
 export interface KubernetesEngineOptions {
   api: KubeApi;
@@ -36,6 +47,11 @@ export interface KubernetesEngineOptions {
   owner: string;
   /** SVC_IMAGE_PLACEHOLDER. */
   placeholder: string;
+  /**
+   * The image of the files container that moves caches and artifacts (SVC_IMAGE_CLONE: the clone
+   * image has `sh` and `tar`), in the pods of stages that use them.
+   */
+  filesImage: string;
   logger: Logger;
   /** How long a step may take to start (pulling, scheduling) before it fails (default 5 minutes). */
   startTimeout?: number;
@@ -49,6 +65,8 @@ interface Run {
   written: Record<string, string>;
   /** The scheduler's message, once written to a step's log. */
   told: Set<string>;
+  /** Whether the files container runs (asked by the first step that moves files). */
+  files?: FilesReady;
 }
 
 /**
@@ -59,6 +77,7 @@ interface Run {
  * pod, its Secrets and a per-stage namespace are deleted at the end.
  */
 export class KubernetesEngine implements Engine {
+  readonly movesStepFiles = true;
   readonly #options: KubernetesEngineOptions;
   readonly #runs = new Map<string, Run>();
 
@@ -85,6 +104,8 @@ export class KubernetesEngine implements Engine {
       pullSecret: needsPull ? dnsLabel(`${pod}-pull`) : undefined,
       placeholder,
       labels,
+      // The files container runs a Linux image: a Windows pod gets none (its moves fail, said below).
+      filesImage: movesFiles(spec) && spec.platform.os !== 'windows' ? this.#options.filesImage : undefined,
     };
     const first = spec.steps[0];
     const written = Object.fromEntries(LIVE_VARIABLES.map((name) => [name, first?.envs[name] ?? '']));
@@ -104,13 +125,24 @@ export class KubernetesEngine implements Engine {
     run.watcher.start();
   }
 
-  async run(spec: ExecSpec, step: ExecStep, output: OutputSink, signal?: AbortSignal): Promise<StepExit> {
+  async run(
+    spec: ExecSpec,
+    step: ExecStep,
+    output: OutputSink,
+    signal?: AbortSignal,
+    around?: AroundStep,
+  ): Promise<StepExit> {
     const run = this.#runs.get(spec.runId);
     if (run === undefined) throw new Error(`the stage ${spec.runId} was not set up`);
     const { api } = this.#options;
     const { names } = run;
     const container = containerName(spec, step);
     const stop = signal ?? new AbortController().signal;
+    stop.throwIfAborted();
+    // The step's container exists from the pod's start (with the placeholder): its files can be
+    // put before its image is, and read after it exited, while the pod lives.
+    const files = around === undefined ? undefined : this.#filesOf(run, spec, step);
+    if (around !== undefined && files !== undefined) await around.before(files);
     stop.throwIfAborted();
     const changed: Record<string, string> = {};
     for (const name of LIVE_VARIABLES) {
@@ -120,7 +152,13 @@ export class KubernetesEngine implements Engine {
     await run.launcher.launch(container, step.image, changed);
     let started = false;
     try {
-      await this.#started(run, container, step, output, stop);
+      await stepStarted(
+        { watcher: run.watcher, told: run.told, timeout: this.#options.startTimeout ?? 5 * 60_000 },
+        container,
+        step,
+        output,
+        stop,
+      );
       started = true;
       const logs = followLines(api, names.namespace, names.pod, container, output);
       if (step.detach) {
@@ -136,7 +174,9 @@ export class KubernetesEngine implements Engine {
         await catchUpLines(api, names.namespace, names.pod, container, followed, output).catch(
           () => undefined,
         );
-      return { exitCode: exited.exitCode, oomKilled: exited.reason === 'OOMKilled' };
+      const exit = { exitCode: exited.exitCode, oomKilled: exited.reason === 'OOMKilled' };
+      if (around !== undefined && files !== undefined) await around.after(files, exit);
+      return exit;
     } catch (error) {
       if (stop.aborted) {
         await this.#stopStep(run, container, step, started);
@@ -147,65 +187,34 @@ export class KubernetesEngine implements Engine {
   }
 
   /**
-   * Waits for the step's container to run its image. Pull trouble and an unschedulable pod are
-   * written to the step's log as Kubernetes explains them; a permanent failure, or no start within
-   * the start timeout, fails the step.
+   * The step's files through the pod's files container. Each move first waits for it to run (as
+   * long as a step's start may take: its image may be pulled); one that cannot run fails the
+   * moves, which the runner core reports (a cache then does not fail the step).
    */
-  async #started(
-    run: Run,
-    container: string,
-    step: ExecStep,
-    output: OutputSink,
-    stop: AbortSignal,
-  ): Promise<void> {
-    const timeout = this.#options.startTimeout ?? 5 * 60_000;
-    const expired = AbortSignal.timeout(timeout);
-    let last: StepState | undefined;
-    let ended: number | undefined;
-    try {
-      await run.watcher.until(
-        (pod) => {
-          const scheduling = unschedulable(pod);
-          if (scheduling !== undefined && !run.told.has(scheduling)) {
-            run.told.add(scheduling);
-            output(`svc: Kubernetes cannot schedule the pod yet: ${scheduling}`);
-          }
-          const state = stepState(pod, container, step.image);
-          if (
-            state.kind === 'pulling-failed' &&
-            (last?.kind !== state.kind || last.message !== state.message)
-          )
-            output(`svc: Kubernetes cannot pull ${step.image} (${state.reason}): ${state.message}`);
-          last =
-            scheduling === undefined
-              ? state
-              : { kind: 'waiting', reason: 'Unschedulable', message: scheduling };
-          // Under restartPolicy Never a kubelet that cannot start the new image leaves the container
-          // terminated: a placeholder ended for long is a start that failed.
-          if (state.kind !== 'placeholder-ended') ended = undefined;
-          else if (ended === undefined) ended = Date.now();
-          else if (Date.now() - ended >= PLACEHOLDER_GRACE_MS)
-            throw new Error(
-              `Kubernetes did not start the step's image ${step.image}: its container stopped (${state.reason}: ${state.message}) and none followed`,
-            );
-          if (state.kind === 'failed')
-            throw new Error(
-              `Kubernetes cannot start the step's container: ${state.reason}: ${state.message}`,
-            );
-          return state.kind === 'running' || state.kind === 'exited' ? true : undefined;
-        },
-        AbortSignal.any([stop, expired]),
-      );
-    } catch (error) {
-      if (!expired.aborted || stop.aborted) throw error;
-      const why =
-        last === undefined || !('message' in last)
-          ? ''
-          : `: ${last.reason}${last.message === '' ? '' : `: ${last.message}`}`;
-      throw new Error(`the step did not start within ${Math.round(timeout / 1000)} s${why}`, {
-        cause: error,
-      });
+  #filesOf(run: Run, spec: ExecSpec, step: ExecStep): StepFiles {
+    const { names } = run;
+    const image = names.filesImage;
+    if (image === undefined) {
+      const refuse = () =>
+        Promise.reject(
+          new Error(
+            spec.platform.os === 'windows'
+              ? 'a Kubernetes pod on Windows nodes cannot move a step’s files yet'
+              : `the pod of stage ${spec.runId} has no files container`,
+          ),
+        );
+      return { put: refuse, get: refuse };
     }
+    return podFiles(this.#options.api.exec, {
+      namespace: names.namespace,
+      pod: names.pod,
+      step: step.name,
+      reach: stepReach(spec, step, volumeName),
+      ready: (signal) => {
+        run.files ??= new FilesReady(run.watcher, image, this.#options.startTimeout ?? 5 * 60_000);
+        return run.files.wait(signal);
+      },
+    });
   }
 
   /**
@@ -260,31 +269,10 @@ export class KubernetesEngine implements Engine {
    * Deletes what earlier runs of this runner left (it was killed): pods and Secrets labelled with its
    * name in `namespaces`, and its per-stage namespaces. Namespaces it may not list are skipped.
    */
-  async removeLeftovers(
+  removeLeftovers(
     namespaces: readonly string[],
   ): Promise<{ pods: string[]; secrets: string[]; namespaces: string[] }> {
-    const { api, owner } = this.#options;
-    const selector = `${OWNER_LABEL}=${labelValue(owner)}`;
-    const removed = { pods: [] as string[], secrets: [] as string[], namespaces: [] as string[] };
-    for (const namespace of new Set(namespaces)) {
-      for (const pod of await api.listPods(namespace, selector)) {
-        await api.deletePod(namespace, pod, 0).catch(() => undefined);
-        removed.pods.push(`${namespace}/${pod}`);
-      }
-      for (const secret of await api.listSecrets(namespace, selector)) {
-        await api.deleteSecret(namespace, secret).catch(() => undefined);
-        removed.secrets.push(`${namespace}/${secret}`);
-      }
-    }
-    try {
-      for (const namespace of await api.listNamespaces(selector)) {
-        await api.deleteNamespace(namespace).catch(() => undefined);
-        removed.namespaces.push(namespace);
-      }
-    } catch (error) {
-      if (!(error instanceof KubeApiError && error.status === 403)) throw error;
-    }
-    return removed;
+    return removeLeftovers(this.#options.api, this.#options.owner, namespaces);
   }
 }
 

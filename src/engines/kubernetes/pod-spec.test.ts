@@ -33,6 +33,7 @@ const NAMES: PodNames = {
   secret: 'svc-run1',
   pullSecret: 'svc-run1-pull',
   placeholder: 'svc/placeholder',
+  filesImage: undefined,
   labels: { 'io.svc.run': 'run1' },
 };
 

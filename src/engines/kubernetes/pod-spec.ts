@@ -7,9 +7,13 @@ import type {
   V1VolumeMount,
 } from '@kubernetes/client-node';
 import type { ExecPod, ExecSpec, ExecStep, PullPolicy } from '../../core/engine.js';
+import { devicePaths, STATUS_MOUNT } from './mount-points.js';
+import { cacheMounts, cacheVolumeList, filesContainer } from './pod-files.js';
 
-/** Where every container sees the pod's annotations (the step status variables among them). */
-export const STATUS_MOUNT = '/run/drone';
+/** Labels of everything the kubernetes engine creates: leftovers are found by owner. */
+export const OWNER_LABEL = 'io.svc.owner';
+export const RUN_LABEL = 'io.svc.run';
+
 /** The variables a step reads again from the status file when it starts (they change during a stage). */
 export const LIVE_VARIABLES = [
   'DRONE_BUILD_STATUS',
@@ -32,6 +36,8 @@ export interface PodNames {
   pullSecret: string | undefined;
   placeholder: string;
   labels: Record<string, string>;
+  /** The image of the files container (pod-files.ts); undefined when the stage moves no files. */
+  filesImage: string | undefined;
 }
 
 /** A DNS-1123 label made of `text`: lower case, digits and dashes, at most 63 characters. */
@@ -142,8 +148,13 @@ export function stagePod(spec: ExecSpec, names: PodNames, annotations: Record<st
           }),
       // Named only when some step has registry credentials (the engine's setup decides).
       ...(names.pullSecret === undefined ? {} : { imagePullSecrets: [{ name: names.pullSecret }] }),
-      volumes: volumes(spec),
-      containers: spec.steps.map((step) => container(spec, step, names, pod)),
+      volumes: volumes(spec, names),
+      containers: [
+        ...spec.steps.map((step) => container(spec, step, names, pod)),
+        ...(names.filesImage === undefined
+          ? []
+          : [filesContainer(spec, names.filesImage, WORKSPACE_VOLUME, volumeName)]),
+      ],
     },
   };
 }
@@ -183,6 +194,7 @@ function container(spec: ExecSpec, step: ExecStep, names: PodNames, pod: ExecPod
       name: `${name.slice(0, 50)}-dev${index}`,
       mountPath: devicePaths(device).container,
     })),
+    ...(names.filesImage === undefined ? [] : cacheMounts(spec, step)),
   ];
   return {
     name,
@@ -252,7 +264,7 @@ const PLACEHOLDER_PROGRAMS = new Set([
   '/usr/bin/env',
 ]);
 
-function volumes(spec: ExecSpec): V1Volume[] {
+function volumes(spec: ExecSpec, names: PodNames): V1Volume[] {
   const list: V1Volume[] = [
     { name: WORKSPACE_VOLUME, emptyDir: {} },
     {
@@ -282,17 +294,12 @@ function volumes(spec: ExecSpec): V1Volume[] {
       list.push({ name: `${name.slice(0, 50)}-dev${index}`, hostPath: { path: devicePaths(device).host } }),
     );
   }
+  if (names.filesImage !== undefined) list.push(...cacheVolumeList(spec));
   return list;
 }
 
-function volumeName(name: string): string {
+export function volumeName(name: string): string {
   return dnsLabel(`v-${name}`);
-}
-
-/** `/dev/fuse` or `/dev/host:/dev/container[:rwm]`. */
-function devicePaths(device: string): { host: string; container: string } {
-  const [host = device, target] = device.split(':');
-  return { host, container: target ?? host };
 }
 
 function pullPolicy(pull: PullPolicy): string {

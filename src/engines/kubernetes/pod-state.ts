@@ -55,7 +55,7 @@ export function stepState(pod: KubePod, container: string, image: string): StepS
   const state = status.state ?? {};
   if (state.terminated) {
     // The placeholder's end (the kubelet stopping it to start the step's image) is no step's end;
-    // when nothing follows, the kubelet could not start the step's image (see #started).
+    // when nothing follows, the kubelet could not start the step's image (see step-start.ts).
     if (!isStep)
       return {
         kind: 'placeholder-ended',

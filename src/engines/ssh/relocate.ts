@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { TarEntry } from '../../platform/tar/header.js';
-import { archiveStream, rewriteTar } from '../../platform/tar/rewrite.js';
+import { retar } from '../retar.js';
 
 /**
  * A step's paths as they lie on a host: the workspace in the stage's folder, everything else where
@@ -51,10 +51,4 @@ function relink(
   if (header.type === 'link') return hardLink(to);
   if (header.type === 'symlink' && to.startsWith('/')) return symlink(to);
   return to;
-}
-
-/** Each entry of `archive` with its header changed, streamed in order; the archive's error fails the result. */
-function retar(archive: Readable, change: (header: TarEntry) => TarEntry): Readable {
-  // A reader that gives up lets the archive go (a host's tar then stops, its channel closed).
-  return archiveStream([rewriteTar(archive, change)]);
 }

@@ -8,6 +8,7 @@
  * removes by the first, a later start sweeps leftovers of dead processes by the second.
  */
 import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { DockerClient } from '../../../src/engines/docker/api/client.js';
 import { statusOf } from '../../../src/engines/docker/api/errors.js';
 import { Transport } from '../../../src/engines/docker/api/transport.js';
@@ -130,6 +131,34 @@ export class Engine {
       query: { stdout: true, stderr: true, ...query },
       signal,
     });
+  }
+
+  /**
+   * Starts `command` in a running container (no TTY) and hijacks its streams: the socket carries
+   * Docker's multiplexed stdout/stderr one way and the command's stdin the other; ending the
+   * socket's writing side closes that stdin. Its exit code is `execExit`'s once the output ended.
+   */
+  async exec(id: string, command: string[], stdin: boolean): Promise<{ execId: string; socket: Duplex }> {
+    const signal = AbortSignal.timeout(CALL_TIMEOUT_MS);
+    const { Id: execId } = await this.http.json<{ Id: string }>('POST', `/containers/${id}/exec`, {
+      body: { AttachStdin: stdin, AttachStdout: true, AttachStderr: true, Tty: false, Cmd: command },
+      signal,
+    });
+    // No time limit: a signal on the request would also cut the hijacked connection it becomes.
+    const socket = await this.http.upgrade('POST', `/exec/${execId}/start`, {
+      body: { Detach: false, Tty: false },
+    });
+    return { execId, socket };
+  }
+
+  /** The exit code of an exec that ended; undefined while it runs. */
+  async execExit(execId: string): Promise<number | undefined> {
+    const state = await this.http.json<{ Running: boolean; ExitCode: number | null }>(
+      'GET',
+      `/exec/${execId}/json`,
+      { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) },
+    );
+    return state.Running ? undefined : (state.ExitCode ?? undefined);
   }
 
   /** The image, or undefined when the engine does not have it. */

@@ -21,7 +21,9 @@
  *   (here and in all namespaces), PUT (optimistic concurrency) and PATCH (strategic merge, JSON merge,
  *   JSON patch) under the pod-update rules, graceful DELETE (deletionTimestamp, containers stopped within
  *   the grace period, then DELETED; immediate when unscheduled or finished), logs (follow, previous,
- *   timestamps, tailLines, sinceSeconds/sinceTime, limitBytes; the kubelet's 400s).
+ *   timestamps, tailLines, sinceSeconds/sinceTime, limitBytes; the kubelet's 400s), and exec over a
+ *   WebSocket (v5/v4/channel.k8s.io subprotocols, channel framing, stdin CLOSE, the exit Status;
+ *   run with Docker's exec: see exec.ts).
  * - Watches: one global resourceVersion, bounded history replay, 410 Expired ERROR events, BOOKMARKs,
  *   timeoutSeconds, selectors evaluated on both sides of a change. Discovery: /version, /api, /api/v1, /apis.
  * - Scheduling on one node: taints/tolerations, nodeSelector and required node affinity, cpu/memory
@@ -45,7 +47,7 @@
  * Not modelled: other resources and API groups (configMaps, services, serviceAccounts as objects,
  * events, nodes, …; configMap/PVC/projected volumes leave a pod ContainerCreating), updates of secrets
  * and namespaces (PUT/PATCH answer 405 and are recorded as unknown calls), the `status`,
- * `exec`, `attach` and `portforward` subresources, server-side apply, dryRun, pagination (`limit`
+ * `attach` and `portforward` subresources (and exec over SPDY), server-side apply, dryRun, pagination (`limit`
  * returns everything), finalizers, probes (a running container is ready), activeDeadlineSeconds
  * enforcement, ephemeral containers, service-link environment variables and cluster DNS, the
  * service-account token volume, subPath on emptyDir, image GC, `terminated.signal`.
@@ -63,13 +65,15 @@
  * processes left behind by the second (containers, volumes, and their state directories).
  */
 import { randomBytes } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { dockerClient } from '../../../src/engines/docker/client.js';
 import type { ApiContext } from './api-context.js';
 import { Cluster, copy } from './cluster.js';
 import type { PullAttempt } from './image-puller.js';
 import { Engine, LABEL_INSTANCE, LABEL_PID } from './docker.js';
+import { ExecEndpoint } from './exec.js';
 import { Kubelet } from './kubelet.js';
 import { namespaceObject } from './namespaces.js';
 import { resolveOptions, renderKubeconfig, type KubernetesDoubleOptions } from './options.js';
@@ -195,6 +199,10 @@ export async function startKubernetesDouble(
     onUnknown: (call) => unknown.push(call),
     onError: onInternalError,
   });
+  const exec = new ExecEndpoint(ctx, config.token, config.execV5);
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) =>
+    exec.upgrade(request, socket, head),
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -236,6 +244,7 @@ export async function startKubernetesDouble(
       (closed ??= (async () => {
         shutdown.abort();
         for (const stream of streams) stream.end();
+        exec.close();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await kubelet.close();

@@ -43,6 +43,11 @@ export interface KubernetesDoubleOptions {
    * server); default `bridge`.
    */
   podNetwork?: string;
+  /**
+   * Whether exec offers `v5.channel.k8s.io` (default true): false models an API server before 1.30
+   * (TranslateStreamCloseWebsocketRequests off), whose newest exec subprotocol is v4.
+   */
+  execV5?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -57,6 +62,7 @@ export interface ResolvedOptions {
   watchHistory: number;
   retryFailedImageSwap: boolean;
   stateDir: string | undefined;
+  execV5: boolean;
 }
 
 const SANDBOXES = {
@@ -97,6 +103,7 @@ export function resolveOptions(options: KubernetesDoubleOptions): ResolvedOption
     watchHistory: options.watchHistory ?? 1000,
     retryFailedImageSwap: options.retryFailedImageSwap ?? false,
     stateDir: options.stateDir,
+    execV5: options.execV5 ?? true,
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { ApiContext } from './api-context.js';
 import { apiGroups, apiVersions, coreResources, version } from './discovery.js';
+import { badRequest } from './errors.js';
 import { createNamespace, deleteNamespace, getNamespace, listNamespaces } from './namespaces.js';
 import { podLogs } from './pod-logs.js';
 import { createPod, deletePod, getPod, listPods, patchPod, replacePod } from './pods.js';
@@ -11,6 +12,10 @@ import { createSecret, deleteSecret, deleteSecrets, getSecret, listSecrets } fro
 import type { ApiRequest, Reply, Route } from './server.js';
 
 const NAMESPACE = '/api/v1/namespaces/([^/]+)';
+
+const upgradeRequired = (): Reply => {
+  throw badRequest('Upgrade request required');
+};
 
 export function routes(ctx: ApiContext, serverAddress: () => string): Route[] {
   const bind =
@@ -33,6 +38,11 @@ export function routes(ctx: ApiContext, serverAddress: () => string): Route[] {
       methods: { GET: bind(getPod), PUT: bind(replacePod), PATCH: bind(patchPod), DELETE: bind(deletePod) },
     },
     { pattern: path(`${NAMESPACE}/pods/([^/]+)/log`), methods: { GET: bind(podLogs) } },
+    // Exec is a WebSocket upgrade (exec.ts); a plain request is the API server's 400.
+    {
+      pattern: path(`${NAMESPACE}/pods/([^/]+)/exec`),
+      methods: { GET: upgradeRequired, POST: upgradeRequired },
+    },
     {
       pattern: path(`${NAMESPACE}/secrets`),
       methods: { GET: bind(listSecrets), POST: bind(createSecret), DELETE: bind(deleteSecrets) },

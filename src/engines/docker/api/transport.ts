@@ -101,8 +101,9 @@ export class Transport {
   }
 
   /**
-   * Sends a request Docker answers by hijacking the connection (attach): resolves with the raw
-   * socket after `101 Switching Protocols`, with any bytes read past the response put back.
+   * Sends a request Docker answers by hijacking the connection (attach, exec start), with its JSON
+   * body if any: resolves with the raw socket after `101 Switching Protocols`, with any bytes read
+   * past the response put back.
    */
   async upgrade(method: string, path: string, options: RequestOptions = {}): Promise<Duplex> {
     const prefix = await this.versionPrefix(options.signal);
@@ -121,7 +122,7 @@ export class Transport {
         text(response).then((body) => reject(apiError(status, body, `${method} ${path}`)), reject);
       });
       request.once('error', reject);
-      request.end();
+      request.end(options.body === undefined ? undefined : JSON.stringify(options.body));
     });
   }
 
