@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Benchmark } from '../lib/benchmark.js';
-import { bareRestore, bareSave, fileCreateMicros, quietDisk } from '../lib/bare-cache.js';
+import { bareRestore, bareSave, fileCreateMicros, quietDisk, volumesGone } from '../lib/bare-cache.js';
 import {
   cacheLine,
   cachePipeline,
@@ -53,6 +53,7 @@ async function measure(caches: CacheSystem, bare: Bare, bytes: number): Promise<
   const made = depsLine(await stepLog(caches.system, 1));
   if (made?.bytes !== bytes) throw new Error(`the step made ${made?.bytes} bytes, the host's copy ${bytes}`);
   for (let number = 2; number <= RUNS + 1; number++) {
+    await volumesGone(`bench-runner-${process.pid}-1`);
     await quietDisk(dirname(bare.into));
     await runBuild(caches.system, number, PIPELINE);
     const lines = await stepLog(caches.system, number);
@@ -129,7 +130,7 @@ export const cacheThroughput: Benchmark = {
     const s3 = await startS3Process();
     try {
       const bytes = makeDepsFolder(work, NPM_LIKE);
-      const machine = `creating a file costs ${round(fileCreateMicros(work))} µs (20,000 in a row) on this machine's ext4 (a Firecracker guest; 2-core machine, load average (5 min) ${round(loadavg()[1] ?? 0, 2)}); before each build and each bare restore the benchmark waited for the disk to settle (creating 2,000 files ≤ 100 µs each, at most 90 s: bench/lib/bare-cache.ts quietDisk)`;
+      const machine = `creating a file costs ${round(fileCreateMicros(work))} µs (20,000 in a row) on this machine's ext4 (a Firecracker guest; 2-core machine, load average (5 min) ${round(loadavg()[1] ?? 0, 2)}); before each build the benchmark waited for the runner's volumes of the build before to be removed, and before it and each bare restore for the disk to settle (creating 2,000 files ≤ 100 µs each, at most 90 s: bench/lib/bare-cache.ts quietDisk)`;
       const out: BenchResult[] = [];
       const storages: [CacheStorage, string, string][] = [
         [{ kind: 'disk' }, 'server disk', "the server's disk (a file written, flushed, renamed)"],

@@ -3,6 +3,7 @@
  * `tar -c | zstd -3 -T1` to a file and `zstd -dc | tar -x` back, and the cost of creating a file
  * here (what bounds restoring 20,000 of them).
  */
+import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { timeCommand } from './process.js';
@@ -67,4 +68,21 @@ export async function quietDisk(
 /** Removes what quietDisk's probes left in `dir`, once the timed parts are over. */
 export function removeDiskProbes(dir: string): void {
   rmSync(join(dir, 'disk-probes'), { recursive: true, force: true });
+}
+
+/**
+ * Waits (at most `maxMs`) until the Docker engine holds no volume of the runner `owner`: a
+ * build's end is reported before its workspace volume is removed, and that removal (20,000 files)
+ * would run beside the next build's restore. Answers the milliseconds waited.
+ */
+export async function volumesGone(owner: string, maxMs = 60_000): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const left = execFileSync('docker', ['volume', 'ls', '-q', '--filter', `label=io.svc.owner=${owner}`], {
+      encoding: 'utf8',
+    }).trim();
+    const waited = performance.now() - started;
+    if (left === '' || waited >= maxMs) return waited;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
