@@ -201,7 +201,7 @@ export const cacheMemory: Benchmark = {
         [
           { kind: 'bucket', endpoint: s3.endpoint, bucket: BENCH_BUCKET },
           'object storage',
-          's3rver (multipart, 8 MiB parts, 2 in flight)',
+          's3rver (multipart, 5 MiB parts, 2 in flight)',
         ],
       ];
       for (const [storage, label, where] of storages) {

@@ -137,7 +137,7 @@ export const cacheThroughput: Benchmark = {
         [
           { kind: 'bucket', endpoint: s3.endpoint, bucket: BENCH_BUCKET },
           'object storage',
-          's3rver (multipart upload, 8 MiB parts, 2 in flight)',
+          's3rver (multipart upload, 5 MiB parts, 2 in flight)',
         ],
       ];
       for (const [storage, label, where] of storages) {

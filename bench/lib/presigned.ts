@@ -15,10 +15,11 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import http, { type IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { partSizeFor } from '../../src/store/blobs/s3-blobs.js';
 import { S3RVER_CREDENTIALS } from './cache-builds.js';
 
-/** As the server's S3BlobStore uploads (src/store/blobs/s3-blobs.ts): parts of 8 MiB, two in flight. */
-const PART_SIZE = 8 * 1024 * 1024;
+/** As the server's S3BlobStore uploads (src/store/blobs/s3-blobs.ts): parts of 5 MiB, two in flight. */
+const PART_SIZE = partSizeFor(0);
 const PARTS_IN_FLIGHT = 2;
 const REGION = 'us-east-1';
 
@@ -89,7 +90,7 @@ export class PresignedBucket {
   }
 
   /**
-   * The archive as a multipart upload whose parts the runner PUTs with presigned URLs (8 MiB, two in
+   * The archive as a multipart upload whose parts the runner PUTs with presigned URLs (5 MiB, two in
    * flight, as the server's own upload); creating and completing it stay the server's (here: the SDK).
    */
   async putMultipart(key: string, archive: Readable): Promise<void> {

@@ -98,7 +98,7 @@ export async function compareRoutes(
       {
         name: 'cache-throughput',
         metric: 'archive upload into the bucket: through the server vs presigned multipart from the runner',
-        notes: `svc: PUT /rpc/v2/stage/{id}/cache by the runner's own client (src/runner/client/caches.ts), the server streaming it on as a multipart upload (8 MiB parts, 2 in flight); baseline: the runner uploading the parts itself with presigned UploadPart URLs (8 MiB, 2 in flight; create and complete by the SDK, as the server would); ${common}; server CPU per upload ${round(median(serverCpu), 2)} s; a single presigned PUT (chunked, which s3rver takes and AWS S3 refuses): ${round(median(samples.single) / 1000, 2)} s`,
+        notes: `svc: PUT /rpc/v2/stage/{id}/cache by the runner's own client (src/runner/client/caches.ts), the server streaming it on as a multipart upload (5 MiB parts, 2 in flight); baseline: the runner uploading the parts itself with presigned UploadPart URLs (5 MiB, 2 in flight; create and complete by the SDK, as the server would); ${common}; server CPU per upload ${round(median(serverCpu), 2)} s; a single presigned PUT (chunked, which s3rver takes and AWS S3 refuses): ${round(median(samples.single) / 1000, 2)} s`,
       },
       samples.server,
       samples.multipart,
