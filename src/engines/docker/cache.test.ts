@@ -128,9 +128,13 @@ describe.skipIf(skip)('caches on the Docker engine', () => {
     const reporter = new MemoryReporter();
     const executor = new StageExecutor({ engine: new DockerEngine({ docker, owner }) });
     const spec = execSpec([
-      sh('deps', "grep -q '::/:/bin/sh' /etc/passwd && echo poisoned || echo clean; ls /drone/src/deps 2>/dev/null || true", {
-        cache: { key: 'poisoned', restoreKeys: [], paths: ['deps'], policy: 'pull' },
-      }),
+      sh(
+        'deps',
+        "grep -q '::/:/bin/sh' /etc/passwd && echo poisoned || echo clean; ls /drone/src/deps 2>/dev/null || true",
+        {
+          cache: { key: 'poisoned', restoreKeys: [], paths: ['deps'], policy: 'pull' },
+        },
+      ),
     ]);
     const result = await executor.execute(spec, { reporter, caches: evil });
     const lines = reporter.lines('deps');
