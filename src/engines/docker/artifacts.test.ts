@@ -5,70 +5,20 @@
  * the workspace after the clone and before the other steps.
  */
 import { randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
-import { createZstdCompress } from 'node:zlib';
-import * as tar from 'tar-stream';
 import { describe, expect, it } from 'vitest';
-import type { ExecArtifacts, ExecSpec, ExecStep } from '../../core/engine.js';
+import type { ExecSpec } from '../../core/engine.js';
 import type { ArtifactTransport } from '../../runner/artifacts/transport.js';
 import { StageExecutor } from '../../runner/executor.js';
 import { MemoryReporter } from '../../runner/memory-reporter.js';
-import { execSpec, execStep } from '../../runner/testing/spec.js';
+import { busyboxShell, execSpec } from '../../runner/testing/spec.js';
 import { DockerEngine } from './engine.js';
 import { dockerForTests } from './testing.case.js';
+import { keepingArtifacts, TEST_ARTIFACTS } from '../../runner/testing/artifacts.js';
 
 const { docker, skip } = await dockerForTests(['local/busybox']);
 const owner = `svc-test-${randomUUID().slice(0, 8)}`;
 
-function sh(name: string, script: string, fields: Partial<ExecStep> = {}): ExecStep {
-  return execStep(name, {
-    image: 'local/busybox',
-    pull: 'never',
-    entrypoint: ['/bin/sh', '-c'],
-    command: [script],
-    workingDir: '/drone/src',
-    ...fields,
-  });
-}
-
-const ARTIFACTS: ExecArtifacts = {
-  name: 'out',
-  paths: ['dist/**', 'build/app'],
-  expireIn: 0,
-  always: false,
-  reports: { junit: ['reports/*.xml'] },
-};
-
-/** A transport that keeps what is uploaded, by name, as entry → content; fetch answers `fetched`. */
-function keeping(
-  fetched?: Record<string, string>,
-): ArtifactTransport & { uploads: Map<string, Record<string, string>> } {
-  const uploads = new Map<string, Record<string, string>>();
-  return {
-    uploads,
-    async upload({ name, tar: stream }) {
-      const extract = tar.extract();
-      stream.pipe(extract);
-      const files: Record<string, string> = {};
-      for await (const entry of extract) {
-        const chunks: Buffer[] = [];
-        for await (const chunk of entry) chunks.push(chunk as Buffer);
-        files[entry.header.name] =
-          entry.header.type === 'symlink' ? `-> ${entry.header.linkname}` : Buffer.concat(chunks).toString();
-      }
-      uploads.set(name, files);
-      return { files: Object.keys(files).length, size: 0 };
-    },
-    fetch() {
-      if (fetched === undefined) return Promise.resolve(undefined);
-      const pack = tar.pack();
-      for (const [name, content] of Object.entries(fetched))
-        pack.entry({ name: `w/${name}`, mode: 0o644 }, content);
-      pack.finalize();
-      return Promise.resolve(Readable.from(pack).pipe(createZstdCompress()));
-    },
-  };
-}
+const sh = busyboxShell;
 
 async function run(spec: ExecSpec, transport: ArtifactTransport) {
   if (docker === undefined) throw new Error('no Docker engine');
@@ -80,12 +30,15 @@ async function run(spec: ExecSpec, transport: ArtifactTransport) {
 
 describe.skipIf(skip)('artifacts on the Docker engine', () => {
   it('uploads the files the globs select, named by their workspace paths', async () => {
-    const transport = keeping();
+    const transport = keepingArtifacts();
     const make =
       'mkdir -p dist/sub build/app/bin reports other && echo a > dist/a.js && echo b > dist/sub/b.js && ' +
       'echo bin > build/app/bin/tool && echo "<testsuite/>" > reports/unit.xml && echo no > other/x && ' +
       'echo hidden > dist/.hidden && ln -s a.js dist/link';
-    const { result, lines } = await run(execSpec([sh('make', make, { artifacts: ARTIFACTS })]), transport);
+    const { result, lines } = await run(
+      execSpec([sh('make', make, { artifacts: TEST_ARTIFACTS })]),
+      transport,
+    );
     expect(result.status).toBe('success');
     expect(transport.uploads.get('out')).toEqual({
       'dist/a.js': 'a\n',
@@ -98,22 +51,27 @@ describe.skipIf(skip)('artifacts on the Docker engine', () => {
   }, 60_000);
 
   it('uploads after a failure only with when: always, and says when nothing matches', async () => {
-    const transport = keeping();
+    const transport = keepingArtifacts();
     const failing = (always: boolean, name: string) =>
-      sh(name, 'mkdir -p dist && echo x > dist/x; exit 2', { artifacts: { ...ARTIFACTS, name, always } });
+      sh(name, 'mkdir -p dist && echo x > dist/x; exit 2', {
+        artifacts: { ...TEST_ARTIFACTS, name, always },
+      });
     const { lines } = await run(execSpec([failing(false, 'plain'), failing(true, 'always')]), transport);
     expect(lines('plain').at(-1)).toBe(
       'artifacts: "plain" not uploaded: the step failed (when: always uploads anyway)',
     );
     expect(transport.uploads.get('always')).toEqual({ 'dist/x': 'x\n' });
-    const empty = await run(execSpec([sh('none', 'true', { artifacts: ARTIFACTS })]), keeping());
+    const empty = await run(
+      execSpec([sh('none', 'true', { artifacts: TEST_ARTIFACTS })]),
+      keepingArtifacts(),
+    );
     expect(empty.lines('none').at(-1)).toBe(
       'artifacts: "out": no file matches dist/**, build/app, reports/*.xml',
     );
   }, 60_000);
 
   it('puts the artifacts of `from:` stages into the workspace before the steps', async () => {
-    const transport = keeping({ 'dist/a.js': 'fetched a\n', 'dist/sub/b.js': 'fetched b\n' });
+    const transport = keepingArtifacts({ 'dist/a.js': 'fetched a\n', 'dist/sub/b.js': 'fetched b\n' });
     const spec = execSpec([sh('use', 'cat dist/a.js dist/sub/b.js'), sh('also', 'cat dist/a.js')], {
       artifactsFrom: ['build'],
     });

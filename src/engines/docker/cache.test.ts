@@ -12,11 +12,11 @@ import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as tar from 'tar-stream';
 import { createZstdCompress } from 'node:zlib';
-import type { ExecCache, ExecSpec, ExecStep } from '../../core/engine.js';
+import type { ExecCache, ExecSpec } from '../../core/engine.js';
 import { LocalCacheTransport } from '../../runner/cache/local-transport.js';
 import { StageExecutor } from '../../runner/executor.js';
 import { MemoryReporter } from '../../runner/memory-reporter.js';
-import { execSpec, execStep } from '../../runner/testing/spec.js';
+import { busyboxShell, execSpec } from '../../runner/testing/spec.js';
 import { DockerEngine } from './engine.js';
 import { LABEL_OWNER } from './resources.js';
 import { countMatching, dockerForTests } from './testing.case.js';
@@ -31,16 +31,7 @@ const CACHE: ExecCache = {
   policy: 'pull-push',
 };
 
-function sh(name: string, script: string, fields: Partial<ExecStep> = {}): ExecStep {
-  return execStep(name, {
-    image: 'local/busybox',
-    pull: 'never',
-    entrypoint: ['/bin/sh', '-c'],
-    command: [script],
-    workingDir: '/drone/src',
-    ...fields,
-  });
-}
+const sh = busyboxShell;
 
 /** One stage: `lock` written with `lock`, then the cached step runs `script`. */
 function stage(lock: string, script: string, cache: ExecCache = CACHE): ExecSpec {

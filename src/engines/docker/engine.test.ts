@@ -9,7 +9,7 @@ import type { ExecSpec, ExecStep } from '../../core/engine.js';
 import { StageExecutor, type ExecuteOptions } from '../../runner/executor.js';
 import { MemoryReporter } from '../../runner/memory-reporter.js';
 import type { StageResult, StepResult } from '../../runner/reporter.js';
-import { execSpec, execStep } from '../../runner/testing/spec.js';
+import { busyboxShell, execSpec, execStep } from '../../runner/testing/spec.js';
 import { Demuxer } from './demux.js';
 import { DockerEngine } from './engine.js';
 import { LABEL_OWNER } from './resources.js';
@@ -20,17 +20,7 @@ const { docker, skip } = await dockerForTests(['local/busybox']);
 const owner = `svc-test-${randomUUID().slice(0, 8)}`;
 const ownerFilter = { label: [`${LABEL_OWNER}=${owner}`] };
 
-/** A busybox step running a shell script. */
-function sh(name: string, script: string, fields: Partial<ExecStep> = {}): ExecStep {
-  return execStep(name, {
-    image: 'local/busybox',
-    pull: 'never',
-    entrypoint: ['/bin/sh', '-c'],
-    command: [script],
-    workingDir: '/drone/src',
-    ...fields,
-  });
-}
+const sh = busyboxShell;
 
 interface Outcome {
   result: StageResult;

@@ -4,56 +4,13 @@
  * after the step's container exited (also after a failure, with `when: always`), and
  * `artifacts: from:` puts a stage's artifacts into the workspace before the steps start.
  */
-import { Readable } from 'node:stream';
-import { createZstdCompress } from 'node:zlib';
-import * as tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExecArtifacts } from '../../core/engine.js';
-import type { ArtifactTransport } from '../../runner/artifacts/transport.js';
-import { execSpec } from '../../runner/testing/spec.js';
+import { busyboxShell, execSpec } from '../../runner/testing/spec.js';
 import { dockerForTests } from '../docker/testing.case.js';
-import { kubeShell, kubeStages, type KubeStages } from './files.case.js';
+import { kubeStages, type KubeStages } from './files.case.js';
+import { keepingArtifacts, TEST_ARTIFACTS } from '../../runner/testing/artifacts.js';
 
 const { skip } = await dockerForTests(['local/busybox', 'svc/placeholder', 'svc/git']);
-
-const ARTIFACTS: ExecArtifacts = {
-  name: 'out',
-  paths: ['dist/**', 'build/app'],
-  expireIn: 0,
-  always: false,
-  reports: { junit: ['reports/*.xml'] },
-};
-
-/** A transport that keeps what is uploaded, by name, as entry → content; fetch answers `fetched`. */
-function keeping(
-  fetched?: Record<string, string>,
-): ArtifactTransport & { uploads: Map<string, Record<string, string>> } {
-  const uploads = new Map<string, Record<string, string>>();
-  return {
-    uploads,
-    async upload({ name, tar: stream }) {
-      const extract = tar.extract();
-      stream.pipe(extract);
-      const files: Record<string, string> = {};
-      for await (const entry of extract) {
-        const chunks: Buffer[] = [];
-        for await (const chunk of entry) chunks.push(chunk as Buffer);
-        files[entry.header.name] =
-          entry.header.type === 'symlink' ? `-> ${entry.header.linkname}` : Buffer.concat(chunks).toString();
-      }
-      uploads.set(name, files);
-      return { files: Object.keys(files).length, size: 0 };
-    },
-    fetch() {
-      if (fetched === undefined) return Promise.resolve(undefined);
-      const pack = tar.pack();
-      for (const [name, content] of Object.entries(fetched))
-        pack.entry({ name: `w/${name}`, mode: 0o644 }, content);
-      pack.finalize();
-      return Promise.resolve(Readable.from(pack).pipe(createZstdCompress()));
-    },
-  };
-}
 
 describe.skipIf(skip)('artifacts on the Kubernetes engine', () => {
   let stages: KubeStages;
@@ -66,15 +23,15 @@ describe.skipIf(skip)('artifacts on the Kubernetes engine', () => {
   });
 
   it('uploads the files the globs select, named by their workspace paths', async () => {
-    const transport = keeping();
+    const transport = keepingArtifacts();
     const make =
       'mkdir -p dist/sub build/app/bin reports other && echo a > dist/a.js && echo b > dist/sub/b.js && ' +
       'echo bin > build/app/bin/tool && echo "<testsuite/>" > reports/unit.xml && echo no > other/x && ' +
       'ln -s a.js dist/link && echo notes > notes.txt';
-    const artifacts = { ...ARTIFACTS, paths: [...ARTIFACTS.paths, '*.txt'] };
+    const artifacts = { ...TEST_ARTIFACTS, paths: [...TEST_ARTIFACTS.paths, '*.txt'] };
     // The workspace as a kubernetes pipeline has it: the volume's own folder (the files container
     // has it as /svc-files/w, so a glob at its top reads that folder and names it back).
-    const spec = execSpec([kubeShell('make', make, { artifacts })], {
+    const spec = execSpec([busyboxShell('make', make, { artifacts })], {
       workspace: { base: '/drone/src', path: '/drone/src' },
     });
     const { result, lines } = await stages.run(spec, { artifacts: transport });
@@ -91,10 +48,10 @@ describe.skipIf(skip)('artifacts on the Kubernetes engine', () => {
   }, 120_000);
 
   it('uploads after a failure only with when: always, and says when nothing matches', async () => {
-    const transport = keeping();
+    const transport = keepingArtifacts();
     const failing = (always: boolean, name: string) =>
-      kubeShell(name, 'mkdir -p dist && echo x > dist/x; exit 2', {
-        artifacts: { ...ARTIFACTS, name, always },
+      busyboxShell(name, 'mkdir -p dist && echo x > dist/x; exit 2', {
+        artifacts: { ...TEST_ARTIFACTS, name, always },
       });
     const { lines } = await stages.run(execSpec([failing(false, 'plain'), failing(true, 'always')]), {
       artifacts: transport,
@@ -103,8 +60,8 @@ describe.skipIf(skip)('artifacts on the Kubernetes engine', () => {
       'artifacts: "plain" not uploaded: the step failed (when: always uploads anyway)',
     );
     expect(transport.uploads.get('always')).toEqual({ 'dist/x': 'x\n' });
-    const empty = await stages.run(execSpec([kubeShell('none', 'true', { artifacts: ARTIFACTS })]), {
-      artifacts: keeping(),
+    const empty = await stages.run(execSpec([busyboxShell('none', 'true', { artifacts: TEST_ARTIFACTS })]), {
+      artifacts: keepingArtifacts(),
     });
     expect(empty.lines('none').at(-1)).toBe(
       'artifacts: "out": no file matches dist/**, build/app, reports/*.xml',
@@ -112,9 +69,9 @@ describe.skipIf(skip)('artifacts on the Kubernetes engine', () => {
   }, 120_000);
 
   it('puts the artifacts of `from:` stages into the workspace before the steps', async () => {
-    const transport = keeping({ 'dist/a.js': 'fetched a\n', 'dist/sub/b.js': 'fetched b\n' });
+    const transport = keepingArtifacts({ 'dist/a.js': 'fetched a\n', 'dist/sub/b.js': 'fetched b\n' });
     const spec = execSpec(
-      [kubeShell('use', 'cat dist/a.js dist/sub/b.js'), kubeShell('also', 'cat dist/a.js')],
+      [busyboxShell('use', 'cat dist/a.js dist/sub/b.js'), busyboxShell('also', 'cat dist/a.js')],
       { artifactsFrom: ['build'], workspace: { base: '/drone/src', path: '/drone/src' } },
     );
     const { result, lines } = await stages.run(spec, { artifacts: transport });

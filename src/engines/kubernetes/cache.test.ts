@@ -13,9 +13,9 @@ import * as tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecCache, ExecSpec } from '../../core/engine.js';
 import { LocalCacheTransport } from '../../runner/cache/local-transport.js';
-import { execSpec } from '../../runner/testing/spec.js';
+import { busyboxShell, execSpec } from '../../runner/testing/spec.js';
 import { dockerForTests } from '../docker/testing.case.js';
-import { kubeShell, kubeStages, type KubeStages } from './files.case.js';
+import { kubeStages, type KubeStages } from './files.case.js';
 
 const { skip } = await dockerForTests(['local/busybox', 'svc/placeholder', 'svc/git']);
 
@@ -29,8 +29,8 @@ const CACHE: ExecCache = {
 /** One stage: `lock` written, then the cached step runs `script`. */
 function stage(lock: string, script: string, cache: ExecCache = CACHE): ExecSpec {
   return execSpec([
-    kubeShell('prepare', `echo ${lock} > lock`),
-    kubeShell('deps', script, { dependsOn: ['prepare'], cache }),
+    busyboxShell('prepare', `echo ${lock} > lock`),
+    busyboxShell('deps', script, { dependsOn: ['prepare'], cache }),
   ]);
 }
 
@@ -97,7 +97,7 @@ describe.skipIf(skip)('caches on the Kubernetes engine', () => {
     pack.finalize();
     await evil.save('poisoned', Readable.from(pack).pipe(createZstdCompress()));
     const spec = execSpec([
-      kubeShell('deps', "grep -q '::/:/bin/sh' /etc/passwd && echo poisoned || echo clean", {
+      busyboxShell('deps', "grep -q '::/:/bin/sh' /etc/passwd && echo poisoned || echo clean", {
         cache: { key: 'poisoned', restoreKeys: [], paths: ['deps'], policy: 'pull' },
       }),
     ]);
@@ -118,7 +118,7 @@ describe.skipIf(skip)('caches on the Kubernetes engine, when the files container
       const caches = new LocalCacheTransport(mkdtempSync(join(tmpdir(), 'svc-kube-nofiles-')));
       await caches.save('fixed', Readable.from([Buffer.alloc(0)]).pipe(createZstdCompress()));
       const spec = execSpec([
-        kubeShell('deps', 'mkdir -p deps && echo ran', {
+        busyboxShell('deps', 'mkdir -p deps && echo ran', {
           cache: { key: 'fixed', restoreKeys: [], paths: ['deps'], policy: 'pull-push' },
         }),
       ]);

@@ -2,27 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
 import { startKubernetesDouble, type KubernetesDouble } from '../../../test/doubles/kubernetes/index.js';
-import type { ExecSpec, ExecStep } from '../../core/engine.js';
+import type { ExecSpec } from '../../core/engine.js';
 import type { ArtifactTransport } from '../../runner/artifacts/transport.js';
 import type { CacheTransport } from '../../runner/cache/transport.js';
 import { StageExecutor } from '../../runner/executor.js';
 import type { StageResult } from '../../runner/reporter.js';
 import { MemoryReporter } from '../../runner/memory-reporter.js';
-import { execStep } from '../../runner/testing/spec.js';
 import { KubeApi } from './api.js';
 import { KubernetesEngine } from './engine.js';
-
-/** A busybox shell step starting in the workspace, as the compiler makes `commands` steps. */
-export function kubeShell(name: string, script: string, fields: Partial<ExecStep> = {}): ExecStep {
-  return execStep(name, {
-    image: 'local/busybox',
-    pull: 'never',
-    entrypoint: ['/bin/sh', '-c'],
-    command: [script],
-    workingDir: '/drone/src',
-    ...fields,
-  });
-}
 
 /** Stages run by the kubernetes engine on a Kubernetes double (the files container runs svc/git). */
 export interface KubeStages {

@@ -51,3 +51,15 @@ export function execSpec(steps: ExecStep[], fields: Partial<ExecSpec> = {}): Exe
     ...fields,
   };
 }
+
+/** A local/busybox step running `script` in the workspace, as the compiler makes `commands` steps. */
+export function busyboxShell(name: string, script: string, fields: Partial<ExecStep> = {}): ExecStep {
+  return execStep(name, {
+    image: 'local/busybox',
+    pull: 'never',
+    entrypoint: ['/bin/sh', '-c'],
+    command: [script],
+    workingDir: '/drone/src',
+    ...fields,
+  });
+}
