@@ -1,7 +1,8 @@
 import { posix } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createZstdDecompress } from 'node:zlib';
+import { sweptAsItFlows } from '../../platform/dead-buffers.js';
+import { zstdDecompressor } from '../../platform/zstd.js';
 import type { TarEntry } from '../../platform/tar/header.js';
 import { archiveStream, rewriteTar } from '../../platform/tar/rewrite.js';
 import type { CachePlace } from './paths.js';
@@ -14,8 +15,8 @@ const KEPT_MODE = 0o1777;
  * `.pipe` would not pass on — a restore would wait forever for the rest.
  */
 export function decompressed(compressed: Readable): Readable {
-  const out = createZstdDecompress();
-  pipeline(compressed, out).catch((error: unknown) => out.destroy(error as Error));
+  const out = zstdDecompressor();
+  pipeline(sweptAsItFlows(compressed), out).catch((error: unknown) => out.destroy(error as Error));
   return out;
 }
 

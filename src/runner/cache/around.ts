@@ -1,7 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createZstdCompress } from 'node:zlib';
 import type { AroundStep, ExecCache, ExecSpec, ExecStep, OutputSink, StepFiles } from '../../core/engine.js';
+import { sweptAsItFlows } from '../../platform/dead-buffers.js';
+import { zstdCompressor } from '../../platform/zstd.js';
 import { decompressed, packCache, restoreCache, type SavedPath } from './archive.js';
 import { resolveKey } from './key.js';
 import { cachePlaces, type CachePlace } from './paths.js';
@@ -105,7 +106,7 @@ export function cacheAround(context: StepCacheContext): AroundStep {
         const parts = await savedPaths(files, places, context.signal, (place) => found.push(place.written));
         if (parts.length === 0) return say(`cache: not saved: none of ${cache.paths.join(', ')} exists`);
         const archive = new PassThrough();
-        const packing = pipeline(packCache(iterate(parts)), createZstdCompress(), archive);
+        const packing = pipeline(sweptAsItFlows(packCache(iterate(parts))), zstdCompressor(), archive);
         packing.catch(() => undefined);
         const answer = await context.transport.save(key, archive, context.signal);
         // Refused, the archive is left unfinished: its packing ends with the stream.

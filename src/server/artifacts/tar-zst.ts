@@ -1,6 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createZstdCompress } from 'node:zlib';
 import * as tar from 'tar-stream';
 import type { Artifact } from '../../core/artifact.js';
 import type { BlobStore } from '../../core/blob.js';
@@ -8,6 +7,7 @@ import { readCentralDirectory, type ZipEntry } from '../../platform/zip/central-
 import { entryStream } from '../../platform/zip/entry-stream.js';
 import { forwardZipBlob } from '../../platform/zip/forward-blob.js';
 import type { ZipBlob } from '../../platform/zip/zip-blob.js';
+import { zstdCompressor } from '../../platform/zstd.js';
 import { artifactZip } from './zip-blob.js';
 
 /**
@@ -35,7 +35,7 @@ export function artifactsTarZst(
     }
     pack.finalize();
   })().catch((error: unknown) => out.destroy(error as Error));
-  pipeline(pack, createZstdCompress(), out).catch((error: unknown) => out.destroy(error as Error));
+  pipeline(pack, zstdCompressor(), out).catch((error: unknown) => out.destroy(error as Error));
   return out;
 }
 

@@ -6,14 +6,14 @@ import {
   S3ServiceException,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
 import type { BlobInfo, BlobStore, ByteRange } from '../../core/blob.js';
 import { blobKeySegments, blobPrefixSegments, checkRange } from './blob-key.js';
+import { PartBufferPool, putMultipart } from './s3-multipart.js';
 
 /**
- * Multipart parts of 5 MiB (S3's smallest), two in flight: an upload holds about three parts in
- * memory, whatever its size (8 MiB parts held ~35 MiB in the cache-memory benchmark).
+ * Multipart parts of 5 MiB (S3's smallest), two in flight: an upload holds three parts' buffers,
+ * whatever its size (s3-multipart.ts).
  */
 const SMALLEST_PART = 5 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 2;
@@ -38,34 +38,23 @@ export class S3BlobStore implements BlobStore {
     /** Prepended to every key, e.g. `svc/caches/` (may be empty). */
     private readonly prefix: string,
     /** The largest blob that will be put (the size limits' largest): sets the part size. */
-    private readonly largest = 0,
-  ) {}
+    largest = 0,
+  ) {
+    this.#parts = new PartBufferPool(partSizeFor(largest), PARTS_IN_FLIGHT + 1);
+  }
+
+  /** Shared by this store's uploads, kept from one to the next. */
+  readonly #parts: PartBufferPool;
 
   async put(key: string, body: Readable, signal?: AbortSignal): Promise<{ size: number }> {
-    const Key = this.#key(key);
-    let size = 0;
-    body.on('data', (chunk: Buffer) => (size += chunk.length));
-    const upload = new Upload({
+    const target = {
       client: this.client,
-      params: { Bucket: this.bucket, Key, Body: body, ContentType: 'application/octet-stream' },
-      partSize: partSizeFor(this.largest),
-      queueSize: PARTS_IN_FLIGHT,
-      leavePartsOnError: false,
-    });
-    const abort = () => void upload.abort().catch(() => undefined);
-    signal?.addEventListener('abort', abort, { once: true });
-    // A source that fails must fail the upload, not leave it waiting for more bytes.
-    const failed = new Promise<never>((_, reject) => body.once('error', reject));
-    failed.catch(() => undefined);
-    try {
-      await Promise.race([upload.done(), failed]);
-    } catch (error) {
-      abort();
-      throw error;
-    } finally {
-      signal?.removeEventListener('abort', abort);
-    }
-    return { size };
+      bucket: this.bucket,
+      key: this.#key(key),
+      inFlight: PARTS_IN_FLIGHT,
+      ...(signal === undefined ? {} : { signal }),
+    };
+    return { size: await putMultipart(target, body, this.#parts) };
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable | undefined> {

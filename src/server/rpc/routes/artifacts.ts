@@ -5,6 +5,7 @@ import { InvalidInputError, NotFoundError } from '../../../core/errors.js';
 import type { Store } from '../../../core/store.js';
 import type { ArtifactService } from '../../artifacts/service.js';
 import { runningStage } from './running-stage.js';
+import { sweptAsItFlows } from '../../../platform/dead-buffers.js';
 
 /** The content type of an artifact upload: a tar of workspace paths. */
 export const ARTIFACT_CONTENT_TYPE = 'application/x-tar';
@@ -70,7 +71,7 @@ export function artifactRoutes(app: FastifyInstance, deps: ArtifactRouteDeps): v
           expireIn: parsed.data.expire_in,
           junit: parsed.data.junit,
         },
-        request.body as Readable,
+        sweptAsItFlows(request.body as Readable),
       );
       return reply.code(201).send({ files: artifact.files, size: artifact.size });
     });

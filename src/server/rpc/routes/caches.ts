@@ -6,6 +6,7 @@ import type { Store } from '../../../core/store.js';
 import type { CacheService } from '../../caches/service.js';
 import { parseBody } from '../parse.js';
 import { runningStage } from './running-stage.js';
+import { sweptAsItFlows } from '../../../platform/dead-buffers.js';
 
 /** The content type of a cache archive on the wire: a zstd-compressed tar. */
 export const CACHE_CONTENT_TYPE = 'application/zstd';
@@ -55,7 +56,7 @@ export function cacheRoutes(app: FastifyInstance, deps: CacheRouteDeps): void {
       .header('content-length', found.entry.size)
       .header('x-svc-cache-key', encodeURIComponent(found.entry.key))
       .header('x-svc-cache-exact', String(found.exact))
-      .send(found.body);
+      .send(sweptAsItFlows(found.body));
   });
 
   // The archive is read as it comes, never parsed or held: its own parser in its own context.
@@ -70,7 +71,7 @@ export function cacheRoutes(app: FastifyInstance, deps: CacheRouteDeps): void {
         );
       if (request.headers['content-type'] !== CACHE_CONTENT_TYPE)
         throw new InvalidInputError(`the archive: expected Content-Type ${CACHE_CONTENT_TYPE}`);
-      const entry = await deps.caches.save(repo, build, key.data, request.body as Readable);
+      const entry = await deps.caches.save(repo, build, key.data, sweptAsItFlows(request.body as Readable));
       return reply.code(201).send({ size: entry.size });
     });
     done();
