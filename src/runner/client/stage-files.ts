@@ -4,6 +4,7 @@ import { http, https as tls } from '../../platform/node-http.js';
 import type { Readable } from 'node:stream';
 import type { ArtifactReceipt, ArtifactRefusal, ArtifactTransport } from '../artifacts/transport.js';
 import type { CacheHit, CacheRefusal, CacheTransport } from '../cache/transport.js';
+import { sweptAsItFlows } from '../../platform/dead-buffers.js';
 
 /** How the runner reaches the server's caches and artifacts: as the RpcClient does. */
 export interface RpcStageFilesOptions {
@@ -91,7 +92,7 @@ export class RpcStageFiles {
         });
         const path = `/rpc/v2/stage/${stageId}/artifacts/${encodeURIComponent(name)}?${query.toString()}`;
         const { request, answer } = this.#open('PUT', path, 'application/x-tar', signal);
-        const sending = pipeline(tar, request);
+        const sending = pipeline(sweptAsItFlows(tar), request);
         sending.catch(() => undefined);
         const response = await answer;
         if (response.statusCode === 403 || response.statusCode === 400)

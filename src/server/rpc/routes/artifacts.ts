@@ -46,7 +46,10 @@ export function artifactRoutes(app: FastifyInstance, deps: ArtifactRouteDeps): v
     if (stage === undefined) throw new NotFoundError(`stage "${name}" of build ${build.number}`);
     const artifacts = (await deps.artifacts.list(build.id)).filter((a) => a.stageId === stage.id);
     if (artifacts.length === 0) return reply.code(204).send();
-    return reply.code(200).type('application/zstd').send(deps.artifacts.tarZst(artifacts, 'w/'));
+    return reply
+      .code(200)
+      .type('application/zstd')
+      .send(sweptAsItFlows(deps.artifacts.tarZst(artifacts, 'w/')));
   });
 
   void app.register((streamed, _options, done) => {
