@@ -1,6 +1,6 @@
 import type { Build } from './build.js';
 import type { Stage } from './stage.js';
-import type { Step } from './step.js';
+import type { NewStep, Step } from './step.js';
 
 /** A finished build of another CI server, as it was there: its number and times are kept. */
 export type RestoredBuild = Omit<Build, 'id' | 'version'>;
@@ -8,7 +8,7 @@ export type RestoredBuild = Omit<Build, 'id' | 'version'>;
 /** One of its stages, with its steps. */
 export interface RestoredStage {
   stage: Omit<Stage, 'id' | 'repoId' | 'buildId' | 'version'>;
-  steps: Omit<Step, 'id' | 'stageId' | 'version'>[];
+  steps: Omit<NewStep, 'stageId'>[];
 }
 
 /**

@@ -121,6 +121,20 @@ export interface ExecStep {
   cache?: ExecCache | undefined;
   /** The step's artifacts (svc addition); absent when it has none. */
   artifacts?: ExecArtifacts | undefined;
+  /** When a failed attempt is run again (svc addition); absent when never. */
+  retry?: ExecRetry | undefined;
+}
+
+/**
+ * A step's `retry:`: up to `max` more attempts after the first, when an attempt exits with one of
+ * `exitCodes` (any non-zero code when `anyExit`) or, with `infrastructure`, when the engine failed
+ * it (an image not pulled, the engine unreachable) or killed it for memory.
+ */
+export interface ExecRetry {
+  max: number;
+  exitCodes: number[];
+  anyExit: boolean;
+  infrastructure: boolean;
 }
 
 /**

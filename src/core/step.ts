@@ -17,10 +17,18 @@ export interface Step {
   /** Epoch milliseconds; 0 when not yet. */
   started: number;
   stopped: number;
+  /**
+   * How many times the step ran: 1, or more after its `retry:`; 0 before it starts, and for steps
+   * of runners that do not say (Drone's).
+   */
+  attempts: number;
   version: number;
 }
 
-export type NewStep = Omit<Step, 'id' | 'version'>;
+/** A step to store; `attempts` is 0 unless given. */
+export interface NewStep extends Omit<Step, 'id' | 'version' | 'attempts'> {
+  attempts?: number;
+}
 
 /**
  * Persistence of steps.

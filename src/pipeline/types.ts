@@ -180,6 +180,24 @@ export interface Step {
   readonly cache: StepCache | undefined;
   /** The step's artifacts (`artifacts:`, an svc addition); undefined when it has none (always for services). */
   readonly artifacts: StepArtifacts | undefined;
+  /** The step's own time limit in milliseconds (`timeout:`, an svc addition); 0 when it has none. */
+  readonly timeout: number;
+  /** When and how often the step runs again after a failure (`retry:`, an svc addition); undefined when never. */
+  readonly retry: StepRetry | undefined;
+}
+
+/**
+ * A step's `retry:` (svc addition): `max` more attempts (1–5) after the first, when the attempt
+ * failed with one of `exitCodes` (every non-zero code when `anyExit`) or when the runner or engine
+ * failed it (`infrastructure`: the image could not be pulled, the container was killed for memory,
+ * the engine broke off).
+ */
+export interface StepRetry {
+  readonly max: number;
+  readonly exitCodes: readonly number[];
+  readonly anyExit: boolean;
+  readonly infrastructure: boolean;
+  readonly position: Position;
 }
 
 /** A volume the pipeline's steps can mount: temporary (`temp`, on disk or in memory) or a host path. */

@@ -47,7 +47,7 @@ describe('StageExecutor: cancel and timeouts', () => {
     expect(engine.events.map((e) => e.type)).toEqual(['setup', 'destroy']);
   });
 
-  it('kills a step that exceeds its own timeout, which then fails the stage', async () => {
+  it('kills a step that exceeds its own timeout: it fails, and so does the stage', async () => {
     const { result, step } = await run(
       [
         execStep('stuck', { timeout: 50 }),
@@ -56,9 +56,9 @@ describe('StageExecutor: cancel and timeouts', () => {
       { steps: { stuck: { hang: true } } },
     );
     expect(step('stuck')).toMatchObject({
-      status: 'killed',
+      status: 'failure',
       exitCode: 137,
-      error: 'step timed out after 50ms',
+      error: 'step timed out after 50ms (its timeout)',
     });
     expect(step('report').status).toBe('success');
     expect(result.status).toBe('failure');

@@ -54,6 +54,11 @@ export function killedOutcome(error: string): StepOutcome {
   return { status: 'killed', exitCode: EXIT_KILLED, oomKilled: false, error };
 }
 
+/** A step its own timeout ended: it failed (the stage goes on, unlike after a cancel). */
+export function timedOutOutcome(error: string): StepOutcome {
+  return { status: 'failure', exitCode: EXIT_KILLED, oomKilled: false, error };
+}
+
 /** A step the engine could not run. */
 export function engineErrorOutcome(error: string): StepOutcome {
   return { status: 'error', exitCode: EXIT_ENGINE_ERROR, oomKilled: false, error };

@@ -16,6 +16,8 @@ export interface StepResult {
   /** Epoch milliseconds; 0 when the step never started. */
   started: number;
   stopped: number;
+  /** How many times the step ran: more than 1 after a `retry:`; 0 when it never started. */
+  attempts: number;
 }
 
 /** How a stage ended. */

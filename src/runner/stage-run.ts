@@ -14,11 +14,13 @@ import {
   exitOutcome,
   killedOutcome,
   skipReason,
+  timedOutOutcome,
   stageOutcome,
   type StageSoFar,
   type StepOutcome,
 } from './outcome.js';
 import type { StageReporter, StageResult, StepResult } from './reporter.js';
+import { exitRetried, retryReason, type Attempt } from './retry.js';
 import type { Semaphore } from './semaphore.js';
 
 /** Everything one execution of one stage shares. */
@@ -45,9 +47,11 @@ export interface StageRunOptions {
  *    its run policy says so given the stage so far (`skipReason`). Otherwise it runs.
  * 3. A failure counts against the stage unless the step has `failure: ignore`.
  * 4. Cancel and the stage timeout kill the running steps (status `killed`, exit 137) and skip the
- *    rest; a step's own timeout kills only that step, which then counts as failed. A failed step
- *    with `failure: fast` does the same as a cancel, but the stage then ends `failure`.
- * 5. Whatever happens, the engine destroys the run's resources before the stage is reported done.
+ *    rest; a step's own timeout kills only that step, which then fails (`failure`, exit 137). A
+ *    failed step with `failure: fast` does the same as a cancel, but the stage then ends `failure`.
+ * 5. A failed attempt that the step's `retry:` names runs again, up to its `max` more times, in
+ *    the same log; the step's result says how many attempts it took.
+ * 6. Whatever happens, the engine destroys the run's resources before the stage is reported done.
  */
 export class StageRun {
   private readonly results = new Map<string, StepResult>();
@@ -163,50 +167,28 @@ export class StageRun {
     const result = this.setResult(step, { status: 'running', started });
     await this.report(() => this.o.reporter.stepStarted(step, started));
 
-    // The step's own signal: aborted by the stage's (cancel, stage timeout) or by its timeout.
-    const control = new AbortController();
-    const onStop = (): void => control.abort(this.stop.signal.reason);
-    if (this.stop.signal.aborted) onStop();
-    this.stop.signal.addEventListener('abort', onStop, { once: true });
-    const timeout = `step timed out after ${formatDuration(step.timeout)}`;
-    let timedOut = false;
-    const timer =
-      step.timeout > 0 && !step.detach
-        ? setTimeout(() => {
-            timedOut = true;
-            control.abort(new Error(timeout));
-          }, step.timeout)
-        : undefined;
-
     let open = true;
-    let outcome: StepOutcome;
-    let exit: StepExit | undefined;
+    // One log for every attempt: each next one is announced in it, and numbered on from the last.
     const output = this.output(step, started, () => open);
-    try {
-      exit = await this.o.engine.run(
-        this.o.spec,
-        withStageStatus(step, this.failedSteps),
-        output,
-        control.signal,
-        stepAround(step, { ...this.o, output, signal: control.signal }),
-      );
-      outcome = exitOutcome(exit);
-    } catch (err) {
-      if (timedOut) outcome = killedOutcome(timeout);
-      else if (this.state.stopMessage !== undefined) outcome = killedOutcome(this.state.stopMessage);
-      else outcome = engineErrorOutcome(this.masker(messageOf(err)));
-    } finally {
-      clearTimeout(timer);
-      this.stop.signal.removeEventListener('abort', onStop);
+    const attempts = 1 + (step.retry?.max ?? 0);
+    let attempt = 1;
+    const retried = (exit: StepExit) => attempt < attempts && exitRetried(step.retry, exit);
+    let run = await this.attempt(step, output, retried);
+    for (; attempt < attempts && !this.stopped(); attempt++) {
+      const why = retryReason(step.retry, run);
+      if (why === undefined) break;
+      output(`retry: attempt ${attempt} of ${attempts} failed (${why}); the step runs again`);
+      run = await this.attempt(step, output, retried);
     }
 
-    if (step.detach && exit?.exitCode === 0) {
+    result.attempts = attempt;
+    if (step.detach && run.exit?.exitCode === 0) {
       // Still running: it logs until the stage ends and is reported finished then.
       this.detached.push({ step, closeOutput: () => (open = false) });
       return;
     }
     open = false;
-    Object.assign(result, outcome, { stopped: this.o.now() });
+    Object.assign(result, run.outcome, { stopped: this.o.now() });
     if (isFailed(result.status) && !result.errIgnore) {
       this.state.failed = true;
       this.failedSteps.push(step.name);
@@ -218,6 +200,49 @@ export class StageRun {
     if (result.exitCode === EXIT_SKIP_REST && result.status === 'success')
       this.state.exitedEarlyBy ??= step.name;
     await this.report(() => this.o.reporter.stepFinished(step, { ...result }));
+  }
+
+  /**
+   * One run of the step in the engine. Its signal is aborted by the stage's (cancel, stage timeout)
+   * or by the step's own timeout, which counts for each attempt and fails the step. `retried` says,
+   * once the step has exited, whether this attempt will be run again.
+   */
+  private async attempt(
+    step: ExecStep,
+    output: OutputSink,
+    retried: (exit: StepExit) => boolean,
+  ): Promise<Attempt> {
+    const control = new AbortController();
+    const onStop = (): void => control.abort(this.stop.signal.reason);
+    if (this.stop.signal.aborted) onStop();
+    this.stop.signal.addEventListener('abort', onStop, { once: true });
+    const timeout = `step timed out after ${formatDuration(step.timeout)} (its timeout)`;
+    let timedOut = false;
+    const timer =
+      step.timeout > 0 && !step.detach
+        ? setTimeout(() => {
+            timedOut = true;
+            control.abort(new Error(timeout));
+          }, step.timeout)
+        : undefined;
+    try {
+      const exit = await this.o.engine.run(
+        this.o.spec,
+        withStageStatus(step, this.failedSteps),
+        output,
+        control.signal,
+        stepAround(step, { ...this.o, output, signal: control.signal, retried }),
+      );
+      return { outcome: exitOutcome(exit), exit, timedOut: false };
+    } catch (err) {
+      if (timedOut) return { outcome: timedOutOutcome(timeout), exit: undefined, timedOut };
+      const stop = this.state.stopMessage;
+      if (stop !== undefined) return { outcome: killedOutcome(stop), exit: undefined, timedOut };
+      return { outcome: engineErrorOutcome(this.masker(messageOf(err))), exit: undefined, timedOut };
+    } finally {
+      clearTimeout(timer);
+      this.stop.signal.removeEventListener('abort', onStop);
+    }
   }
 
   /**
@@ -276,6 +301,7 @@ export class StageRun {
       errIgnore: step.errPolicy === 'ignore',
       started: 0,
       stopped: 0,
+      attempts: 0,
       ...fields,
     };
     this.results.set(step.name, result);

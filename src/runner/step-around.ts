@@ -1,4 +1,12 @@
-import type { AroundStep, Engine, ExecSpec, ExecStep, OutputSink, StepFiles } from '../core/engine.js';
+import type {
+  AroundStep,
+  Engine,
+  ExecSpec,
+  ExecStep,
+  OutputSink,
+  StepExit,
+  StepFiles,
+} from '../core/engine.js';
 import { CLONE_STEP } from '../pipeline/compile/dag.js';
 import { artifactsAfter } from './artifacts/around.js';
 import type { ArtifactTransport } from './artifacts/transport.js';
@@ -23,7 +31,12 @@ export interface StageFiles {
  */
 export function stepAround(
   step: ExecStep,
-  stage: StageFiles & { output: OutputSink; signal: AbortSignal },
+  stage: StageFiles & {
+    output: OutputSink;
+    signal: AbortSignal;
+    /** Whether the attempt that exited so runs again (`retry:`): its files are not kept. */
+    retried?: (exit: StepExit) => boolean;
+  },
 ): AroundStep | undefined {
   const { spec, output } = stage;
   const isClone = step === spec.steps[0] && step.name === CLONE_STEP;
@@ -55,6 +68,11 @@ export function stepAround(
       await cache?.before(files);
     },
     async after(files, exit) {
+      if (stage.retried?.(exit) === true) {
+        if (cache !== undefined || artifacts !== undefined)
+          output('cache and artifacts: left to the attempt that runs next');
+        return;
+      }
       await cache?.after(files, exit);
       await artifacts?.(files, exit);
     },

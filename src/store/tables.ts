@@ -172,6 +172,8 @@ export interface StepRow {
   depends_on: string;
   started: number;
   stopped: number;
+  /** Added by migration 18 (default 0): inserts written before it leave it out. */
+  attempts: Generated<number>;
   version: number;
 }
 

@@ -127,6 +127,7 @@ describe('builds and logs API', () => {
         depends_on: [],
         image: 'golang',
         detached: false,
+        attempts: 0,
       },
     ]);
     expect((await call(h, '/api/repos/octocat/app/builds/99', { session })).status).toBe(404);

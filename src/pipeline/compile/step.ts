@@ -82,6 +82,17 @@ export function compileStep(step: Step, service: boolean, number: number, run: R
     // Absent, not undefined, without a cache: a Drone file compiles exactly as before.
     ...(step.cache === undefined || detach ? {} : { cache: execCache(step.cache) }),
     ...(step.artifacts === undefined || detach ? {} : { artifacts: execArtifacts(step.artifacts) }),
+    timeout: detach ? 0 : step.timeout,
+    ...(step.retry === undefined || detach
+      ? {}
+      : {
+          retry: {
+            max: step.retry.max,
+            exitCodes: [...step.retry.exitCodes],
+            anyExit: step.retry.anyExit,
+            infrastructure: step.retry.infrastructure,
+          },
+        }),
   };
 }
 

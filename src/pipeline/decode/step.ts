@@ -8,6 +8,7 @@ import { readConditions } from './conditions.js';
 import { readIdTokens } from './id-tokens.js';
 import { fieldsOf, type FieldSet, type Fields } from './fields.js';
 import { readResources } from './resources.js';
+import { readRetry, readStepTimeout } from './retry.js';
 import { readEnvironment, readSettings } from './values.js';
 import { readMounts } from './volumes.js';
 
@@ -25,6 +26,8 @@ const HOST_STEP_FIELDS = [
   'id_tokens',
   'cache',
   'artifacts',
+  'timeout',
+  'retry',
 ] as const;
 
 const CONTAINER_ONLY_FIELDS = [
@@ -119,6 +122,7 @@ export function readStep(
     idTokens: readIdTokens(fields.node('id_tokens'), fields.field('id_tokens'), environment, diagnostics),
     cache: readStepCache(fields, service, detach),
     artifacts: readStepArtifacts(fields, name, service, detach),
+    ...readAttempts(fields, service, detach),
   };
   return step;
 }
@@ -172,6 +176,29 @@ function readStepArtifacts(
       : 'a detached step (detach: true) has no end after which to upload artifacts; expected artifacts on a step without detach',
   );
   return undefined;
+}
+
+/**
+ * The step's `timeout:` and `retry:`. A service or a detached step has neither: it runs in the
+ * background until the stage ends, with no end of its own to time or to fail and run again.
+ */
+function readAttempts(fields: Fields, service: boolean, detach: boolean): Pick<Step, 'timeout' | 'retry'> {
+  const { diagnostics } = fields;
+  const timeout = readStepTimeout(fields.node('timeout'), fields.field('timeout'), diagnostics);
+  const retry = readRetry(fields.node('retry'), fields.field('retry'), diagnostics);
+  if (!service && !detach) return { timeout, retry };
+  const what = service
+    ? 'a service runs in the background'
+    : 'a detached step (detach: true) runs in the background';
+  for (const key of ['timeout', 'retry'] as const) {
+    if (!fields.has(key)) continue;
+    diagnostics.error(
+      fields.at(key),
+      fields.field(key),
+      `${what} until the stage ends, with no end of its own to ${key === 'timeout' ? 'time' : 'fail and run again'}; expected ${key} on a step that runs to its end`,
+    );
+  }
+  return { timeout: 0, retry: undefined };
 }
 
 const PULL_EXPECTED = 'always, never or if-not-exists';

@@ -72,7 +72,7 @@ async function runStep(fake: ReturnType<typeof client>): Promise<RemoteReporter>
   await new Promise((resolve) => setTimeout(resolve, 50));
   reporter.stepLine(step, { pos: 10, out: 'last', time: 0 });
   const result = { name: 'test', status: 'success' as const, exitCode: 0, oomKilled: false, error: '' };
-  reporter.stepFinished(step, { ...result, errIgnore: false, started: 1, stopped: 2 });
+  reporter.stepFinished(step, { ...result, errIgnore: false, started: 1, stopped: 2, attempts: 1 });
   await reporter.drain();
   return reporter;
 }

@@ -84,6 +84,7 @@ export class RemoteReporter implements StageReporter {
         ...outcome,
         errignore: result.errIgnore && unstored === undefined,
         exit_code: result.exitCode,
+        attempts: result.attempts,
         started: toSeconds(result.started),
         stopped: toSeconds(result.stopped),
       });

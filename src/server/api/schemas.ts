@@ -46,6 +46,9 @@ export const stepSchema = z.object({
   depends_on: z.array(z.string()),
   image: z.string(),
   detached: z.boolean(),
+  attempts: int.describe(
+    'how many times the step ran: 1, more after its retry:, 0 before it starts (svc addition)',
+  ),
 });
 
 export const stageSchema = z.object({

@@ -19,6 +19,8 @@ export interface StepReport {
   dependsOn: string[];
   started: number;
   stopped: number;
+  /** How many times it ran (svc runners say; 0 from others). */
+  attempts: number;
   /** The version the runner last saw; 0 when it never saw the step. */
   version: number;
 }
@@ -43,13 +45,14 @@ export function clip(message: string): string {
 /** The fields of a step the runner decides once the step exists. */
 export function stepOutcome(
   report: StepReport,
-): Pick<Step, 'status' | 'error' | 'exitCode' | 'started' | 'stopped'> {
+): Pick<Step, 'status' | 'error' | 'exitCode' | 'started' | 'stopped' | 'attempts'> {
   return {
     status: report.status,
     error: clip(report.error),
     exitCode: report.exitCode,
     started: report.started,
     stopped: report.stopped,
+    attempts: report.attempts,
   };
 }
 
@@ -75,7 +78,8 @@ export function stepMatches(stored: Step, report: StepReport): boolean {
     stored.error === wanted.error &&
     stored.exitCode === wanted.exitCode &&
     stored.started === wanted.started &&
-    stored.stopped === wanted.stopped
+    stored.stopped === wanted.stopped &&
+    stored.attempts === wanted.attempts
   );
 }
 

@@ -16,6 +16,7 @@ export function stepReport(step: WireStep): StepReport {
     dependsOn: step.depends_on,
     started: toMillis(step.started),
     stopped: toMillis(step.stopped),
+    attempts: step.attempts ?? 0,
     version: step.version,
   };
 }

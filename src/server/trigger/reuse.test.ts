@@ -19,6 +19,7 @@ function earlier(name: string, status: Status): EarlierStage {
       {
         id: 70,
         stageId: 7,
+        attempts: 1,
         number: 1,
         name: 'test',
         status,

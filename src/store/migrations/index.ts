@@ -15,6 +15,7 @@ import { runnerTokens } from './014-runner-tokens.js';
 import { oidcKeys } from './015-oidc-keys.js';
 import { caches } from './016-caches.js';
 import { artifacts } from './017-artifacts.js';
+import { stepAttempts } from './018-step-attempts.js';
 import type { Migration } from './migration.js';
 
 /** Every migration svc knows, oldest first; append, never edit or reorder. */
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   oidcKeys,
   caches,
   artifacts,
+  stepAttempts,
 ];
 
 /** The schema version this svc writes. */

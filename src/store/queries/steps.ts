@@ -22,6 +22,7 @@ export function toStep(row: Selectable<StepRow>): Step {
     dependsOn: parseList(row.depends_on, `step ${row.id}`),
     started: Number(row.started),
     stopped: Number(row.stopped),
+    attempts: Number(row.attempts),
     version: Number(row.version),
   };
 }
@@ -41,6 +42,7 @@ export function stepColumns(step: NewStep) {
     depends_on: toJson(step.dependsOn),
     started: step.started,
     stopped: step.stopped,
+    attempts: step.attempts ?? 0,
   };
 }
 
@@ -54,7 +56,7 @@ export async function insertStep(db: Kysely<Tables>, adapter: DialectAdapter, st
       missing: `stage ${step.stageId}`,
     },
   );
-  return { ...step, id, version: 1 };
+  return { ...step, attempts: step.attempts ?? 0, id, version: 1 };
 }
 
 /** Steps in the `steps` table. */

@@ -31,6 +31,7 @@ export function stepToWire(step: Step): WireStep {
     depends_on: step.dependsOn,
     image: step.image,
     detached: step.detached,
+    attempts: step.attempts,
   };
 }
 

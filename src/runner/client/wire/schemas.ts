@@ -70,6 +70,8 @@ export const wireStep = z.object({
   depends_on: names,
   image: text,
   detached: flag,
+  /** svc's: how many times the step ran (`retry:`); Drone's runners leave it out. */
+  attempts: count32.optional(),
 });
 export type WireStep = z.output<typeof wireStep>;
 
