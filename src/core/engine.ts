@@ -276,6 +276,11 @@ export interface AroundStep {
 export interface Engine {
   /** Whether `run` honours `around` (caches and artifacts); an engine without it ignores it. */
   readonly movesStepFiles?: boolean;
+  /**
+   * Whether a step that exited can run again (`retry:`), each attempt as a step of its own id (a
+   * new container, new scripts). An engine that plans every step's container ahead (a pod) cannot.
+   */
+  readonly runsStepsAgain?: boolean;
   setup(spec: ExecSpec, signal?: AbortSignal): Promise<void>;
   run(
     spec: ExecSpec,

@@ -100,6 +100,30 @@ describe('StageRun: retry', () => {
     });
   });
 
+  it('gives the engine each attempt as a step of its own id (a new container)', async () => {
+    const ids: string[] = [];
+    const recorded: NullScript = (step) => {
+      ids.push(step.id);
+      return Promise.resolve({ exitCode: ids.length < 3 ? 1 : 0, oomKilled: false });
+    };
+    const { step } = await run([execStep('a', on({ anyExit: true }))], { steps: { a: recorded } });
+    expect(step('a').attempts).toBe(3);
+    const first = ids[0] ?? '';
+    expect(ids).toEqual([first, `${first}-attempt-2`, `${first}-attempt-3`]);
+  });
+
+  it('says so in the log, and keeps the first attempt, on an engine that cannot run a step again', async () => {
+    const { step, reporter } = await run([execStep('a', on({ exitCodes: [137] }))], {
+      steps: { a: attempts(137, 0) },
+      runsStepsAgain: false,
+    });
+    expect(step('a')).toMatchObject({ status: 'failure', exitCode: 137, attempts: 1 });
+    expect(reporter.lines('a')).toEqual([
+      'attempt 1 runs',
+      'retry: attempt 1 failed (exit code 137); this runner kind cannot run a step again',
+    ]);
+  });
+
   it('says 1 attempt for a step without retry, and 0 for one that never ran', async () => {
     const { step } = await run([execStep('a'), execStep('b', { runPolicy: 'never' })]);
     expect(step('a').attempts).toBe(1);

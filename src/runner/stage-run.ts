@@ -174,11 +174,17 @@ export class StageRun {
     let attempt = 1;
     const retried = (exit: StepExit) => attempt < attempts && exitRetried(step.retry, exit);
     let run = await this.attempt(step, output, retried);
-    for (; attempt < attempts && !this.stopped(); attempt++) {
+    while (attempt < attempts && !this.stopped()) {
       const why = retryReason(step.retry, run);
       if (why === undefined) break;
+      if (this.o.engine.runsStepsAgain !== true) {
+        output(`retry: attempt ${attempt} failed (${why}); this runner kind cannot run a step again`);
+        break;
+      }
       output(`retry: attempt ${attempt} of ${attempts} failed (${why}); the step runs again`);
-      run = await this.attempt(step, output, retried);
+      attempt++;
+      // Each attempt is a step of its own to the engine: a new container, never the exited one.
+      run = await this.attempt({ ...step, id: `${step.id}-attempt-${attempt}` }, output, retried);
     }
 
     result.attempts = attempt;

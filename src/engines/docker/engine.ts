@@ -51,6 +51,7 @@ export interface Leftovers extends Removed {
  */
 export class DockerEngine implements Engine {
   readonly movesStepFiles = true;
+  readonly runsStepsAgain = true;
   private readonly docker: DockerClient;
   private readonly owner: string;
   private readonly streamPull: boolean;

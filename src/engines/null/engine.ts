@@ -36,6 +36,8 @@ export interface NullEngineOptions {
   setupDelay?: number;
   /** Make `destroy` fail with this message (after recording the call). */
   destroyError?: string;
+  /** Whether a step may run again after it exited (`retry:`); true unless false. */
+  runsStepsAgain?: boolean;
 }
 
 /**
@@ -50,6 +52,10 @@ export class NullEngine implements Engine {
   private readonly background = new Set<AbortController>();
 
   constructor(private readonly options: NullEngineOptions = {}) {}
+
+  get runsStepsAgain(): boolean {
+    return this.options.runsStepsAgain ?? true;
+  }
 
   async setup(spec: ExecSpec, signal?: AbortSignal): Promise<void> {
     this.events.push({ type: 'setup', runId: spec.runId });

@@ -48,6 +48,7 @@ interface RemoteRun {
  */
 export class SshEngine implements Engine {
   readonly movesStepFiles = true;
+  readonly runsStepsAgain = true;
   readonly #options: SshEngineOptions;
   readonly #runs = new Map<string, RemoteRun>();
 

@@ -40,6 +40,7 @@ export function vmPrefix(runner: string): string {
  */
 export class VmEngine implements Engine {
   readonly movesStepFiles = true;
+  readonly runsStepsAgain = true;
   readonly #options: VmEngineOptions;
   readonly #targets = new Map<string, SshTarget>();
   /** The VM of each stage, from the deploy on: what destroy deletes. */
