@@ -42,6 +42,8 @@ export interface Step {
   error: string;
   started: number;
   stopped: number;
+  /** How many times it ran; more than 1 after its `retry:`. */
+  attempts?: number;
 }
 
 export interface Repo {

@@ -167,6 +167,10 @@ function StageView(props: {
               <Status status={step.status} />{' '}
               <span class="muted">{duration(step.started, step.stopped)}</span>
               {step.exit_code ? <span class="muted"> exit code {step.exit_code}</span> : null}
+              {(step.attempts ?? 0) > 1 ? <span class="muted"> after {step.attempts} attempts</span> : null}
+              {step.error !== '' && step.status !== 'skipped' ? (
+                <span class="muted"> ({step.error})</span>
+              ) : null}
             </li>
           ))}
         </ol>
