@@ -130,6 +130,11 @@ export interface ExecStep {
  * `exitCodes` (any non-zero code when `anyExit`) or, with `infrastructure`, when the engine failed
  * it (an image not pulled, the engine unreachable) or killed it for memory.
  */
+/** The id the engine gets for a step's `attempt`-th run (2, 3, …) under its `retry:`. */
+export function attemptStepId(id: string, attempt: number): string {
+  return `${id}-attempt-${attempt}`;
+}
+
 export interface ExecRetry {
   max: number;
   exitCodes: number[];

@@ -1,5 +1,12 @@
 import { formatDuration } from '../config/values/duration.js';
-import type { Engine, ExecSpec, ExecStep, OutputSink, StepExit } from '../core/engine.js';
+import {
+  attemptStepId,
+  type Engine,
+  type ExecSpec,
+  type ExecStep,
+  type OutputSink,
+  type StepExit,
+} from '../core/engine.js';
 import { stepAround } from './step-around.js';
 import type { CacheTransport } from './cache/transport.js';
 import type { ArtifactTransport } from './artifacts/transport.js';
@@ -17,7 +24,6 @@ import {
   timedOutOutcome,
   stageOutcome,
   type StageSoFar,
-  type StepOutcome,
 } from './outcome.js';
 import type { StageReporter, StageResult, StepResult } from './reporter.js';
 import { exitRetried, retryReason, type Attempt } from './retry.js';
@@ -184,7 +190,7 @@ export class StageRun {
       output(`retry: attempt ${attempt} of ${attempts} failed (${why}); the step runs again`);
       attempt++;
       // Each attempt is a step of its own to the engine: a new container, never the exited one.
-      run = await this.attempt({ ...step, id: `${step.id}-attempt-${attempt}` }, output, retried);
+      run = await this.attempt({ ...step, id: attemptStepId(step.id, attempt) }, output, retried);
     }
 
     result.attempts = attempt;

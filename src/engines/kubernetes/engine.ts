@@ -32,6 +32,7 @@ import { movesFiles, stepReach } from './pod-files.js';
 import { stepState, type KubePod } from './pod-state.js';
 import { stepStarted } from './step-start.js';
 import { PodWatcher } from './watcher.js';
+import { withAttempts } from './attempts.js';
 
 /** How long an aborted step's start may take to settle before the placeholder takes it back. */
 const STOP_SETTLE_MS = 10_000;
@@ -67,6 +68,8 @@ interface Run {
   told: Set<string>;
   /** Whether the files container runs (asked by the first step that moves files). */
   files?: FilesReady;
+  /** The stage as its pod was planned: its steps, then their further attempts' containers. */
+  planned: ExecSpec;
 }
 
 /**
@@ -78,6 +81,8 @@ interface Run {
  */
 export class KubernetesEngine implements Engine {
   readonly movesStepFiles = true;
+  /** Each attempt a `retry:` may make has a container of the pod from the start (attempts.ts). */
+  readonly runsStepsAgain = true;
   readonly #options: KubernetesEngineOptions;
   readonly #runs = new Map<string, Run>();
 
@@ -85,8 +90,9 @@ export class KubernetesEngine implements Engine {
     this.#options = options;
   }
 
-  async setup(spec: ExecSpec): Promise<void> {
+  async setup(stage: ExecSpec): Promise<void> {
     const { api, owner, placeholder, logger } = this.#options;
+    const spec = withAttempts(stage);
     const pod = dnsLabel(`svc-${spec.runId}`);
     const perStage = spec.pod?.perStage === true;
     const namespace = perStage
@@ -115,6 +121,7 @@ export class KubernetesEngine implements Engine {
       launcher: new Launcher(api, namespace, pod),
       written,
       told: new Set(),
+      planned: spec,
     };
     this.#runs.set(spec.runId, run);
     if (perStage) await api.createNamespace(namespace, labels);
@@ -126,14 +133,16 @@ export class KubernetesEngine implements Engine {
   }
 
   async run(
-    spec: ExecSpec,
+    stage: ExecSpec,
     step: ExecStep,
     output: OutputSink,
     signal?: AbortSignal,
     around?: AroundStep,
   ): Promise<StepExit> {
-    const run = this.#runs.get(spec.runId);
-    if (run === undefined) throw new Error(`the stage ${spec.runId} was not set up`);
+    const run = this.#runs.get(stage.runId);
+    if (run === undefined) throw new Error(`the stage ${stage.runId} was not set up`);
+    // Containers are found among the planned steps, further attempts included.
+    const spec = run.planned;
     const { api } = this.#options;
     const { names } = run;
     const container = containerName(spec, step);
