@@ -48,6 +48,11 @@ export class Diagnostics {
     this.#add({ severity: 'warning', line: at.line, column: at.column, field, message });
   }
 
+  /** Another collection's findings, as if found here. */
+  addAll(diagnostics: readonly Diagnostic[]): void {
+    for (const diagnostic of diagnostics) this.#add(diagnostic);
+  }
+
   hasErrors(): boolean {
     return this.#list.some((diagnostic) => diagnostic.severity === 'error');
   }

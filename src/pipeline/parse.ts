@@ -3,6 +3,8 @@ import { readDocument } from './decode/documents.js';
 import { Diagnostics, type Diagnostic } from './diagnostics.js';
 import type { Manifest } from './types.js';
 import { buildTree } from './yaml/tree.js';
+import { expandDependencies, expandMatrix } from './matrix/expand.js';
+import { readMatrix } from './matrix/read.js';
 
 /** A pipeline file read: every document svc could make sense of, and what is wrong with the file. */
 export interface ParseResult {
@@ -27,6 +29,8 @@ export function parseManifest(text: string): ParseResult {
     prettyErrors: false,
   });
   const manifest: Manifest['documents'][number][] = [];
+  /** Each matrix pipeline's name, and its combinations' (svc's `matrix:`). */
+  const matrices = new Map<string, string[]>();
   if (!Array.isArray(documents)) return { manifest: { documents: [] }, diagnostics: [] };
   for (const doc of documents) {
     if (doc.errors.length > 0) {
@@ -50,10 +54,31 @@ export function parseManifest(text: string): ParseResult {
     }
     const tree = buildTree(doc, lineCounter, diagnostics);
     if (tree === undefined) continue;
-    const document = readDocument(tree, diagnostics);
-    if (document !== undefined) manifest.push(document);
+    const matrixNode = tree.kind === 'map' ? tree.entries.find((entry) => entry.key === 'matrix') : undefined;
+    // A matrix pipeline as written holds `${AXIS}` where its combinations hold values: what is
+    // wrong with it is said by reading each combination.
+    const own = matrixNode === undefined ? diagnostics : new Diagnostics();
+    const document = readDocument(tree, own);
+    const combinations =
+      document?.kind === 'pipeline' && matrixNode !== undefined
+        ? readMatrix(matrixNode.value, 'matrix', diagnostics)
+        : undefined;
+    if (document === undefined || combinations === undefined || tree.kind !== 'map') {
+      if (own !== diagnostics) diagnostics.addAll(own.list());
+      if (document !== undefined) manifest.push(document);
+      continue;
+    }
+    const expanded = expandMatrix(tree, document.name, combinations, readDocument, diagnostics);
+    matrices.set(
+      document.name,
+      expanded.map((pipeline) => pipeline.name),
+    );
+    manifest.push(...expanded);
   }
-  return { manifest: { documents: manifest }, diagnostics: diagnostics.list() };
+  return {
+    manifest: { documents: expandDependencies(manifest, matrices) },
+    diagnostics: diagnostics.list(),
+  };
 }
 
 /** The parser's message, with the fix for the mistakes people make most. */

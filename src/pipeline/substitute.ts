@@ -10,6 +10,17 @@ export interface SubstitutionError {
 export type SubstitutionResult =
   { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: SubstitutionError };
 
+/** How a substitution differs from Drone's. */
+export interface SubstitutionOptions {
+  /**
+   * Names whose expressions are left exactly as written, to be substituted later (a matrix's axes
+   * during the build variables' pass; everything but the axes during the axes' pass).
+   */
+  readonly keep?: (name: string) => boolean;
+  /** Whether `$$`, `\\` and `\/` are read as escapes (true): false for a second pass on text already read. */
+  readonly escapes?: boolean;
+}
+
 /**
  * Drone's substitution of build variables in the raw pipeline file, done before the YAML is parsed, with
  * its exact rules, so that existing files mean what they meant there:
@@ -22,10 +33,11 @@ export type SubstitutionResult =
 export function substituteVariables(
   text: string,
   lookup: (name: string) => string | undefined,
+  options: SubstitutionOptions = {},
 ): SubstitutionResult {
-  const parser = new Parser(text, (name) => lookup(name) ?? '');
+  const parser = new Parser(text, (name) => lookup(name) ?? '', options.keep ?? (() => false));
   try {
-    return { ok: true, text: parser.text(() => false) };
+    return { ok: true, text: parser.text(() => false, options.escapes ?? true) };
   } catch (error) {
     if (error instanceof BadSubstitution)
       return { ok: false, error: { offset: error.offset, message: error.message } };
@@ -60,10 +72,12 @@ class Parser {
   #index = 0;
   readonly #source: string;
   readonly #value: (name: string) => string;
+  readonly #keep: (name: string) => boolean;
 
-  constructor(source: string, value: (name: string) => string) {
+  constructor(source: string, value: (name: string) => string, keep: (name: string) => boolean) {
     this.#source = source;
     this.#value = value;
+    this.#keep = keep;
   }
 
   /** Text up to `stop` (not consumed) or the end, with escapes and nested `${…}` expanded. */
@@ -92,12 +106,18 @@ class Parser {
 
   #expression(): string {
     const start = this.#index;
+    const { name, result } = this.#evaluate(start);
+    // Read whole (so that its end is known and a malformed one is still an error), then kept.
+    return this.#keep(name) ? this.#source.slice(start, this.#index) : result;
+  }
+
+  #evaluate(start: number): { name: string; result: string } {
     this.#index += 2;
     if (this.#peek() === '#') {
       this.#index++;
       const name = this.#name(start);
       this.#close(start);
-      return String(this.#value(name).length);
+      return { name, result: String(this.#value(name).length) };
     }
     const name = this.#name(start);
     const value = this.#value(name);
@@ -115,7 +135,7 @@ class Parser {
       throw new BadSubstitution(start, `\${${name} is not closed with }`);
     else throw new BadSubstitution(start, `unexpected "${char}" after \${${name}`);
     this.#close(start);
-    return result;
+    return { name, result };
   }
 
   #name(start: number): string {

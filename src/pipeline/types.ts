@@ -271,8 +271,10 @@ export interface SshServer {
 export interface Pipeline {
   readonly kind: 'pipeline';
   readonly type: PipelineType;
-  /** `default` when the file gives none. */
+  /** `default` when the file gives none; a matrix's combination's is `name (AXIS=value, …)`. */
   readonly name: string;
+  /** The combination of its `matrix:` (svc addition) this pipeline is; undefined for the others. */
+  readonly matrix?: readonly (readonly [axis: string, value: string])[];
   readonly position: Position;
   readonly locations: Locations;
   /** As written; empty fields mean the runner's own (Drone defaults to linux/amd64). */

@@ -25,6 +25,7 @@ const COMMON = [
   'trigger',
   'steps',
   'artifacts',
+  'matrix',
 ] as const;
 const CONTAINERS = ['services', 'volumes', 'image_pull_secrets'] as const;
 const KUBERNETES = [

@@ -9,6 +9,7 @@ import { checkPipelineSections } from './pipeline.js';
 import { checkSteps } from './steps.js';
 import { structureChange } from './structure.js';
 import { checkUntrusted } from './untrusted.js';
+import { matrixAxes } from '../matrix/axes.js';
 
 /** How to lint: as a trusted repository or not. */
 export interface LintOptions {
@@ -96,7 +97,10 @@ export function lintSubstituted(
   lookup: (name: string) => string | undefined,
   options: LintOptions,
 ): LintResult & { text: string } {
-  const substituted = substituteVariables(raw, lookup);
+  // A matrix's `${AXIS}` is its combinations' to fill in (parseManifest), not the build's.
+  const axes = matrixAxes(raw);
+  const keep = (name: string) => axes.has(name);
+  const substituted = substituteVariables(raw, lookup, { keep });
   if (!substituted.ok) {
     return {
       text: raw,
@@ -106,7 +110,7 @@ export function lintSubstituted(
     };
   }
   const parsed = parseManifest(substituted.text);
-  const changed = structureChange(raw, substituted.text);
+  const changed = structureChange(raw, substituted.text, keep);
   const diagnostics = sortDiagnostics([
     ...(changed === undefined ? [] : [changed]),
     ...parsed.diagnostics,

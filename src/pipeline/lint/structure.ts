@@ -19,9 +19,14 @@ const NEUTRAL = 'svcvalue';
  * the kinds of nodes must agree. Undefined when they do, or when the file does not parse either way
  * (the linter says why).
  */
-export function structureChange(raw: string, substituted: string): Diagnostic | undefined {
+export function structureChange(
+  raw: string,
+  substituted: string,
+  keep: (name: string) => boolean = () => false,
+): Diagnostic | undefined {
   if (!raw.includes('${')) return undefined;
-  const neutral = substituteVariables(raw, () => NEUTRAL);
+  // Names kept as written (a matrix's axes) are kept in both readings.
+  const neutral = substituteVariables(raw, () => NEUTRAL, { keep });
   if (!neutral.ok) return undefined;
   const lines = new LineCounter();
   const authored = parseAllDocuments(neutral.text, { lineCounter: lines });

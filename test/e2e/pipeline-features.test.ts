@@ -1,7 +1,8 @@
 /**
- * Issue 35, retries and step timeouts end to end: a real `svc server` (the built-in git provider,
- * its in-process Docker runner, SQLite) builds a push whose first step exits 137 once and is run
- * again by its `retry:`, and whose next step outlives its own `timeout:`.
+ * Issue 35 end to end: a real `svc server` (the built-in git provider, its in-process Docker runner,
+ * SQLite) builds pushes that use svc's pipeline additions: a step that exits 137 once and is run
+ * again by its `retry:`, one that outlives its own `timeout:`, and a 3×2 `matrix:` whose six stages
+ * each see their values, followed by a pipeline that waits for all of them.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +43,31 @@ steps:
   commands: [echo "the build goes on"]
 `;
 
+const MATRIX = `kind: pipeline
+type: docker
+name: test
+clone: {disable: true}
+matrix:
+  GO: ["1.21", "1.22", "1.23"]
+  DB: [mysql, postgres]
+steps:
+- name: show
+  image: local/busybox
+  pull: if-not-exists
+  commands: ['echo "go=\${GO} db=\${DB}"']
+---
+kind: pipeline
+type: docker
+name: after
+clone: {disable: true}
+depends_on: [test]
+steps:
+- name: done
+  image: local/busybox
+  pull: if-not-exists
+  commands: [echo all done]
+`;
+
 interface StepJson {
   name: string;
   status: string;
@@ -52,7 +78,7 @@ interface StepJson {
 
 const git = gitAs({ name: 'Ada', email: 'ada@example.com' });
 
-describe.skipIf(docker.skip)('retry: and timeout: on a real server and its runner', () => {
+describe.skipIf(docker.skip)('retry:, timeout: and matrix: on a real server and its runner', () => {
   let server: SvcProcess | undefined;
   let port = 0;
   let token = '';
@@ -72,8 +98,10 @@ describe.skipIf(docker.skip)('retry: and timeout: on a real server and its runne
     ({ token } = await localGitAdmin(url(), () => server?.log() ?? '', 'ada', 'ada-password-1'));
     const post = (path: string, body?: unknown) =>
       call({ url: url() }, path, { method: 'POST', token, body });
-    expect((await post('/api/local/repos', { name: 'hello' })).status).toBe(201);
-    expect((await post('/api/repos/ada/hello')).status).toBe(200);
+    for (const name of ['hello', 'matrix']) {
+      expect((await post('/api/local/repos', { name })).status).toBe(201);
+      expect((await post(`/api/repos/ada/${name}`)).status).toBe(200);
+    }
   }, 60_000);
 
   afterAll(async () => {
@@ -120,4 +148,45 @@ describe.skipIf(docker.skip)('retry: and timeout: on a real server and its runne
     ]);
     expect(await log(3)).toEqual(['started']);
   }, 180_000);
+
+  it('runs a 3×2 matrix as six stages with their values, then the pipeline that depends on it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-matrix-work-'));
+    git(dir, 'init', '-q', '-b', 'main');
+    writeFileSync(join(dir, '.drone.yml'), MATRIX);
+    git(dir, 'add', '.');
+    git(dir, 'commit', '-q', '-m', 'matrix');
+    git(dir, 'push', '-q', `http://ada:${token}@127.0.0.1:${port}/git/ada/matrix.git`, 'main');
+    const build = (await waitFor(
+      'the matrix build to end',
+      async () => {
+        const answer = await call({ url: url() }, '/api/repos/ada/matrix/builds/1', { token });
+        const status = (answer.json as { status?: string } | undefined)?.status;
+        return status === 'success' || status === 'failure' || status === 'error' ? answer.json : undefined;
+      },
+      180_000,
+    )) as { status: string; stages: { number: number; name: string; status: string; started: number }[] };
+    expect(build.status, JSON.stringify(build.stages)).toBe('success');
+    const stages = build.stages;
+    expect(stages.map((stage) => stage.name)).toEqual([
+      'test (GO=1.21, DB=mysql)',
+      'test (GO=1.21, DB=postgres)',
+      'test (GO=1.22, DB=mysql)',
+      'test (GO=1.22, DB=postgres)',
+      'test (GO=1.23, DB=mysql)',
+      'test (GO=1.23, DB=postgres)',
+      'after',
+    ]);
+    for (const stage of stages.slice(0, 6)) {
+      const answer = await call({ url: url() }, `/api/repos/ada/matrix/builds/1/logs/${stage.number}/1`, {
+        token,
+      });
+      const lines = (answer.json as { out: string }[]).map((line) => line.out.trimEnd());
+      const [, go, db] = /\(GO=(.*), DB=(.*)\)/.exec(stage.name) ?? [];
+      expect(lines).toContain(`go=${go} db=${db}`);
+    }
+    const after = stages[6];
+    expect(after?.started).toBeGreaterThanOrEqual(
+      Math.max(...stages.slice(0, 6).map((stage) => stage.started)),
+    );
+  }, 240_000);
 });
