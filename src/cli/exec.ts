@@ -22,6 +22,7 @@ import { EXEC_USAGE, parseExecArgs, type ExecArgs } from './exec/args.js';
 import { localFacts, readGitFacts } from './exec/local-facts.js';
 import { readLocalPipeline } from './program/local-program.js';
 import { TerminalReporter } from './exec/terminal-reporter.js';
+import { pathsFacts } from './exec/changed-files.js';
 import type { CommandIO } from './io.js';
 import { readVersion } from './version.js';
 
@@ -108,9 +109,15 @@ async function runPipeline(
   now: number,
 ): Promise<number> {
   const { repo, build, stage } = await localFacts(io.cwd, args, pipeline.name, now);
-  if (!matchConditions(pipeline.trigger, matchFacts(repo, build, 'localhost'))) {
+  const changed = await pathsFacts(pipeline, args, io);
+  if (changed === 'failed') return 2;
+  const facts = {
+    ...matchFacts(repo, build, 'localhost'),
+    ...(changed === undefined ? {} : { changedFiles: changed }),
+  };
+  if (!matchConditions(pipeline.trigger, facts)) {
     io.stdout(
-      `pipeline "${pipeline.name}" does not run for a ${build.event} on ${build.source} (its trigger): nothing to do\n`,
+      `pipeline "${pipeline.name}" does not run for a ${build.event} on ${build.source}${changed === undefined ? '' : ` with these changes`} (its trigger): nothing to do\n`,
     );
     return 0;
   }
@@ -135,6 +142,7 @@ async function runPipeline(
     netrcCloneOnly: false,
     runner: { ...DEFAULT_RUNNER_SETTINGS, environ: args.env },
     trusted: args.trusted,
+    ...(changed === undefined ? {} : { changedFiles: changed }),
     now,
   });
   if (!compiled.ok) {

@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { countMatching, dockerForTests } from '../../src/engines/docker/testing.case.js';
+import { gitAs } from '../support/git-client.js';
 import { finished, runSvc, startSvc } from '../support/svc-process.js';
 
 const docker = await dockerForTests(['local/busybox']);
@@ -228,6 +229,48 @@ steps:
     // ${X} is the build's value before the YAML is read; $${X} reaches the shell as ${X}; $$ is a $.
     const name = cwd.split('/').at(-1) ?? '';
     expect(result.stdout).toContain(`parsed=push shell=push pid-free=$ upper=${name.toUpperCase()}`);
+  });
+
+  it('reads paths conditions against the working copy’s difference with --paths-base', async () => {
+    const cwd = workingCopy(`kind: pipeline
+type: docker
+name: default
+trigger:
+  paths: {exclude: ["*.md"]}
+steps:
+- name: go
+  image: local/busybox
+  when: {paths: [src/**]}
+  commands: [echo go-ran]
+- name: docs
+  image: local/busybox
+  when: {path: [docs/**]}
+  commands: [echo docs-ran]
+`);
+    const git = gitAs({ name: 'Ada', email: 'ada@example.com' });
+    git(cwd, 'init', '-q', '-b', 'main');
+    git(cwd, 'add', '.');
+    git(cwd, 'commit', '-q', '-m', 'base');
+    mkdirSync(join(cwd, 'docs'));
+    writeFileSync(join(cwd, 'docs', 'guide.txt'), 'new\n');
+    const docs = await runSvc(['exec', '--paths-base', 'HEAD'], { cwd, env: env() });
+    expect(docs.code, docs.stderr).toBe(0);
+    expect(docs.stderr).toContain('paths: 1 file changed since HEAD');
+    expect(docs.stdout).toContain('docs-ran');
+    expect(docs.stdout).not.toContain('go-ran');
+    // Without a base the files are not known: every paths condition holds, and svc says so.
+    const unknown = await runSvc(['exec'], { cwd, env: env() });
+    expect(unknown.stderr).toContain('the changed files are not known without --paths-base');
+    expect(unknown.stdout).toContain('go-ran');
+    // Only a README changed: the trigger's exclude leaves nothing to run.
+    rmSync(join(cwd, 'docs'), { recursive: true });
+    writeFileSync(join(cwd, 'README.md'), 'words\n');
+    const readme = await runSvc(['exec', '--paths-base', 'HEAD'], { cwd, env: env() });
+    expect(readme.code).toBe(0);
+    expect(readme.stdout).toContain('(its trigger): nothing to do');
+    const bad = await runSvc(['exec', '--paths-base', 'no-such-ref'], { cwd, env: env() });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--paths-base no-such-ref: git could not compare with it/);
   });
 
   it('reports lint errors with file, line and column, and exits 1', async () => {

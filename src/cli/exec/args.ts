@@ -11,6 +11,8 @@ export interface ExecArgs {
   branch: string | undefined;
   /** Where steps' caches are kept; undefined: the default folder; null: --no-cache. */
   cacheDir: string | null | undefined;
+  /** The git revision `paths` conditions compare the working copy with; undefined: not compared. */
+  pathsBase: string | undefined;
 }
 
 export const EXEC_USAGE = `Usage: svc exec [FILE] [options]
@@ -33,6 +35,8 @@ Options:
   --cache-dir DIR   where steps' caches (cache:) are kept (default: ~/.cache/svc/exec/<a hash of
                     this directory>, or under $XDG_CACHE_HOME)
   --no-cache        neither restore nor save steps' caches
+  --paths-base REF  the git revision (e.g. origin/main) whose difference with this working copy,
+                    untracked files included, is what paths conditions see (without it they hold)
 `;
 
 /** Parses `svc exec` arguments; returns a message for a usage error. */
@@ -46,6 +50,7 @@ export function parseExecArgs(args: readonly string[]): ExecArgs | string {
     event: 'push',
     branch: undefined,
     cacheDir: undefined,
+    pathsBase: undefined,
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
@@ -59,11 +64,13 @@ export function parseExecArgs(args: readonly string[]): ExecArgs | string {
         break;
       case '--pipeline':
       case '--branch':
+      case '--paths-base':
       case '--cache-dir': {
         const v = value();
         if (v === undefined || v === '') return `${arg} needs a value`;
         if (arg === '--pipeline') result.pipeline = v;
         else if (arg === '--branch') result.branch = v;
+        else if (arg === '--paths-base') result.pathsBase = v;
         else result.cacheDir = v;
         break;
       }

@@ -52,7 +52,10 @@ export async function compilePipeline(input: CompileInput): Promise<CompileResul
   const run: RunContext = {
     input,
     workspace,
-    facts: matchFacts(input.repo, input.build, input.system.host),
+    facts: {
+      ...matchFacts(input.repo, input.build, input.system.host),
+      ...(input.changedFiles === undefined ? {} : { changedFiles: input.changedFiles }),
+    },
     environ,
     cloneEnviron,
     secretValues,

@@ -154,6 +154,8 @@ export interface CompileInput {
   readonly runner: RunnerSettings;
   /** The repository is trusted: privileged mode, host volumes, devices and network settings are allowed. */
   readonly trusted: boolean;
+  /** The files the build changes, for `when: paths`; undefined when not known (those conditions hold). */
+  readonly changedFiles?: readonly string[];
   /**
    * Registry credentials from the runner's registry plugin; the pipeline's `image_pull_secrets` come
    * first for a registry both name.

@@ -14,7 +14,8 @@ export const NO_CONDITIONS: Conditions = Object.fromEntries(
 
 const CONDITIONS_SET = {
   what: 'a condition section',
-  known: CONDITION_NAMES,
+  // `path` is Woodpecker's spelling of `paths`.
+  known: [...CONDITION_NAMES, 'path'],
   docs: 'see "Conditions" in docs/pipelines.md',
 };
 const INCLUDE_EXCLUDE = { what: 'a condition', known: ['include', 'exclude'] };
@@ -36,6 +37,16 @@ export function readConditions(
   for (const name of CONDITION_NAMES) {
     const value = fields.node(name);
     if (value !== undefined) result[name] = readCondition(name, value, child(field, name), diagnostics);
+  }
+  const path = fields.node('path');
+  if (path !== undefined) {
+    if (fields.has('paths'))
+      diagnostics.error(
+        fields.at('path'),
+        child(field, 'path'),
+        'is Woodpecker’s spelling of paths, which this section has too; expected one of them',
+      );
+    else result.paths = readCondition('paths', path, child(field, 'path'), diagnostics);
   }
   return result;
 }

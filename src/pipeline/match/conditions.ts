@@ -16,6 +16,11 @@ export interface MatchFacts {
   readonly target: string;
   readonly cron: string;
   readonly action: string;
+  /**
+   * The files the build changes (`paths` conditions, svc's); undefined when they are not known,
+   * and then every `paths` condition holds: a build never skips on missing information.
+   */
+  readonly changedFiles?: readonly string[];
 }
 
 /**
@@ -30,11 +35,27 @@ export function matchCondition(condition: Condition, value: string): boolean {
 }
 
 /**
+ * Whether a `paths` condition holds for the changed files, as the drone-convert-pathschanged
+ * plugin reads it: some changed file matches an include pattern (any file, without includes) and
+ * no exclude pattern. No patterns, or files not known, hold; a known empty list holds no pattern.
+ */
+export function matchPaths(condition: Condition, changed: readonly string[] | undefined): boolean {
+  if (condition.include.length === 0 && condition.exclude.length === 0) return true;
+  if (changed === undefined) return true;
+  return changed.some(
+    (file) =>
+      (condition.include.length === 0 || condition.include.some((pattern) => globMatch(pattern, file))) &&
+      !condition.exclude.some((pattern) => globMatch(pattern, file)),
+  );
+}
+
+/**
  * Whether every condition of a `when` or `trigger` section holds for the build. `status` is not part of
- * it (see `statusRunPolicy`), nor `paths`, which Drone leaves to conversion plugins.
+ * it (see `statusRunPolicy`); `paths` holds whenever the changed files are not known (`matchPaths`).
  */
 export function matchConditions(conditions: Conditions, facts: MatchFacts): boolean {
   return (
+    matchPaths(conditions.paths, facts.changedFiles) &&
     matchCondition(conditions.branch, facts.branch) &&
     matchCondition(conditions.event, facts.event) &&
     matchCondition(conditions.ref, facts.ref) &&
