@@ -115,4 +115,26 @@ describe('matrix:', () => {
       /change the structure/,
     );
   });
+
+  it('never drops a combination over what a build variable brings in: an unreadable ${ is an error at its place', () => {
+    const { linted, found } = pipelines(MATRIX, { DRONE_BRANCH: 'fix ${oops' });
+    expect(linted.valid).toBe(false);
+    expect(linted.diagnostics[0]).toMatchObject({ severity: 'error', line: 15 });
+    expect(linted.diagnostics[0]?.message).toMatch(/in a matrix pipeline, where \$\{…\} names its axes/);
+    // The pipelines that could be read are still there, the build errs rather than skips.
+    expect(found.map((p) => p.name)).toContain('after');
+  });
+
+  it('refuses a matrix whose combinations would hold too many values (an attack on memory)', () => {
+    const steps = Array.from(
+      { length: 400 },
+      (_, i) => `- name: s${i}\n  image: alpine\n  commands: [a, b, c, d, e, f, g, h, i, j]`,
+    );
+    const big = `kind: pipeline\nname: big\nmatrix:\n  A: [${Array.from({ length: 16 }, (_, i) => i).join(', ')}]\n  B: [${Array.from({ length: 16 }, (_, i) => i).join(', ')}]\nsteps:\n${steps.join('\n')}\n`;
+    const linted = lintText(big, { trusted: false });
+    expect(linted.valid).toBe(false);
+    expect(linted.diagnostics.map((d) => d.message).join('\n')).toMatch(
+      /256 combinations of a pipeline of \d+ values make more than 100000 values/,
+    );
+  });
 });
