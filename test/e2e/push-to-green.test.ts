@@ -44,6 +44,57 @@ steps:
   commands: [ "echo shipping $DRONE_COMMIT_SHA", "seq 1 300" ]
 `;
 
+/** svc's pipeline additions (issue 35): `retry:`, a step `timeout:`, a `matrix:` and a pipeline after it. */
+const ADDITIONS = `
+kind: pipeline
+type: docker
+name: retries
+steps:
+- name: flaky
+  image: local/busybox
+  pull: if-not-exists
+  retry: {max: 2, when: [137]}
+  commands:
+  - if [ -f tried ]; then echo "second attempt"; exit 0; fi
+  - touch tried
+  - echo "first attempt"
+  - exit 137
+- name: slow
+  image: local/busybox
+  pull: if-not-exists
+  timeout: 3s
+  commands: [sleep 60]
+- name: on-failure
+  image: local/busybox
+  pull: if-not-exists
+  when: {status: [failure]}
+  commands: [echo the stage goes on]
+---
+kind: pipeline
+type: docker
+name: matrix
+clone: {disable: true}
+matrix:
+  GO: ["1.21", "1.22", "1.23"]
+  DB: [mysql, postgres]
+steps:
+- name: show
+  image: local/busybox
+  pull: if-not-exists
+  commands: ['echo "go=\${GO} db=\${DB}"']
+---
+kind: pipeline
+type: docker
+name: after
+clone: {disable: true}
+depends_on: [matrix]
+steps:
+- name: done
+  image: local/busybox
+  pull: if-not-exists
+  commands: [echo all done]
+`;
+
 const WEBHOOK_SECRET = 'e2e-webhook-secret';
 
 /** A global webhook as the receiver got it: Drone's payload, and whether its signature verified. */
@@ -85,7 +136,7 @@ interface ApiBuild {
     number: number;
     name: string;
     status: string;
-    steps?: { number: number; name: string; status: string }[];
+    steps?: { number: number; name: string; status: string; error?: string; attempts?: number }[];
   }[];
 }
 
@@ -267,5 +318,46 @@ describe.skipIf(docker.skip)(
       );
       expect(await log(3, 'build', 'test')).toContain('after the crash');
     });
+    it('runs svc’s additions through the GitHub double: a retry after exit 137, a step timeout, a 3×2 matrix', async () => {
+      push({ '.drone.yml': ADDITIONS }, 'retries, a timeout and a matrix');
+      expect(await github.push(REPO, 'main', hookUrl)).toBe(200);
+      const done = await waitFor(
+        'build 4 to finish',
+        async () => {
+          const current = await build(4);
+          return ['success', 'failure', 'error', 'killed'].includes(current.status) ? current : undefined;
+        },
+        180_000,
+      );
+      const stages = done.stages ?? [];
+      expect(stages.map((s) => s.name)).toEqual([
+        'retries',
+        ...['1.21', '1.22', '1.23'].flatMap((go) => [
+          `matrix (GO=${go}, DB=mysql)`,
+          `matrix (GO=${go}, DB=postgres)`,
+        ]),
+        'after',
+      ]);
+      expect(stages.map((s) => s.status)).toEqual([
+        'failure',
+        ...Array<string>(6).fill('success'),
+        'success',
+      ]);
+      const steps = new Map(stages[0]?.steps?.map((step) => [step.name, step]));
+      expect(steps.get('flaky')).toMatchObject({ status: 'success', attempts: 2 });
+      expect(steps.get('slow')).toMatchObject({
+        status: 'failure',
+        error: 'step timed out after 3s (its timeout)',
+      });
+      // A timed-out step fails like any other: the failure steps run.
+      expect(steps.get('on-failure')).toMatchObject({ status: 'success', attempts: 1 });
+      const flaky = (await log(4, 'retries', 'flaky')).filter((line) => !line.startsWith('+ '));
+      expect(flaky).toEqual([
+        'first attempt',
+        'retry: attempt 1 of 3 failed (exit code 137); the step runs again',
+        'second attempt',
+      ]);
+      expect(await log(4, 'matrix (GO=1.22, DB=postgres)', 'show')).toContain('go=1.22 db=postgres');
+    }, 240_000);
   },
 );
