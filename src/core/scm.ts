@@ -153,6 +153,15 @@ export interface ScmCommit {
 /** Which commit to look up: the head of a branch, or a commit by its sha. */
 export type ScmCommitRef = { branch: string } | { sha: string };
 
+/** What a build changes, for `paths` conditions: a push from `before` to `after`, or a pull request. */
+export type ScmChange = { kind: 'push'; before: string; after: string } | { kind: 'pull'; number: number };
+
+/**
+ * The files a change touches (added, modified, deleted; a rename's both names), or why they cannot
+ * be known (a provider's limit reached, a commit it no longer has): then nothing is skipped for it.
+ */
+export type ScmChangedFiles = { known: true; files: string[] } | { known: false; reason: string };
+
 /** Credentials for cloning over HTTP(S), as a `.netrc` entry. */
 export interface ScmNetrc {
   machine: string;
@@ -262,6 +271,12 @@ export interface ScmProvider {
    * callers can answer "no such commit" without knowing the provider.
    */
   findCommit(token: ScmToken, repo: ScmRepoRef, at: ScmCommitRef): Promise<ScmCommit>;
+  /**
+   * The files `change` touches, for `paths` conditions (svc addition): a push's compare of
+   * `before` with `after`, a pull request's files, every page read. Absent on a provider svc does
+   * not ask yet; an answer that may be incomplete is `known: false` with the reason.
+   */
+  changedFiles?(token: ScmToken, repo: ScmRepoRef, change: ScmChange): Promise<ScmChangedFiles>;
 
   /** Creates (or, when one with the same URL exists, updates) the repository webhook. */
   createHook(token: ScmToken, repo: ScmRepoRef, hook: { url: string; secret: string }): Promise<void>;

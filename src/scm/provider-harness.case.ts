@@ -86,6 +86,8 @@ export interface ScmDoubleDriver {
     organizations?: string;
     /** Not reached over a network (svc's built-in provider): no faults to retry, nothing unreachable. */
     network?: string;
+    /** No `changedFiles` (paths conditions): svc does not ask this provider yet. */
+    changedFiles?: string;
   };
   start(): Promise<ScmTestDouble>;
 }

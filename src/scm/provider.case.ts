@@ -244,6 +244,17 @@ export function providerContract(driver: ScmDoubleDriver): void {
         expect(first).toMatchObject({ sha: firstSha, message: 'first', authorLogin: login });
       });
 
+      it('lists the files a push changed, or declares that it cannot yet', async () => {
+        if (scm.changedFiles === undefined) {
+          expect(driver.gaps?.changedFiles).toBeDefined();
+          return;
+        }
+        const change = { kind: 'push' as const, before: firstSha, after: headSha };
+        expect(await scm.changedFiles(alice, demo, change)).toEqual({ known: true, files: ['.drone.yml'] });
+        const created = await scm.changedFiles(alice, demo, { ...change, before: '0'.repeat(40) });
+        expect(created.known).toBe(false);
+      });
+
       it('finds the head of a branch whose name has a slash', async () => {
         const sha = double.commit('alice/demo', 'feature/x', { 'b.txt': 'b' });
         expect((await scm.findCommit(alice, demo, { branch: 'feature/x' })).sha).toBe(sha);

@@ -40,7 +40,10 @@ async function logIn(double: GiteaDouble, login: string, options?: Partial<Gitea
 function driver(forgejo: boolean): ScmDoubleDriver {
   return {
     name: forgejo ? 'Forgejo' : 'Gitea',
-    gaps: { rateLimit: 'Gitea and Forgejo have no rate limits of their own' },
+    gaps: {
+      rateLimit: 'Gitea and Forgejo have no rate limits of their own',
+      changedFiles: 'svc does not read this provider’s changed files yet (paths conditions hold)',
+    },
     async start() {
       const double = await startGiteaDouble({ forgejo });
       return {

@@ -1,6 +1,8 @@
 import { SvcError } from '../../core/errors.js';
 import type {
   ScmAccount,
+  ScmChange,
+  ScmChangedFiles,
   ScmCommit,
   ScmCommitRef,
   ScmHookRequest,
@@ -23,6 +25,7 @@ import { authorizeUrl, exchangeCode, type OAuthApp } from './oauth.js';
 import { githubEndpoints, type GitHubEndpoints, type GitHubOptions } from './options.js';
 import { parseHook } from './parse.js';
 import { filePath, repoPath } from '../paths.js';
+import { gitHubChangedFiles } from './changed-files.js';
 import {
   branchSchema,
   commitSchema,
@@ -180,6 +183,10 @@ export class GitHubProvider implements ScmProvider {
       throw error;
     });
     return toScmCommit(found);
+  }
+
+  changedFiles(token: ScmToken, repo: ScmRepoRef, change: ScmChange): Promise<ScmChangedFiles> {
+    return gitHubChangedFiles(this.#client, token.token, repo, change);
   }
 
   createHook(token: ScmToken, repo: ScmRepoRef, hook: { url: string; secret: string }): Promise<void> {

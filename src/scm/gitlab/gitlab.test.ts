@@ -30,7 +30,10 @@ function optionsFor(double: GitLabDouble, git: Partial<GitAuthOptions> = {}): Gi
 
 const driver: ScmDoubleDriver = {
   name: 'GitLab',
-  gaps: { commitAccount: 'GitLab’s commits carry the author’s name and email, not an account' },
+  gaps: {
+    commitAccount: 'GitLab’s commits carry the author’s name and email, not an account',
+    changedFiles: 'svc does not read this provider’s changed files yet (paths conditions hold)',
+  },
   async start() {
     const double = await startGitLabDouble();
     return {

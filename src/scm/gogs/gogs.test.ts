@@ -22,6 +22,7 @@ const driver: ScmDoubleDriver = {
   gaps: {
     rateLimit: 'Gogs has no rate limits',
     orgAdmin: 'no Gogs API tells an organization’s owners from its members',
+    changedFiles: 'svc does not read this provider’s changed files yet (paths conditions hold)',
   },
   async start() {
     const double = await startGogsDouble();

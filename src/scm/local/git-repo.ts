@@ -153,6 +153,22 @@ export class GitRepository {
     }
   }
 
+  /**
+   * The files that differ between two commits (a rename's both names); undefined when either is
+   * not in the repository (a forced push's earlier commit may be gone).
+   */
+  async changedFiles(before: string, after: string): Promise<string[] | undefined> {
+    const [from, to] = await Promise.all([this.commitOf(before), this.commitOf(after)]);
+    if (from === undefined || to === undefined) return undefined;
+    const out = await git(['diff', '--name-only', '-z', '--no-renames', from, to, '--'], {
+      gitDir: this.path,
+    });
+    return out
+      .split('\0')
+      .filter((name) => name !== '')
+      .sort();
+  }
+
   /** The branch HEAD names (the default branch). */
   async defaultBranch(): Promise<string> {
     const out = await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], { gitDir: this.path });

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../core/errors.js';
 import type {
   ScmAccount,
+  ScmChange,
+  ScmChangedFiles,
   ScmCommit,
   ScmCommitRef,
   ScmHookRequest,
@@ -223,6 +225,23 @@ export class LocalGitProvider implements ScmProvider {
       authorEmail: commit.authorEmail,
       authorAvatar: this.avatarUrl(author?.login ?? commit.authorName),
     };
+  }
+
+  async changedFiles(token: ScmToken, ref: ScmRepoRef, change: ScmChange): Promise<ScmChangedFiles> {
+    if (change.kind === 'pull') return { known: false, reason: 'the built-in provider has no pull requests' };
+    if (/^0*$/.test(change.before))
+      return {
+        known: false,
+        reason: 'the push created the branch: there is no earlier commit to compare with',
+      };
+    const repo = this.#visible(this.accountOf(token), ref);
+    const files = await this.repository(repo).changedFiles(change.before, change.after);
+    if (files === undefined)
+      return {
+        known: false,
+        reason: `the repository no longer has ${change.before.slice(0, 12)} (a forced push) to compare with`,
+      };
+    return { known: true, files };
   }
 
   createHook(token: ScmToken, ref: ScmRepoRef, hook: { url: string; secret: string }): Promise<void> {

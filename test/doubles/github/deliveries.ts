@@ -65,6 +65,7 @@ export async function sendPullRequest(
   const hook = hookFor(repo, target, 'pull_request', options.secret);
   const opened = state.openPull(repo, from, head);
   const number = options.number ?? opened.number;
+  env.pullBases.set(`${repo.id}#${number}`, baseSha);
   const payload = pullRequestPayload(
     state,
     {

@@ -6,4 +6,6 @@ export interface Env {
   state: GitHubState;
   urls: Urls;
   app: { clientId: string; clientSecret: string };
+  /** Each pull request's base commit when it was opened, by `<repo id>#<number>` (its files are from there). */
+  pullBases: Map<string, string>;
 }

@@ -30,6 +30,9 @@
  *   `none`; the raw media type (`application/vnd.github.raw`) answers the bytes.
  * - Branches and commits — "…for branches" / "…for commits": `GET /repos/{o}/{r}/branches/{branch}`
  *   (404 "Branch not found"), `GET /repos/{o}/{r}/commits/{ref}` (422 "No commit found for SHA").
+ * - Changed files — `GET /repos/{o}/{r}/compare/{base}...{head}` ("compare two commits": `files`,
+ *   not paged, at most 300; 404 for an unknown commit) and `GET /repos/{o}/{r}/pulls/{n}/files`
+ *   (paged, at most 3,000), each file's `filename` and `status` from the two commits' trees.
  * - Webhooks — "REST API endpoints for repository webhooks": list, create, get, update, delete under
  *   `/repos/{o}/{r}/hooks`; admin rights needed (403 "Must have admin rights to Repository." for
  *   readers); 422 Validation Failed for a missing/invalid `config.url`, an unknown event, a bad
@@ -63,6 +66,7 @@ import type { Env } from './env.js';
 import { RateLimit } from './rate-limit.js';
 import { oauthRoutes, grant } from './routes-oauth.js';
 import { repoRoutes } from './routes-repos.js';
+import { changeRoutes } from './routes-changes.js';
 import { hookRoutes } from './routes-hooks.js';
 import { statusRoutes } from './routes-statuses.js';
 import { userRoutes } from './routes-user.js';
@@ -170,6 +174,7 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     state,
     urls: { web: '', api: '' },
     app: { clientId: `Iv1.${randomBytes(8).toString('hex')}`, clientSecret: randomBytes(20).toString('hex') },
+    pullBases: new Map(),
   };
   const rateLimit = new RateLimit(options.rateLimit);
   const received: ReceivedRequest[] = [];
@@ -181,7 +186,13 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     apiPrefix,
     alsoV3: true,
     web: oauthRoutes(env),
-    api: [...userRoutes(env), ...repoRoutes(env), ...hookRoutes(env), ...statusRoutes(env)],
+    api: [
+      ...userRoutes(env),
+      ...repoRoutes(env),
+      ...changeRoutes(env),
+      ...hookRoutes(env),
+      ...statusRoutes(env),
+    ],
     rateLimit,
     received,
     unknown,
