@@ -49,12 +49,24 @@ export interface Build {
   debug: boolean;
   /** The pipeline file the build was made from (after `${…}` substitution); what runners execute. */
   config: string;
+  /** What the file's `paths` conditions saw (svc addition); absent when none has any. */
+  changedFiles?: BuildChangedFiles | undefined;
   /** Epoch milliseconds; 0 when not yet. */
   started: number;
   finished: number;
   created: number;
   updated: number;
   version: number;
+}
+
+/**
+ * The changed files a build's `paths` conditions read: the provider's list, or why it is not known
+ * (then every such condition held), and the pipelines `trigger: paths` left out.
+ */
+export interface BuildChangedFiles {
+  files?: string[];
+  unknown?: string;
+  skipped: string[];
 }
 
 export type NewBuild = Omit<Build, 'id' | 'number' | 'created' | 'updated' | 'version'>;

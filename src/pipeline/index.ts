@@ -42,6 +42,7 @@ export { UNTRUSTED_FORBIDDEN } from './lint/untrusted.js';
 export {
   matchCondition,
   matchConditions,
+  readsPaths,
   matchFacts,
   statusRunPolicy,
   type MatchFacts,

@@ -16,6 +16,7 @@ const TOKEN_METHODS = [
   'fileContents',
   'branchHead',
   'findCommit',
+  'changedFiles',
   'createHook',
   'deleteHook',
   'setStatus',
@@ -68,7 +69,10 @@ export class TokenRefresher implements GaugeSource {
     const wrapped = Object.create(provider) as ScmProvider;
     for (const name of TOKEN_METHODS) {
       // Called through the provider (its own `this`), with the fresh token in place of the old one.
-      const method = Reflect.get(provider, name) as (token: ScmToken, ...rest: unknown[]) => Promise<unknown>;
+      const method = Reflect.get(provider, name) as
+        ((token: ScmToken, ...rest: unknown[]) => Promise<unknown>) | undefined;
+      // An optional method the provider lacks stays absent: callers check for it.
+      if (method === undefined) continue;
       Object.defineProperty(wrapped, name, {
         value: (token: ScmToken, ...rest: unknown[]) =>
           this.#call(token, (fresh) => Reflect.apply(method, provider, [fresh, ...rest])),

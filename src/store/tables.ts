@@ -117,6 +117,8 @@ export interface BuildRow {
   deploy_to: string;
   /** Since schema version 2; null for older builds. */
   config: string | null;
+  /** BuildChangedFiles as JSON (migration 19); null when no `paths` condition read any. */
+  changed_files: Generated<string | null>;
   deploy_id: number;
   debug: number;
   started: number;

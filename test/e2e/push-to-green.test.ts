@@ -85,6 +85,18 @@ steps:
 ---
 kind: pipeline
 type: docker
+name: website
+clone: {disable: true}
+trigger:
+  paths: [website/**]
+steps:
+- name: publish
+  image: local/busybox
+  pull: if-not-exists
+  commands: [echo never]
+---
+kind: pipeline
+type: docker
 name: after
 clone: {disable: true}
 depends_on: [matrix]
@@ -132,6 +144,8 @@ async function startReceiver(): Promise<{ server: Server; url: string; deliverie
 interface ApiBuild {
   number: number;
   status: string;
+  changed_files?: string[];
+  paths_skipped?: string[];
   stages?: {
     number: number;
     name: string;
@@ -358,6 +372,8 @@ describe.skipIf(docker.skip)(
         'second attempt',
       ]);
       expect(await log(4, 'matrix (GO=1.22, DB=postgres)', 'show')).toContain('go=1.22 db=postgres');
+      // Path filters: the push changed the pipeline file alone, so website/** left that pipeline out.
+      expect(done).toMatchObject({ changed_files: ['.drone.yml'], paths_skipped: ['website'] });
     }, 240_000);
   },
 );

@@ -18,6 +18,10 @@ export interface Build {
   created: number;
   started: number;
   finished: number;
+  /** svc's path filters: the changed files, or why they are not known, and what they left out. */
+  changed_files?: string[];
+  changed_files_unknown?: string;
+  paths_skipped?: string[];
   stages?: Stage[];
 }
 

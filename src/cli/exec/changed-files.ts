@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import type { Condition, Pipeline } from '../../pipeline/types.js';
+import { readsPaths } from '../../pipeline/match/conditions.js';
+import type { Pipeline } from '../../pipeline/types.js';
 import type { CommandIO } from '../io.js';
 import type { ExecArgs } from './args.js';
 
@@ -37,12 +38,6 @@ export async function changedSince(cwd: string, base: string): Promise<ChangedFi
   if ('error' in diff) return { ok: false, error: diff.error };
   if ('error' in untracked) return { ok: false, error: untracked.error };
   return { ok: true, files: [...new Set([...diff.lines, ...untracked.lines])].sort() };
-}
-
-/** Whether any condition of the pipeline reads the changed files. */
-function readsPaths(pipeline: Pipeline): boolean {
-  const has = (condition: Condition) => condition.include.length > 0 || condition.exclude.length > 0;
-  return has(pipeline.trigger.paths) || pipeline.steps.some((step) => has(step.when.paths));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { RunPolicy } from '../../core/engine.js';
-import type { Condition, Conditions } from '../types.js';
+import type { Condition, Conditions, Pipeline } from '../types.js';
 import { globMatch } from './glob.js';
 
 /**
@@ -47,6 +47,12 @@ export function matchPaths(condition: Condition, changed: readonly string[] | un
       (condition.include.length === 0 || condition.include.some((pattern) => globMatch(pattern, file))) &&
       !condition.exclude.some((pattern) => globMatch(pattern, file)),
   );
+}
+
+/** Whether a pipeline's trigger or one of its steps has a `paths` condition (it needs the changed files). */
+export function readsPaths(pipeline: Pick<Pipeline, 'trigger' | 'steps'>): boolean {
+  const has = (condition: Condition) => condition.include.length > 0 || condition.exclude.length > 0;
+  return has(pipeline.trigger.paths) || pipeline.steps.some((step) => has(step.when.paths));
 }
 
 /**

@@ -79,6 +79,31 @@ describe('prepareStage', () => {
     expect(step?.envs.DRONE_STAGE_MACHINE).toBe('r1');
   });
 
+  it('runs a step’s when: paths against the changed files the server sent, and every one when it sent none', async () => {
+    const config = `kind: pipeline
+type: docker
+name: build
+steps:
+- name: go
+  image: local/busybox
+  when: {paths: [src/**]}
+  commands: [ "true" ]
+- name: docs
+  image: local/busybox
+  when: {paths: [docs/**]}
+  commands: [ "true" ]
+`;
+    const sent = details({ config });
+    const withFiles = { ...sent, build: { ...sent.build, changed_files: ['docs/a.md'] } };
+    const policies = async (d: WireDetails) => {
+      const prepared = await prepareStage(d, SETTINGS, 1_000);
+      if (!prepared.ok) throw new Error(prepared.error);
+      return Object.fromEntries(prepared.spec.steps.map((s) => [s.name, s.runPolicy]));
+    };
+    expect(await policies(withFiles)).toMatchObject({ go: 'never', docs: 'on-success' });
+    expect(await policies(sent)).toMatchObject({ go: 'on-success', docs: 'on-success' });
+  });
+
   it('gives builds of forks none of the runner’s secrets', async () => {
     const prepared = await prepareStage(
       details({ sourceRepo: 'mallory/site', event: 'pull_request' }),

@@ -138,6 +138,8 @@ export async function prepareStage(
       netrcCloneOnly: settings.netrcCloneOnly || fromFork(details),
       runner: settings.runner,
       trusted: repo.trusted,
+      // Step `when: paths`: the files the server had from the provider (absent: not known, they hold).
+      ...(build.changed_files === undefined ? {} : { changedFiles: build.changed_files }),
       idTokens: details.id_tokens.map(({ step, name, data }) => ({ step, env: name, token: data })),
       now,
       ...(registries === undefined ? {} : { registries }),

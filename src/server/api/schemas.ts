@@ -120,6 +120,20 @@ export const buildSchema = z.object({
   created: seconds,
   updated: seconds,
   version: int,
+  changed_files: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'the changed files the paths conditions read (svc addition); absent when none did or they are not known',
+    ),
+  changed_files_unknown: z
+    .string()
+    .optional()
+    .describe('why the changed files are not known: every paths condition then held (svc addition)'),
+  paths_skipped: z
+    .array(z.string())
+    .optional()
+    .describe('the pipelines trigger: paths left out (svc addition)'),
   stages: z.array(stageSchema).optional().describe('single-build answers only'),
 });
 

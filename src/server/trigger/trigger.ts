@@ -19,7 +19,7 @@ import { newBuildOf } from './new-build.js';
 import { readPipelineFile, type PipelineFile } from './pipeline-file.js';
 import { readManifest } from './read-manifest.js';
 import { runProgram } from './program.js';
-import { selectPipelines } from './select.js';
+import { askChangedFiles, pathsNote, selectWithPaths } from './changed-files.js';
 import { skipDirective } from './skip.js';
 import { reuseStages, type EarlierStage } from './reuse.js';
 import { stagesOf } from './stages.js';
@@ -30,7 +30,7 @@ const INCOMPLETE_COMMIT = /^([0-9a-f]{7,39})?$/;
 /** What the trigger needs: the stores it writes, the provider it reads files from, who to tell. */
 export interface TriggerDeps {
   readonly store: Pick<Store, 'users' | 'repos' | 'builds'>;
-  readonly provider: Pick<ScmProvider, 'fileContents' | 'findCommit'>;
+  readonly provider: Pick<ScmProvider, 'fileContents' | 'findCommit' | 'changedFiles'>;
   readonly queue: QueueSignal;
   readonly listener: BuildListener;
   /** The server as pipelines see it (`DRONE_SYSTEM_*`); `host` is also the `instance` of triggers. */
@@ -206,10 +206,12 @@ export class Trigger {
     const manifest = readManifest(checked.text, this.#variables(repo, base, number), repo.trusted);
     if (!manifest.ok) return this.#createError(base, `${file.path}: ${manifest.error}`, manifest.text);
     const facts = matchFacts(repo, base, this.#deps.system.host);
-    const selected = selectPipelines(manifest.pipelines, facts);
+    const { selected, changedFiles } = await selectWithPaths(manifest.pipelines, facts, () =>
+      askChangedFiles(this.#deps.provider, scmTokenOf(owner), repo, base),
+    );
     if (selected.length === 0) {
       return skipped(
-        `no pipeline's trigger matches this ${base.event} (branch ${base.target}, ref ${base.ref})`,
+        `no pipeline's trigger matches this ${base.event} (branch ${base.target}, ref ${base.ref})${pathsNote(changedFiles)}`,
       );
     }
     // A protected repository's file signed with its key needs no approval for being protected.
@@ -220,7 +222,12 @@ export class Trigger {
         { event: base.event, fork: origin.fork },
       ) || checked.blocked;
     const created = await this.#deps.store.builds.create(
-      { ...base, status: blocked ? 'blocked' : 'pending', config: manifest.text },
+      {
+        ...base,
+        status: blocked ? 'blocked' : 'pending',
+        config: manifest.text,
+        ...(changedFiles === undefined ? {} : { changedFiles }),
+      },
       origin.reuse === undefined
         ? stagesOf(selected, blocked)
         : reuseStages(stagesOf(selected, blocked), origin.reuse),

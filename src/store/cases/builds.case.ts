@@ -42,6 +42,21 @@ export function buildsContract(open: OpenFreshStore): void {
       expect((await store().repos.find(repo.id))?.counter).toBe(1);
     });
 
+    it('keeps what a build’s paths conditions read, 3,000 changed files included, through updates', async () => {
+      const repo = await store().repos.create(newRepo());
+      const files = Array.from({ length: 3000 }, (_, i) => `packages/p${i}/src/index-${i}.ts`);
+      const changedFiles = { files, skipped: ['docs', 'lint'] };
+      const { build } = await store().builds.create(newBuild(repo.id, { changedFiles }), []);
+      expect((await store().builds.find(build.id))?.changedFiles).toEqual(changedFiles);
+      const updated = await store().builds.update({ ...build, status: 'running' });
+      expect((await store().builds.find(updated.id))?.changedFiles).toEqual(changedFiles);
+      const unknown = { unknown: 'a tag build has no changed files to compare', skipped: [] };
+      const other = await store().builds.create(newBuild(repo.id, { changedFiles: unknown }), []);
+      expect((await store().builds.find(other.build.id))?.changedFiles).toEqual(unknown);
+      const none = await store().builds.create(newBuild(repo.id), []);
+      expect((await store().builds.find(none.build.id))?.changedFiles).toBeUndefined();
+    });
+
     it('hands out numbers 1..10 to ten concurrent creations, without duplicates', async () => {
       const repo = await store().repos.create(newRepo());
       const created = await Promise.all(

@@ -16,6 +16,7 @@ import { oidcKeys } from './015-oidc-keys.js';
 import { caches } from './016-caches.js';
 import { artifacts } from './017-artifacts.js';
 import { stepAttempts } from './018-step-attempts.js';
+import { buildChangedFiles } from './019-build-changed-files.js';
 import type { Migration } from './migration.js';
 
 /** Every migration svc knows, oldest first; append, never edit or reorder. */
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
   caches,
   artifacts,
   stepAttempts,
+  buildChangedFiles,
 ];
 
 /** The schema version this svc writes. */

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type {
   Build,
+  BuildChangedFiles,
   BuildEvent,
   BuildFilter,
   BuildStore,
@@ -23,6 +24,23 @@ import { stageColumns } from './stages.js';
 import { insertStep } from './steps.js';
 
 const INCOMPLETE: Status[] = STATUSES.filter((status) => !isDone(status));
+
+/** The stored `changed_files`; a value that does not read is left out rather than failing the build's page. */
+function changedFilesOf(text: string | null): Pick<Build, 'changedFiles'> {
+  if (text === null || text === '') return {};
+  try {
+    const value = JSON.parse(text) as Partial<BuildChangedFiles>;
+    return {
+      changedFiles: {
+        ...(Array.isArray(value.files) ? { files: value.files.map(String) } : {}),
+        ...(typeof value.unknown === 'string' ? { unknown: value.unknown } : {}),
+        skipped: Array.isArray(value.skipped) ? value.skipped.map(String) : [],
+      },
+    };
+  } catch {
+    return {};
+  }
+}
 
 function toBuild(row: Selectable<BuildRow>): Build {
   return {
@@ -53,6 +71,7 @@ function toBuild(row: Selectable<BuildRow>): Build {
     cron: row.cron,
     deployTo: row.deploy_to,
     config: row.config ?? '',
+    ...changedFilesOf(row.changed_files),
     deployId: Number(row.deploy_id),
     debug: bool(row.debug),
     started: Number(row.started),
@@ -90,6 +109,7 @@ export function buildColumns(build: NewBuild) {
     cron: build.cron,
     deploy_to: build.deployTo,
     config: build.config,
+    changed_files: build.changedFiles === undefined ? null : JSON.stringify(build.changedFiles),
     deploy_id: build.deployId,
     debug: flag(build.debug),
     started: build.started,

@@ -8,6 +8,7 @@ import { useBuildEvents } from '../components/stream.js';
 import { Timeline } from '../components/timeline.js';
 import { Link, navigate } from '../router.js';
 import { ArtifactSection, type Artifact } from './build-artifacts.js';
+import { ChangedFiles } from '../components/changed-files.js';
 import { DONE, type Build, type Stage } from '../wire.js';
 
 /** How often a running build is read again besides its events: steps change without one. */
@@ -85,6 +86,7 @@ function BuildView({
         <dd>{duration(build.started, build.finished) || '–'}</dd>
       </dl>
       {build.error ? <p class="error">{build.error}</p> : null}
+      <ChangedFiles build={build} />
       <div class="toolbar" role="group" aria-label="build actions">
         {DONE.has(build.status) ? (
           <>

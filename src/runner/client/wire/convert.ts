@@ -105,6 +105,16 @@ export function buildToWire(build: Build): WireBuild {
     created: toSeconds(build.created),
     updated: toSeconds(build.updated),
     version: build.version,
+    ...changedFilesToWire(build.changedFiles),
+  };
+}
+
+function changedFilesToWire(changed: Build['changedFiles']): Partial<WireBuild> {
+  if (changed === undefined) return {};
+  return {
+    ...(changed.files === undefined ? {} : { changed_files: changed.files }),
+    ...(changed.unknown === undefined ? {} : { changed_files_unknown: changed.unknown }),
+    paths_skipped: changed.skipped,
   };
 }
 

@@ -146,6 +146,12 @@ export const wireBuild = z.object({
   created: time,
   updated: time,
   version: count,
+  /** svc's: the changed files the build's paths conditions read; absent when none read them or they are not known. */
+  changed_files: z.array(z.string()).optional(),
+  /** svc's: why the changed files are not known (then every paths condition holds). */
+  changed_files_unknown: z.string().optional(),
+  /** svc's: the pipelines `trigger: paths` left out. */
+  paths_skipped: z.array(z.string()).optional(),
 });
 export type WireBuild = z.output<typeof wireBuild>;
 
