@@ -44,6 +44,9 @@ export function hostFiles(connection: SshConnection, paths: HostPaths): StepFile
       );
       if (there.trim() !== 'y') return undefined;
       const output = new PassThrough();
+      // Its reader listens for the tar's failure; one that stopped reading (another path of the
+      // same cache failed first) does not, and the failure must then not end the process.
+      output.on('error', () => undefined);
       const errors: Buffer[] = [];
       // Read no further (the reader gave up): the channel is closed, and the host's tar ends.
       const dropped = new AbortController();

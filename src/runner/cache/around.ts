@@ -102,8 +102,9 @@ export function cacheAround(context: StepCacheContext): AroundStep {
       if (restoredExactly) return say(`cache: "${key}" was restored as it is; not saved again`);
       const started = now();
       const found: string[] = [];
+      let parts: SavedPath[] = [];
       try {
-        const parts = await savedPaths(files, places, context.signal, (place) => found.push(place.written));
+        parts = await savedPaths(files, places, context.signal, (place) => found.push(place.written));
         if (parts.length === 0) return say(`cache: not saved: none of ${cache.paths.join(', ')} exists`);
         const archive = new PassThrough();
         const packing = pipeline(sweptAsItFlows(packCache(iterate(parts))), zstdCompressor(), archive);
@@ -119,6 +120,9 @@ export function cacheAround(context: StepCacheContext): AroundStep {
         );
       } catch (error) {
         say(`cache: saving failed: ${messageOf(error)}`);
+      } finally {
+        // Paths not packed (the packing stopped at an earlier one) let their engine's tar go.
+        for (const part of parts) if (!part.tar.readableEnded) part.tar.destroy();
       }
     },
   };
