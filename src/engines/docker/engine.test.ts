@@ -88,7 +88,7 @@ describe.skipIf(skip)('DockerEngine (real Docker engine)', () => {
     ]);
     const { result, reporter, step } = await execute(spec);
 
-    expect(result.status).toBe('success');
+    expect(result.status, `${result.error}: ${JSON.stringify(result.steps)}`).toBe('success');
     expect(reporter.lines('prepare')).toEqual(['prepared']);
     expect(reporter.lines('fetch')).toEqual(['hello-from-web']);
     expect(reporter.lines('plugin')).toEqual(['message=hello plugin', 'shared-data']);
