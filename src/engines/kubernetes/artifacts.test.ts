@@ -4,23 +4,16 @@
  * after the step's container exited (also after a failure, with `when: always`), and
  * `artifacts: from:` puts a stage's artifacts into the workspace before the steps start.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { busyboxShell, execSpec } from '../../runner/testing/spec.js';
 import { dockerForTests } from '../docker/testing.case.js';
-import { kubeStages, type KubeStages } from './files.case.js';
+import { useKubeStages } from './files.case.js';
 import { keepingArtifacts, TEST_ARTIFACTS } from '../../runner/testing/artifacts.js';
 
 const { skip } = await dockerForTests(['local/busybox', 'svc/placeholder', 'svc/git']);
 
 describe.skipIf(skip)('artifacts on the Kubernetes engine', () => {
-  let stages: KubeStages;
-  beforeAll(async () => {
-    stages = await kubeStages();
-  });
-  afterAll(async () => {
-    expect(stages.cluster.internalErrors()).toEqual([]);
-    await stages.cluster.close();
-  });
+  const stages = useKubeStages();
 
   it('uploads the files the globs select, named by their workspace paths', async () => {
     const transport = keepingArtifacts();
@@ -34,7 +27,7 @@ describe.skipIf(skip)('artifacts on the Kubernetes engine', () => {
     const spec = execSpec([busyboxShell('make', make, { artifacts })], {
       workspace: { base: '/drone/src', path: '/drone/src' },
     });
-    const { result, lines } = await stages.run(spec, { artifacts: transport });
+    const { result, lines } = await stages().run(spec, { artifacts: transport });
     expect(result.status, lines('make').join('\n')).toBe('success');
     expect(transport.uploads.get('out')).toEqual({
       'dist/a.js': 'a\n',
@@ -53,16 +46,19 @@ describe.skipIf(skip)('artifacts on the Kubernetes engine', () => {
       busyboxShell(name, 'mkdir -p dist && echo x > dist/x; exit 2', {
         artifacts: { ...TEST_ARTIFACTS, name, always },
       });
-    const { lines } = await stages.run(execSpec([failing(false, 'plain'), failing(true, 'always')]), {
+    const { lines } = await stages().run(execSpec([failing(false, 'plain'), failing(true, 'always')]), {
       artifacts: transport,
     });
     expect(lines('plain').at(-1)).toBe(
       'artifacts: "plain" not uploaded: the step failed (when: always uploads anyway)',
     );
     expect(transport.uploads.get('always')).toEqual({ 'dist/x': 'x\n' });
-    const empty = await stages.run(execSpec([busyboxShell('none', 'true', { artifacts: TEST_ARTIFACTS })]), {
-      artifacts: keepingArtifacts(),
-    });
+    const empty = await stages().run(
+      execSpec([busyboxShell('none', 'true', { artifacts: TEST_ARTIFACTS })]),
+      {
+        artifacts: keepingArtifacts(),
+      },
+    );
     expect(empty.lines('none').at(-1)).toBe(
       'artifacts: "out": no file matches dist/**, build/app, reports/*.xml',
     );
@@ -74,7 +70,7 @@ describe.skipIf(skip)('artifacts on the Kubernetes engine', () => {
       [busyboxShell('use', 'cat dist/a.js dist/sub/b.js'), busyboxShell('also', 'cat dist/a.js')],
       { artifactsFrom: ['build'], workspace: { base: '/drone/src', path: '/drone/src' } },
     );
-    const { result, lines } = await stages.run(spec, { artifacts: transport });
+    const { result, lines } = await stages().run(spec, { artifacts: transport });
     expect(result.status, [...lines('use'), ...lines('also')].join('\n')).toBe('success');
     const use = lines('use');
     const also = lines('also');

@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { createZstdCompress } from 'node:zlib';
 import * as tar from 'tar-stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ExecCache, ExecSpec } from '../../core/engine.js';
 import { LocalCacheTransport } from '../../runner/cache/local-transport.js';
 import { busyboxShell, execSpec } from '../../runner/testing/spec.js';
 import { dockerForTests } from '../docker/testing.case.js';
-import { kubeStages, type KubeStages } from './files.case.js';
+import { kubeStages, useKubeStages } from './files.case.js';
 
 const { skip } = await dockerForTests(['local/busybox', 'svc/placeholder', 'svc/git']);
 
@@ -36,20 +36,13 @@ function stage(lock: string, script: string, cache: ExecCache = CACHE): ExecSpec
 
 describe.skipIf(skip)('caches on the Kubernetes engine', () => {
   const caches = new LocalCacheTransport(mkdtempSync(join(tmpdir(), 'svc-kube-cache-')));
-  let stages: KubeStages;
-  beforeAll(async () => {
-    stages = await kubeStages();
-  });
-  afterAll(async () => {
-    expect(stages.cluster.internalErrors()).toEqual([]);
-    await stages.cluster.close();
-  });
+  const stages = useKubeStages();
 
   it('saves the paths after success and restores them into the next stage’s pod before the step starts', async () => {
     const fill =
       'test -e deps/a && echo warm || echo cold; mkdir -p deps/sub /opt/tool-cache; echo a > deps/a; ' +
       'echo b > deps/sub/b; chmod 751 deps/a; chown 1000:1000 deps/a; ln -sf a deps/link; echo t > /opt/tool-cache/t';
-    const first = await stages.run(stage('v1', fill), { caches });
+    const first = await stages().run(stage('v1', fill), { caches });
     const lines = first.lines('deps');
     expect(first.result.status, lines.join('\n')).toBe('success');
     expect(lines[0]).toMatch(/^cache: nothing saved under "deps-[0-9a-f]{64}" or its restore keys$/);
@@ -59,7 +52,7 @@ describe.skipIf(skip)('caches on the Kubernetes engine', () => {
     );
 
     const check = 'cat deps/a deps/sub/b /opt/tool-cache/t; readlink deps/link; stat -c "%a %u" deps/a';
-    const second = await stages.run(stage('v1', check), { caches });
+    const second = await stages().run(stage('v1', check), { caches });
     const again = second.lines('deps');
     expect(second.result.status, again.join('\n')).toBe('success');
     expect(again[0]).toMatch(/^cache: restored "deps-[0-9a-f]{64}", [\d.]+ MB in [\d.]+ s$/);
@@ -67,19 +60,19 @@ describe.skipIf(skip)('caches on the Kubernetes engine', () => {
     expect(again.slice(1, 6)).toEqual(['a', 'b', 't', 'a', '751 1000']);
     expect(again.at(-1)).toMatch(/was restored as it is; not saved again$/);
 
-    const third = await stages.run(stage('v2', 'cat deps/a'), { caches });
+    const third = await stages().run(stage('v2', 'cat deps/a'), { caches });
     expect(third.lines('deps')[0]).toMatch(/^cache: restored "deps-[0-9a-f]{64}" \(a restore key matched\)/);
     expect(third.lines('deps')[1]).toBe('a');
   }, 180_000);
 
   it('saves nothing for a failing step, and says so when a path is missing', async () => {
-    const failing = await stages.run(
+    const failing = await stages().run(
       stage('v3', 'mkdir deps; echo x > deps/x; exit 1', { ...CACHE, restoreKeys: [] }),
       { caches },
     );
     expect(failing.result.status).toBe('failure');
     expect(failing.lines('deps').at(-1)).toBe('cache: not saved: the step failed');
-    const partial = await stages.run(
+    const partial = await stages().run(
       stage('v4', 'mkdir -p deps; echo y > deps/y', { ...CACHE, restoreKeys: [] }),
       { caches },
     );
@@ -101,7 +94,7 @@ describe.skipIf(skip)('caches on the Kubernetes engine', () => {
         cache: { key: 'poisoned', restoreKeys: [], paths: ['deps'], policy: 'pull' },
       }),
     ]);
-    const { result, lines } = await stages.run(spec, { caches: evil });
+    const { result, lines } = await stages().run(spec, { caches: evil });
     expect(result.status, lines('deps').join('\n')).toBe('success');
     expect(lines('deps')[0]).toMatch(
       /^cache: restoring failed: the cache archive's entry "w\/deps\/escape" points out of deps/,
@@ -113,7 +106,7 @@ describe.skipIf(skip)('caches on the Kubernetes engine', () => {
 
 describe.skipIf(skip)('caches on the Kubernetes engine, when the files container cannot run', () => {
   it('says why in the step’s log, and runs the step without its cache', async () => {
-    const stages = await kubeStages({ filesImage: 'svc/no-such-image:1', startTimeout: 3000 });
+    const broken = await kubeStages({ filesImage: 'svc/no-such-image:1', startTimeout: 3000 });
     try {
       const caches = new LocalCacheTransport(mkdtempSync(join(tmpdir(), 'svc-kube-nofiles-')));
       await caches.save('fixed', Readable.from([Buffer.alloc(0)]).pipe(createZstdCompress()));
@@ -122,16 +115,16 @@ describe.skipIf(skip)('caches on the Kubernetes engine, when the files container
           cache: { key: 'fixed', restoreKeys: [], paths: ['deps'], policy: 'pull-push' },
         }),
       ]);
-      const { result, lines } = await stages.run(spec, { caches });
+      const { result, lines } = await broken.run(spec, { caches });
       expect(result.status, lines('deps').join('\n')).toBe('success');
       expect(lines('deps')[0]).toMatch(
         /^cache: restoring failed: the pod's files container \(svc\/no-such-image:1\) did not start within 3 s: (ErrImagePull|ImagePullBackOff)/,
       );
       expect(lines('deps')).toContain('ran');
       expect(lines('deps').at(-1)).toMatch(/^cache: saving failed: the pod's files container/);
-      expect(stages.cluster.internalErrors()).toEqual([]);
+      expect(broken.cluster.internalErrors()).toEqual([]);
     } finally {
-      await stages.cluster.close();
+      await broken.cluster.close();
     }
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startKubernetesDouble, type KubernetesDouble } from '../../../test/doubles/kubernetes/index.js';
 import type { ExecSpec } from '../../core/engine.js';
 import type { ArtifactTransport } from '../../runner/artifacts/transport.js';
@@ -41,5 +42,24 @@ export async function kubeStages(
       const result = await new StageExecutor({ engine }).execute(spec, { reporter, ...stores });
       return { result, lines: (step) => reporter.lines(step) };
     },
+  };
+}
+
+/**
+ * A describe block's stages on one Kubernetes double, started before its tests and closed after
+ * them, once the double saw no internal error; `stages()` is it while the tests run.
+ */
+export function useKubeStages(): () => KubeStages {
+  let stages: KubeStages | undefined;
+  beforeAll(async () => {
+    stages = await kubeStages();
+  });
+  afterAll(async () => {
+    expect(stages?.cluster.internalErrors()).toEqual([]);
+    await stages?.cluster.close();
+  });
+  return () => {
+    if (stages === undefined) throw new Error('the Kubernetes double did not start');
+    return stages;
   };
 }

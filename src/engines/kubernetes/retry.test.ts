@@ -3,11 +3,11 @@
  * a pod's containers run once, so each further attempt has a container planned with the pod, and
  * a step that exits 137 once succeeds in its second, over the same workspace.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { busyboxShell, execSpec } from '../../runner/testing/spec.js';
 import { dockerForTests } from '../docker/testing.case.js';
 import { withAttempts } from './attempts.js';
-import { kubeStages, type KubeStages } from './files.case.js';
+import { useKubeStages } from './files.case.js';
 
 const { skip } = await dockerForTests(['local/busybox', 'svc/placeholder']);
 
@@ -34,18 +34,11 @@ describe('withAttempts', () => {
 });
 
 describe.skipIf(skip)('retry: on the Kubernetes engine', () => {
-  let stages: KubeStages;
-  beforeAll(async () => {
-    stages = await kubeStages();
-  });
-  afterAll(async () => {
-    expect(stages.cluster.internalErrors()).toEqual([]);
-    await stages.cluster.close();
-  });
+  const stages = useKubeStages();
 
   it('runs a step that exited 137 again in its attempt’s container, in the same workspace', async () => {
     const retry = { max: 2, exitCodes: [137], anyExit: false, infrastructure: false };
-    const { result, lines } = await stages.run(
+    const { result, lines } = await stages().run(
       execSpec([
         busyboxShell('flaky', FLAKY, { retry }),
         busyboxShell('next', 'ls tried', { dependsOn: ['flaky'] }),
