@@ -53,6 +53,13 @@ export interface ScmRepo {
 }
 
 /** Identifies a repository in calls to the provider. */
+/** A team of an organization at the provider: named by org and slug, known by its immutable id. */
+export interface ScmTeam {
+  org: string;
+  slug: string;
+  uid: string;
+}
+
 export interface ScmRepoRef {
   namespace: string;
   name: string;
@@ -277,6 +284,13 @@ export interface ScmProvider {
    * not ask yet; an answer that may be incomplete is `known: false` with the reason.
    */
   changedFiles?(token: ScmToken, repo: ScmRepoRef, change: ScmChange): Promise<ScmChangedFiles>;
+  /**
+   * The teams the token's user belongs to, every page (deployment approvers, issue 35); absent on
+   * providers whose teams svc does not read.
+   */
+  teams?(token: ScmToken): Promise<ScmTeam[]>;
+  /** One team of an organization by its slug, as the token sees it; NotFoundError when there is none. */
+  findTeam?(token: ScmToken, org: string, slug: string): Promise<ScmTeam>;
 
   /** Creates (or, when one with the same URL exists, updates) the repository webhook. */
   createHook(token: ScmToken, repo: ScmRepoRef, hook: { url: string; secret: string }): Promise<void>;

@@ -26,6 +26,11 @@ export interface Secret {
    * Empty for other scopes, and for a secret not yet bound: the first build that uses it binds it.
    */
   namespaceUid: string;
+  /**
+   * A deployment environment: only stages that deploy there, once approved, receive the secret
+   * (issue 35). Empty: every build the other rules allow.
+   */
+  environment: string;
   created: number;
   updated: number;
 }

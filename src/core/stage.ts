@@ -1,3 +1,4 @@
+import type { StageDeployment } from './environment.js';
 import type { Status } from './status.js';
 import type { Step } from './step.js';
 
@@ -38,6 +39,8 @@ export interface Stage {
   dependsOn: string[];
   /** Runner labels the stage requires (exact match). */
   labels: Record<string, string>;
+  /** The environment the stage deploys to and its approvals; absent when it deploys nowhere. */
+  deployment?: StageDeployment | undefined;
 }
 
 export type NewStage = Omit<Stage, 'id' | 'created' | 'updated' | 'version'>;

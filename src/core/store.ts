@@ -4,6 +4,7 @@ import type { BuildHistoryStore } from './build-history.js';
 import type { CacheStore } from './cache.js';
 import type { ClusterChannel, LeaseStore } from './cluster.js';
 import type { CronStore } from './cron.js';
+import type { ApprovalStore, EnvironmentStore } from './environment.js';
 import type { DatabaseConnections } from './gauges.js';
 import type { HookDeliveryStore } from './hook-delivery.js';
 import type { RunnerTokenStore } from './runner-token.js';
@@ -52,6 +53,10 @@ export interface Store {
   readonly caches: CacheStore;
   /** The index of steps' uploaded artifacts (the zips are in a BlobStore); rows outlive their build. */
   readonly artifacts: ArtifactStore;
+  /** Repositories' deployment environments (who approves, which branches deploy). */
+  readonly environments: EnvironmentStore;
+  /** Decisions on stages waiting for approval, kept with their build. */
+  readonly approvals: ApprovalStore;
   /** Leases of the jobs one server of several runs at a time (docs/ha.md). */
   readonly leases: LeaseStore;
   /** Signals to and from the other servers of the database (docs/ha.md). */

@@ -303,6 +303,11 @@ export interface Pipeline {
   readonly server: SshServer | undefined;
   /** The machine pool of a `type: vm` pipeline (`pool: {use: name}`); empty otherwise. */
   readonly pool: string;
+  /**
+   * The deployment environment the pipeline deploys to (`environment: production`, a word where
+   * Drone has a map of variables); empty when none. Its stage waits for the environment's approvals.
+   */
+  readonly deployment: string;
 }
 
 /** A `kind: secret` document: a secret fetched from an external secret service (`get`) or encrypted `data`. */

@@ -17,6 +17,8 @@ const TOKEN_METHODS = [
   'branchHead',
   'findCommit',
   'changedFiles',
+  'teams',
+  'findTeam',
   'createHook',
   'deleteHook',
   'setStatus',

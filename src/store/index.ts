@@ -19,6 +19,7 @@ import { SqlCacheStore } from './queries/caches.js';
 import { SqlCronStore } from './queries/crons.js';
 import { SqlHookDeliveryStore } from './queries/hook-deliveries.js';
 import { SqlRunnerTokenStore } from './queries/runner-tokens.js';
+import { SqlApprovalStore, SqlEnvironmentStore } from './queries/environments.js';
 import { SqlLogBatchStore } from './queries/log-batches.js';
 import { SqlLogStore } from './queries/logs.js';
 import { SqlSigningKeyStore } from './queries/oidc-keys.js';
@@ -97,6 +98,8 @@ class SqlStore implements Store {
   readonly oidcKeys;
   readonly caches;
   readonly artifacts;
+  readonly environments;
+  readonly approvals;
   readonly leases;
   readonly signals: ClusterChannel;
   readonly schemaVersion: number;
@@ -131,6 +134,8 @@ class SqlStore implements Store {
     this.oidcKeys = new SqlSigningKeyStore(connection, cipher);
     this.caches = new SqlCacheStore(connection);
     this.artifacts = new SqlArtifactStore(connection);
+    this.environments = new SqlEnvironmentStore(connection);
+    this.approvals = new SqlApprovalStore(connection);
     this.leases = new SqlLeaseStore(connection);
     this.signals = signals;
   }

@@ -157,6 +157,8 @@ export interface StageRow {
   on_failure: number;
   depends_on: string;
   labels: string;
+  /** StageDeployment as JSON; null when the stage deploys nowhere (since schema version 20). */
+  deployment: Generated<string | null>;
 }
 
 /** steps: `depends_on` is a JSON array. */
@@ -215,6 +217,8 @@ export interface SecretRow {
   pull_request_push: number;
   /** Since schema version 11. */
   namespace_uid: string;
+  /** Since schema version 20: only stages deploying to it get the secret; '' for any build. */
+  environment: Generated<string>;
   created: number;
   updated: number;
 }
@@ -356,6 +360,35 @@ export interface Tables {
   runner_tokens: RunnerTokenRow;
   caches: CacheRow;
   artifacts: ArtifactRow;
+  environments: EnvironmentRow;
+  approvals: ApprovalRow;
+}
+
+/** environments: `approvers` and `branches` are JSON (since schema version 20). */
+export interface EnvironmentRow {
+  id: Generated<number>;
+  repo_id: number;
+  name: string;
+  approvers: string;
+  required: number;
+  branches: string;
+  timeout: number;
+  created: number;
+  updated: number;
+  version: number;
+}
+
+/** approvals: decisions on stages waiting for approval (since schema version 20). */
+export interface ApprovalRow {
+  id: Generated<number>;
+  build_id: number;
+  stage_id: number;
+  stage: number;
+  user_id: number;
+  login: string;
+  decision: string;
+  comment: string;
+  created: number;
 }
 
 /** runner_tokens: runners' own credentials, by hash (since schema version 14). */

@@ -205,6 +205,7 @@ describe('repositories and organization secrets follow provider ids', () => {
       pullRequest: false,
       pullRequestPush: false,
       namespaceUid: '',
+      environment: '',
     });
     const web = await repoOf(h, 'acme', 'web');
     expect((await secretsForBuild(h.store.secrets, web, pushOf(web))).map((s) => s.name)).toEqual([

@@ -76,6 +76,7 @@ export async function writeUpgradeData(store: Store): Promise<void> {
     pullRequest: false,
     pullRequestPush: false,
     namespaceUid: '',
+    environment: '',
   });
   await store.secrets.create({
     scope: { kind: 'namespace', namespace: REPO.namespace },
@@ -84,6 +85,7 @@ export async function writeUpgradeData(store: Store): Promise<void> {
     pullRequest: true,
     pullRequestPush: false,
     namespaceUid: '583231',
+    environment: '',
   });
   for (const [number, status] of [
     [1, 'success'],

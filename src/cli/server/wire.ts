@@ -12,6 +12,7 @@ import { buildApp } from '../../server/app.js';
 import { Authenticator, registerAuthRoutes, scmTokenOf, SessionCookies } from '../../server/auth/index.js';
 import { BuildEventHub } from '../../server/events/build-events.js';
 import { DeliveryPruner, hookRoute } from '../../server/hook/index.js';
+import { approvals } from './approvals.js';
 import { BuildActions, BuildWatches, StageQueue } from '../../server/queue/index.js';
 import { registerRpcRoutes } from '../../server/rpc/index.js';
 import { statusOutbox } from '../../server/status/index.js';
@@ -119,6 +120,7 @@ export function wireServer({
     poster,
   );
   const buildActions = new BuildActions({ store, listener, queue, watches, liveLogs, logger });
+  const approvalDesk = approvals(app, store, provider, buildActions, logger, cluster.leader);
   const files =
     cacheStorage === undefined ? undefined : storedFiles(app, settings, store, cacheStorage, logger);
   const caches = files?.caches;
@@ -181,6 +183,7 @@ export function wireServer({
     logger,
     version,
     buildActions,
+    approvalDesk,
     ...(webhooks === undefined ? {} : { events: webhooks }),
     buildEvents,
     ...(caches === undefined ? {} : { caches }),

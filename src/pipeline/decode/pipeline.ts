@@ -134,7 +134,7 @@ export function readPipeline(fields: Fields, diagnostics: Diagnostics): Pipeline
     concurrency: {
       limit: concurrency?.int('limit', 'a number of builds, 0 or more (0 means no limit)') ?? 0,
     },
-    environment: readEnvironment(fields.node('environment'), fields.field('environment'), diagnostics),
+    ...readEnvironmentOrDeployment(fields, diagnostics),
     imagePullSecrets: fields.strings('image_pull_secrets', 'names of secrets'),
     dependsOn: fields.strings('depends_on', 'names of pipelines'),
     artifactsFrom: readArtifactsFrom(fields),
@@ -179,4 +179,31 @@ function readSteps(
     const step = readStep(item, child(fields.field(key), index), type, key === 'services', diagnostics);
     return step === undefined ? [] : [step];
   });
+}
+
+/** An environment's name, as the repository settings accept it. */
+const DEPLOYMENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
+
+/**
+ * A pipeline's `environment`: a map of variables (Drone's), or one word naming the deployment
+ * environment the pipeline deploys to (svc's addition, issue 35).
+ */
+function readEnvironmentOrDeployment(
+  fields: Fields,
+  diagnostics: Diagnostics,
+): Pick<Pipeline, 'environment' | 'deployment'> {
+  const node = fields.node('environment');
+  if (node?.kind !== 'scalar' || typeof node.value !== 'string' || node.value === '')
+    return {
+      environment: readEnvironment(node, fields.field('environment'), diagnostics),
+      deployment: '',
+    };
+  if (!DEPLOYMENT_NAME.test(node.value)) {
+    diagnostics.error(
+      node.position,
+      fields.field('environment'),
+      `"${node.value}" is not an environment name; expected a deployment environment such as production (letters, digits, _ - .) or a map of variables`,
+    );
+  }
+  return { environment: {}, deployment: node.value };
 }

@@ -3,6 +3,7 @@ import type {
   ScmAccount,
   ScmChange,
   ScmChangedFiles,
+  ScmTeam,
   ScmCommit,
   ScmCommitRef,
   ScmHookRequest,
@@ -25,6 +26,7 @@ import { authorizeUrl, exchangeCode, type OAuthApp } from './oauth.js';
 import { githubEndpoints, type GitHubEndpoints, type GitHubOptions } from './options.js';
 import { parseHook } from './parse.js';
 import { filePath, repoPath } from '../paths.js';
+import { gitHubFindTeam, gitHubTeams } from './teams.js';
 import { gitHubChangedFiles } from './changed-files.js';
 import {
   branchSchema,
@@ -187,6 +189,14 @@ export class GitHubProvider implements ScmProvider {
 
   changedFiles(token: ScmToken, repo: ScmRepoRef, change: ScmChange): Promise<ScmChangedFiles> {
     return gitHubChangedFiles(this.#client, token.token, repo, change);
+  }
+
+  teams(token: ScmToken): Promise<ScmTeam[]> {
+    return gitHubTeams(this.#client, token.token);
+  }
+
+  findTeam(token: ScmToken, org: string, slug: string): Promise<ScmTeam> {
+    return gitHubFindTeam(this.#client, token.token, org, slug);
   }
 
   createHook(token: ScmToken, repo: ScmRepoRef, hook: { url: string; secret: string }): Promise<void> {

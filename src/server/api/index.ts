@@ -11,6 +11,8 @@ import type { SessionCookies } from '../auth/session-cookies.js';
 import { CommitBuilds, Rebuilds, type Trigger } from '../trigger/index.js';
 import { PendingReasons } from '../queue/pending-reasons.js';
 import type { HookAddress } from '../web/address.js';
+import { ApprovalDesk } from '../queue/approval-desk.js';
+import { environmentRoutes } from './environments/routes.js';
 import type { BuildActions } from '../queue/build-actions.js';
 import { buildActionRoutes } from './builds/actions.js';
 import type { BuildEventSource } from '../events/build-events.js';
@@ -78,6 +80,8 @@ export interface ApiDeps {
     | 'queue'
     | 'runners'
     | 'runnerTokens'
+    | 'environments'
+    | 'approvals'
   >;
   /** The queue's pause switch (the StageQueue runners poll). */
   readonly queue: QueueSwitch;
@@ -95,6 +99,8 @@ export interface ApiDeps {
   readonly logger: Logger;
   /** Cancels, approves and declines builds (the scheduler's side of those acts). */
   readonly buildActions: BuildActions;
+  /** Records approvals (with the provider's teams); by default one without teams over buildActions. */
+  readonly approvalDesk?: ApprovalDesk;
   /** svc's version, for the OpenAPI document. */
   readonly version?: string;
   /** Told of user and repository changes (global webhooks). */
@@ -172,7 +178,14 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       enableRepoRoute({ access, repos: store.repos, provider, address: deps.address, events: deps.events }),
       listBuildsRoute({ builds: store.builds }),
       findBuildRoute({ builds: store.builds, stages: store.stages, reasons }),
-      ...buildActionRoutes({ builds: store.builds, stages: store.stages, actions: deps.buildActions }),
+      ...buildActionRoutes({
+        builds: store.builds,
+        stages: store.stages,
+        actions: deps.buildActions,
+        desk: deps.approvalDesk ?? new ApprovalDesk({ store, actions: deps.buildActions }),
+        approvals: store.approvals,
+      }),
+      ...environmentRoutes({ environments: store.environments, users: store.users, provider }),
       purgeBuildsRoute({ builds: store.builds, logs: store.logs }),
       createBuildRoute({ builds: commitBuilds }),
       ...rebuildRoutes({ builds: store.builds, rebuilds }),

@@ -83,6 +83,17 @@ export const stageSchema = z.object({
     .object({ code: z.enum(PENDING_CODES), message: z.string() })
     .optional()
     .describe('svc: why the stage waits; on stages that are pending, waiting_on_dependencies or blocked'),
+  deployment: z
+    .object({
+      environment: z.string(),
+      approvals_required: int,
+      approved: z.boolean(),
+      deadline: seconds.describe(
+        'when a stage still waiting for approval is declined; 0 when it does not wait',
+      ),
+    })
+    .optional()
+    .describe('svc: the environment the stage deploys to, on stages that deploy'),
 });
 
 export const buildSchema = z.object({
@@ -250,6 +261,10 @@ export const secretSchema = z
     name: z.string(),
     pull_request: z.boolean().describe('builds of pull requests get the secret (never those from forks)'),
     pull_request_push: z.boolean().describe('Drone’s “allow push on pull requests”; grants nothing alone'),
+    environment: z
+      .string()
+      .optional()
+      .describe('svc’s addition: only stages deploying to this environment, once approved, get the secret'),
   })
   .strict()
   .describe('a secret, without its value: no route returns the value');

@@ -91,16 +91,22 @@ export class BuildActions {
 
   /**
    * Approves stage `number` of a build waiting for approval: it is queued (or waits for the stages
-   * it depends on), and a build that was `blocked` becomes `pending`. Only a `blocked` stage can be
-   * approved (INVALID_INPUT otherwise, as in Drone).
+   * it depends on), its deployment counts as approved, and a build that was `blocked` becomes
+   * `pending`. Only a `blocked` stage can be approved (INVALID_INPUT otherwise, as in Drone). Who
+   * may approve, and how many must, is the ApprovalDesk's concern.
    */
   async approve(build: Build, number: number): Promise<Build> {
     const stage = await this.#blockedStage(build, number, 'approve');
-    await this.#writeStage(stage, (current) =>
-      current.status === 'blocked'
-        ? { ...current, status: current.dependsOn.length > 0 ? 'waiting_on_dependencies' : 'pending' }
-        : undefined,
-    );
+    await this.#writeStage(stage, (current) => {
+      if (current.status !== 'blocked') return undefined;
+      const { deployment } = current;
+      return {
+        ...current,
+        // Settling below queues it at once when its dependencies are already done.
+        status: current.dependsOn.length > 0 ? 'waiting_on_dependencies' : 'pending',
+        ...(deployment === undefined ? {} : { deployment: { ...deployment, approved: true } }),
+      };
+    });
     const approved = await this.#writeBuild(build, (current) =>
       current.status === 'blocked' ? { ...current, status: 'pending' } : current,
     );
@@ -113,6 +119,8 @@ export class BuildActions {
   /**
    * Declines stage `number` of a build waiting for approval: the stage becomes `declined`, the
    * other stages still waiting for approval `skipped`, and the build `declined` — it will not run.
+   * In a build that runs (a deployment waiting while its other stages ran), only the stage and
+   * what depends on it end; the build ends with the others.
    */
   async decline(build: Build, number: number, by: string): Promise<Build> {
     const stage = await this.#blockedStage(build, number, 'decline');
@@ -121,6 +129,12 @@ export class BuildActions {
       const now = this.#now();
       return { ...current, status: 'declined', error: clip(`declined by ${by}`), started: now, stopped: now };
     });
+    if (build.status !== 'blocked') {
+      // A deployment declined while the rest of the build runs: its dependents are skipped, the build
+      // ends when the others do.
+      await settleBuild(this.#settle, build.id, { stageChanged: true });
+      return (await this.#deps.store.builds.find(build.id)) ?? build;
+    }
     for (const other of await this.#deps.store.stages.list(build.id)) {
       if (other.id === stage.id || other.status !== 'blocked') continue;
       await this.#writeStage(other, (current) => {

@@ -4,13 +4,13 @@ import { isDone, isFailed, type Status } from '../../core/status.js';
 /** What deciding on a waiting stage reads of the stages (stored ones, or ones about to be created). */
 export type DependencyView = Pick<
   Stage,
-  'name' | 'status' | 'dependsOn' | 'errIgnore' | 'onSuccess' | 'onFailure'
+  'name' | 'status' | 'dependsOn' | 'errIgnore' | 'onSuccess' | 'onFailure' | 'deployment'
 >;
 
 /** A stage whose status must change because of the stages it depends on. */
 export interface DependentChange<T extends DependencyView = Stage> {
   stage: T;
-  status: 'pending' | 'skipped';
+  status: 'pending' | 'skipped' | 'blocked';
 }
 
 /**
@@ -19,8 +19,10 @@ export interface DependentChange<T extends DependencyView = Stage> {
  * `skipped`. How they went: "failed" when any stage it depends on — directly or through the
  * stages those depend on — failed without `errIgnore`; a failed build runs only the stages with
  * `on_failure`, a passing one only those with `on_success` (the pipeline's `trigger: status`).
- * Names that match no stage count as done. Apply the changes, then ask again: a skipped stage may
- * complete the dependencies of another.
+ * Names that match no stage count as done. A stage that would run but deploys to an environment
+ * whose approvals it does not have yet becomes `blocked` instead: approvals are asked for when the
+ * deployment is ready. Apply the changes, then ask again: a skipped stage may complete the
+ * dependencies of another.
  */
 export function dependentChanges<T extends DependencyView>(stages: readonly T[]): DependentChange<T>[] {
   const byName = new Map(stages.map((stage) => [stage.name, stage]));
@@ -31,7 +33,8 @@ export function dependentChanges<T extends DependencyView>(stages: readonly T[])
     if (!deps.every((dep) => isDone(dep.status))) continue;
     const failed = upstreamFailed(stage, byName);
     const runs = failed ? stage.onFailure : stage.onSuccess;
-    changes.push({ stage, status: runs ? 'pending' : 'skipped' });
+    const waits = stage.deployment !== undefined && !stage.deployment.approved;
+    changes.push({ stage, status: runs ? (waits ? 'blocked' : 'pending') : 'skipped' });
   }
   return changes;
 }

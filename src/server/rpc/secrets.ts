@@ -2,6 +2,7 @@ import type { Build } from '../../core/build.js';
 import { comesFromFork } from '../../core/fork.js';
 import type { Repo } from '../../core/repo.js';
 import type { Secret, SecretStore } from '../../core/secret.js';
+import type { Stage } from '../../core/stage.js';
 
 /** The build's change comes from another repository than the one it builds: a fork's pull request. */
 export function isFromFork(repo: Repo, build: Build): boolean {
@@ -15,17 +16,20 @@ export function isFromFork(repo: Repo, build: Build): boolean {
  * `pull_request` flag ("allow pull requests") is set; `pull_request_push` does not expose a secret
  * by itself (Drone's server ignores it too). Every other event gets every secret. Builds of changes
  * from forks get none at all, whatever the flags: their code is not trusted with anything
- * (DESIGN.md "Security").
+ * (DESIGN.md "Security"). A secret bound to a deployment environment reaches only a stage that
+ * deploys there and whose approvals were given (issue 35); for other stages it does not exist, so
+ * a wider scope's secret of the same name is used instead.
  */
 export async function secretsForBuild(
   secrets: Pick<SecretStore, 'list' | 'bindNamespace'>,
   repo: Repo,
   build: Build,
+  stage?: Pick<Stage, 'deployment'>,
 ): Promise<Secret[]> {
   if (isFromFork(repo, build)) return [];
   const byName = new Map<string, Secret>();
   const add = (list: readonly Secret[]) => {
-    for (const secret of list) byName.set(secret.name, secret);
+    for (const secret of list) if (reaches(secret, stage)) byName.set(secret.name, secret);
   };
   add(await secrets.list({ kind: 'global' }));
   add(await namespaceSecrets(secrets, repo));
@@ -55,4 +59,11 @@ async function namespaceSecrets(
 /** Whether the secret's flags let a build of this event have it. */
 function allowedFor(secret: Secret, event: Build['event']): boolean {
   return event !== 'pull_request' || secret.pullRequest;
+}
+
+/** Whether an environment's secret reaches the stage: it deploys there, approved (or needing no approval). */
+function reaches(secret: Secret, stage: Pick<Stage, 'deployment'> | undefined): boolean {
+  if (secret.environment === '') return true;
+  const deployment = stage?.deployment;
+  return deployment?.environment === secret.environment && deployment.approved;
 }

@@ -1,4 +1,5 @@
 import type { NewStageWithSteps } from '../../core/build.js';
+import type { StageDeployment } from '../../core/environment.js';
 import type { Status } from '../../core/status.js';
 import { statusRunPolicy } from '../../pipeline/index.js';
 import type { SelectedPipeline } from './select.js';
@@ -6,12 +7,25 @@ import type { SelectedPipeline } from './select.js';
 /**
  * The stage records of a new build, one per selected pipeline, numbered in file order. A stage starts
  * `pending` (a runner may take it) or `waiting_on_dependencies`; all are `blocked` when the build
- * waits for approval. Steps are not created here: the runner creates them after compiling the stage.
+ * waits for approval. A stage that deploys to an environment waiting for approvals is `blocked` as
+ * soon as it could run: at once without dependencies, else once they are done (transitions.ts).
+ * Steps are not created here: the runner creates them after compiling the stage.
  */
-export function stagesOf(selected: readonly SelectedPipeline[], blocked: boolean): NewStageWithSteps[] {
+export function stagesOf(
+  selected: readonly SelectedPipeline[],
+  blocked: boolean,
+  deployments: readonly (StageDeployment | undefined)[] = [],
+): NewStageWithSteps[] {
   return selected.map(({ pipeline, dependsOn }, index) => {
     const { onSuccess, onFailure } = runsAfter(pipeline.trigger.status);
-    const status: Status = blocked ? 'blocked' : dependsOn.length > 0 ? 'waiting_on_dependencies' : 'pending';
+    const deployment = deployments[index];
+    const waits = deployment !== undefined && !deployment.approved;
+    const status: Status =
+      blocked || (waits && dependsOn.length === 0)
+        ? 'blocked'
+        : dependsOn.length > 0
+          ? 'waiting_on_dependencies'
+          : 'pending';
     return {
       stage: {
         number: index + 1,
@@ -36,6 +50,7 @@ export function stagesOf(selected: readonly SelectedPipeline[], blocked: boolean
         onFailure,
         dependsOn,
         labels: { ...pipeline.node },
+        ...(deployment === undefined ? {} : { deployment }),
       },
       steps: [],
     };

@@ -23,13 +23,14 @@ import { askChangedFiles, pathsNote, selectWithPaths } from './changed-files.js'
 import { skipDirective } from './skip.js';
 import { reuseStages, type EarlierStage } from './reuse.js';
 import { stagesOf } from './stages.js';
+import { planDeployments } from './deployments.js';
 
 /** What a hook gives when it names no full commit: nothing, or an abbreviated hash (Bitbucket's 12 characters). */
 const INCOMPLETE_COMMIT = /^([0-9a-f]{7,39})?$/;
 
 /** What the trigger needs: the stores it writes, the provider it reads files from, who to tell. */
 export interface TriggerDeps {
-  readonly store: Pick<Store, 'users' | 'repos' | 'builds'>;
+  readonly store: Pick<Store, 'users' | 'repos' | 'builds' | 'environments'>;
   readonly provider: Pick<ScmProvider, 'fileContents' | 'findCommit' | 'changedFiles'>;
   readonly queue: QueueSignal;
   readonly listener: BuildListener;
@@ -214,6 +215,8 @@ export class Trigger {
         `no pipeline's trigger matches this ${base.event} (branch ${base.target}, ref ${base.ref})${pathsNote(changedFiles)}`,
       );
     }
+    const plan = await planDeployments(this.#deps.store.environments, repo, base, selected, this.#now());
+    if (!plan.ok) return this.#createError(base, plan.error, manifest.text);
     // A protected repository's file signed with its key needs no approval for being protected.
     const signed = repo.protected && hasValidSignature(checked.text, repo.signingKey);
     const blocked =
@@ -221,16 +224,17 @@ export class Trigger {
         { ...repo, protected: repo.protected && !signed },
         { event: base.event, fork: origin.fork },
       ) || checked.blocked;
+    const stages = stagesOf(selected, blocked, plan.deployments);
+    // A build whose every stage waits for approval waits itself; one stage waiting lets the others run.
+    const waits = stages.every(({ stage }) => stage.status === 'blocked');
     const created = await this.#deps.store.builds.create(
       {
         ...base,
-        status: blocked ? 'blocked' : 'pending',
+        status: waits ? 'blocked' : 'pending',
         config: manifest.text,
         ...(changedFiles === undefined ? {} : { changedFiles }),
       },
-      origin.reuse === undefined
-        ? stagesOf(selected, blocked)
-        : reuseStages(stagesOf(selected, blocked), origin.reuse),
+      origin.reuse === undefined ? stages : reuseStages(stages, origin.reuse),
     );
     const build = await this.#fixNumber(repo, created.build, checked.text, number);
     return { kind: 'created', build, stages: created.stages };

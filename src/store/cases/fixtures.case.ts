@@ -193,6 +193,7 @@ export function newSecret(scope: SecretScope, overrides: Partial<NewSecret> = {}
     pullRequest: false,
     pullRequestPush: false,
     namespaceUid: '',
+    environment: '',
     ...overrides,
   };
 }

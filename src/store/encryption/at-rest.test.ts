@@ -95,7 +95,7 @@ for (const dialect of testDialects()) {
       );
 
       const scope = { kind: 'global' } as const;
-      const base = { scope, pullRequest: false, pullRequestPush: false, namespaceUid: '' };
+      const base = { scope, pullRequest: false, pullRequestPush: false, namespaceUid: '', environment: '' };
       const one = await store.secrets.create({ ...base, name: 'one', data: 'value-one' });
       const two = await store.secrets.create({ ...base, name: 'two', data: 'value-two' });
       const storedOne = (await rows('secrets')).find((row) => Number(row.id) === one.id);

@@ -18,6 +18,7 @@ function secret(name: string, data: string): NewSecret {
     pullRequest: false,
     pullRequestPush: false,
     namespaceUid: '',
+    environment: '',
   };
 }
 

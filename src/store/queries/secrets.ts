@@ -173,6 +173,7 @@ export class SqlSecretStore implements SecretStore {
       pull_request: flag(secret.pullRequest),
       pull_request_push: flag(secret.pullRequestPush),
       namespace_uid: secret.scope.kind === 'namespace' ? secret.namespaceUid : '',
+      environment: secret.environment,
     };
   }
 
@@ -187,6 +188,7 @@ export class SqlSecretStore implements SecretStore {
       pullRequest: bool(row.pull_request),
       pullRequestPush: bool(row.pull_request_push),
       namespaceUid: row.namespace_uid,
+      environment: row.environment,
       created: Number(row.created),
       updated: Number(row.updated),
     };

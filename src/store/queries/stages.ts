@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import type { StageDeployment } from '../../core/environment.js';
 import type { NewStage, Stage, StageEnd, StageStore, StageWithSteps } from '../../core/stage.js';
 import { isDone, STATUSES, type Status } from '../../core/status.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
@@ -41,7 +42,26 @@ export function toStage(row: Selectable<StageRow>): Stage {
     onFailure: bool(row.on_failure),
     dependsOn: parseList(row.depends_on, `stage ${row.id}`),
     labels: parseMap(row.labels, `stage ${row.id}`),
+    ...deploymentOf(row.deployment),
   };
+}
+
+/** The stored deployment; a value that does not read is left out rather than failing the build's page. */
+function deploymentOf(text: string | null): Pick<Stage, 'deployment'> {
+  if (text === null || text === '') return {};
+  try {
+    const value = JSON.parse(text) as Partial<StageDeployment>;
+    return {
+      deployment: {
+        environment: String(value.environment ?? ''),
+        required: Number(value.required ?? 0),
+        approved: value.approved === true,
+        deadline: Number(value.deadline ?? 0),
+      },
+    };
+  } catch {
+    return {};
+  }
 }
 
 /** The columns of a stage that a caller writes (not its repository, build or creation time). */
@@ -68,6 +88,7 @@ export function stageColumns(stage: Omit<NewStage, 'repoId' | 'buildId'>) {
     on_failure: flag(stage.onFailure),
     depends_on: toJson(stage.dependsOn),
     labels: toJson(stage.labels),
+    deployment: stage.deployment === undefined ? null : JSON.stringify(stage.deployment),
   };
 }
 
@@ -96,6 +117,7 @@ const STAGE_COLUMNS = Object.keys({
   on_failure: true,
   depends_on: true,
   labels: true,
+  deployment: true,
 } satisfies Record<keyof StageColumns, true>) as (keyof StageColumns)[];
 
 /** What the prepared writes of a runner's final report take (StageStore.end). */

@@ -66,6 +66,7 @@ import type { Env } from './env.js';
 import { RateLimit } from './rate-limit.js';
 import { oauthRoutes, grant } from './routes-oauth.js';
 import { repoRoutes } from './routes-repos.js';
+import { teamRoutes, type Team } from './routes-teams.js';
 import { changeRoutes } from './routes-changes.js';
 import { hookRoutes } from './routes-hooks.js';
 import { statusRoutes } from './routes-statuses.js';
@@ -153,6 +154,10 @@ export interface GitHubDouble extends ForgeDouble {
   recreateOrg(name: string): void;
   /** Takes every right on the repository from the user (removed as a collaborator). */
   removeCollaborator(fullName: string, login: string): void;
+  /** Adds a team to an organization with these members (logins); returns its id. */
+  addTeam(org: string, slug: string, members: string[]): number;
+  /** Renames a team: its slug changes, its id does not. */
+  renameTeam(org: string, slug: string, to: string): void;
 }
 
 /** Options of the double; `tls` serves https with that key and certificate (for SKIP_VERIFY tests). */
@@ -169,6 +174,7 @@ export interface GitHubDoubleOptions {
 /** Starts a GitHub double on a random loopback port. */
 export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Promise<GitHubDouble> {
   const state = new GitHubState();
+  const teams: Team[] = [];
   const apiPrefix = options.enterprise === true ? '/api/v3' : '';
   const env: Env = {
     state,
@@ -190,6 +196,7 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
       ...userRoutes(env),
       ...repoRoutes(env),
       ...changeRoutes(env),
+      ...teamRoutes(env, teams),
       ...hookRoutes(env),
       ...statusRoutes(env),
     ],
@@ -250,6 +257,16 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     removeCollaborator(fullName, login) {
       const repo = state.repoByFullName(fullName);
       for (const holders of [repo.admins, repo.writers, repo.readers]) holders.delete(login.toLowerCase());
+    },
+    addTeam(org, slug, members) {
+      const id = 7_000 + teams.length;
+      teams.push({ id, org, slug, name: slug, members: new Set(members.map((m) => m.toLowerCase())) });
+      return id;
+    },
+    renameTeam(org, slug, to) {
+      const team = teams.find((t) => t.org === org && t.slug === slug);
+      if (team === undefined) throw new Error(`no team ${org}/${slug}`);
+      team.slug = to;
     },
     close: () => closeServer(server),
   };

@@ -56,6 +56,7 @@ async function importSecret(
     pullRequest: bool(row, 'secret_pull_request'),
     pullRequestPush: bool(row, 'secret_pull_request_push'),
     namespaceUid: '',
+    environment: '',
   });
   ctx.report.imported(kind);
 }

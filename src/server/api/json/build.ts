@@ -18,8 +18,22 @@ export function buildJson(
 /** A stage as Drone's API shows it, with its steps when they were loaded. */
 export function stageJson(stage: Stage | StageWithSteps): Record<string, unknown> {
   const loaded = 'steps' in stage;
-  const { steps: _steps, ...rest } = stageToWire(stage, loaded ? stage.steps : []);
+  const { steps: _steps, ...wire } = stageToWire(stage, loaded ? stage.steps : []);
+  const rest = { ...wire, ...deploymentJson(stage) };
   return loaded ? { ...rest, steps: stage.steps.map(stepJson) } : rest;
+}
+
+/** svc's addition: the environment a stage deploys to and its approvals (issue 35). */
+function deploymentJson({ deployment }: Stage): Record<string, unknown> {
+  if (deployment === undefined) return {};
+  return {
+    deployment: {
+      environment: deployment.environment,
+      approvals_required: deployment.required,
+      approved: deployment.approved,
+      deadline: Math.floor(deployment.deadline / 1000),
+    },
+  };
 }
 
 /**

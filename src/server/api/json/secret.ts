@@ -13,5 +13,6 @@ export function secretJson(secret: Secret): Record<string, unknown> {
     name: secret.name,
     pull_request: secret.pullRequest,
     pull_request_push: secret.pullRequestPush,
+    ...(secret.environment === '' ? {} : { environment: secret.environment }),
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InvalidInputError } from '../../../core/errors.js';
 import type { NewSecret, Secret, SecretScope } from '../../../core/secret.js';
+import { SecretEnvironment } from '../environments/name.js';
 
 /** Drone's rule for secret names: letters, digits, `_`, `-` and `.`; svc's column holds 255. */
 export const SecretName = z
@@ -29,6 +30,8 @@ export const NewSecretBody = z
     data: SecretValue,
     pull_request: z.boolean().default(false),
     pull_request_push: z.boolean().default(false),
+    /** svc's addition: only stages deploying to this environment, once approved, receive it. */
+    environment: SecretEnvironment.default(''),
     ...droneExtras,
   })
   .strict();
@@ -40,6 +43,7 @@ export const SecretPatch = z
     data: SecretValue.optional(),
     pull_request: z.boolean().optional(),
     pull_request_push: z.boolean().optional(),
+    environment: SecretEnvironment.optional(),
     ...droneExtras,
   })
   .strict();
@@ -54,6 +58,7 @@ export function newSecretOf(scope: SecretScope, body: z.infer<typeof NewSecretBo
     pullRequest: body.pull_request,
     pullRequestPush: body.pull_request_push,
     namespaceUid: '',
+    environment: body.environment,
   };
 }
 
@@ -65,5 +70,6 @@ export function applySecretPatch(secret: Secret, patch: z.infer<typeof SecretPat
     ...(patch.data === undefined ? {} : { data: patch.data }),
     ...(patch.pull_request === undefined ? {} : { pullRequest: patch.pull_request }),
     ...(patch.pull_request_push === undefined ? {} : { pullRequestPush: patch.pull_request_push }),
+    ...(patch.environment === undefined ? {} : { environment: patch.environment }),
   };
 }

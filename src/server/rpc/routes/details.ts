@@ -41,7 +41,7 @@ export function detailsRoute(app: FastifyInstance, deps: DetailsDeps): void {
     if (repo === undefined) throw new NotFoundError(`repository ${build.repoId}`);
     const [steps, secrets, netrc, idTokens] = await Promise.all([
       deps.store.steps.list(stage.id),
-      secretsForBuild(deps.store.secrets, repo, build),
+      secretsForBuild(deps.store.secrets, repo, build, stage),
       deps.netrcFor(repo, build),
       deps.idTokens?.forStage(repo, build, stage) ?? [],
     ]);
