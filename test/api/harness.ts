@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { Datasource } from '../../src/core/datasource.js';
+import type { User } from '../../src/core/user.js';
 import type { BuildListener, QueueSignal } from '../../src/core/events.js';
 import type { ScmProvider } from '../../src/core/scm.js';
 import type { Store } from '../../src/core/store.js';
@@ -18,7 +19,13 @@ import { buildApp } from '../../src/server/app.js';
 import { BuildEventHub } from '../../src/server/events/build-events.js';
 import { CacheService } from '../../src/server/caches/service.js';
 import { ArtifactService } from '../../src/server/artifacts/service.js';
-import { Authenticator, registerAuthRoutes, SessionCookies } from '../../src/server/auth/index.js';
+import {
+  Authenticator,
+  registerAuthRoutes,
+  scmTokenOf,
+  SessionCookies,
+} from '../../src/server/auth/index.js';
+import { ApprovalDesk } from '../../src/server/queue/approval-desk.js';
 import { hookRoute } from '../../src/server/hook/index.js';
 import { IdTokenIssuer, OidcKeyring, oidcRoutes } from '../../src/server/oidc/index.js';
 import { InMemoryLiveLogs } from '../../src/server/logs/live-logs.js';
@@ -95,6 +102,8 @@ export interface Harness {
   readonly caches: CacheService;
   /** The build artifacts the API shows, over `store.artifacts` and `blobs`. */
   readonly artifacts: ArtifactService;
+  /** Approvals and declines, as the API's routes take them (with the double's teams). */
+  readonly approvalDesk: ApprovalDesk;
   /** Where the caches' archives and the artifacts' zips are: a folder of its own, removed at close. */
   readonly blobs: DiskBlobStore;
   close(): Promise<void>;
@@ -152,6 +161,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   };
   const buildActions = new BuildActions({ store, listener: apiListener, queue, watches, liveLogs, logger });
+  const teams = provider?.teams?.bind(provider);
+  const approvalDesk = new ApprovalDesk({
+    store,
+    actions: buildActions,
+    ...(teams === undefined ? {} : { teamsOf: (user: User) => teams(scmTokenOf(user)) }),
+  });
   const app = buildApp({
     logger,
     version: '0.0.0-test',
@@ -262,6 +277,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     repositoryFilter: options.repositoryFilter ?? [],
     logger,
     buildActions,
+    approvalDesk,
     buildEvents,
     ...(options.noCaches === true ? {} : { caches }),
     ...(options.noArtifacts === true ? {} : { artifacts }),
@@ -277,6 +293,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     store,
     datasource: database.datasource,
     github,
+    approvalDesk,
     provider,
     liveLogs,
     queue,

@@ -10,6 +10,7 @@ import {
 import type { Repo } from '../../core/repo.js';
 import type { ScmTeam } from '../../core/scm.js';
 import type { Stage, StageStore } from '../../core/stage.js';
+import { isDone } from '../../core/status.js';
 import type { User } from '../../core/user.js';
 import type { BuildActions } from './build-actions.js';
 
@@ -18,9 +19,9 @@ export interface ApprovalDeskDeps {
   readonly store: {
     environments: Pick<EnvironmentStore, 'find'>;
     approvals: Pick<ApprovalStore, 'add' | 'list'>;
-    stages: Pick<StageStore, 'findNumber'>;
+    stages: Pick<StageStore, 'list'>;
   };
-  readonly actions: Pick<BuildActions, 'approve' | 'decline'>;
+  readonly actions: Pick<BuildActions, 'approve' | 'decline' | 'markApproved'>;
   /** The provider teams a user belongs to, read with their token; absent where the provider has none svc reads. */
   readonly teamsOf?: (user: User) => Promise<ScmTeam[]>;
   readonly now?: () => number;
@@ -30,12 +31,14 @@ export interface ApprovalDeskDeps {
 export const MAX_COMMENT = 1000;
 
 /**
- * Approvals and declines of stages waiting for approval, recorded with who, when and why. A stage
- * that deploys to an environment needing approvals runs once `required` different people approved
- * it — so the person who triggered the build never approves it alone when two are required — and
- * only the environment's approvers (when it names any) may decide. Other stages waiting (a
- * protected repository, a fork's pull request) need one approval by anyone with write access, as
- * in Drone. Every decision is kept, including those that did not yet release the stage.
+ * Approvals and declines of stages waiting for approval, recorded with who, when and why.
+ *
+ * A build's stages that deploy to one environment are approved together (a promotion's stages all
+ * deploy to its target): they run once `required` different people approved any of them — so the
+ * person who triggered the build never approves it alone when two are required — and only the
+ * environment's approvers (when it names any) may decide. Other stages waiting (a protected
+ * repository, a fork's pull request) need one approval by anyone with write access, as in Drone.
+ * Every decision is kept, including those that did not yet release anything.
  */
 export class ApprovalDesk {
   readonly #deps: ApprovalDeskDeps;
@@ -47,28 +50,49 @@ export class ApprovalDesk {
   }
 
   async approve(repo: Repo, build: Build, number: number, user: User, comment = ''): Promise<Build> {
-    const stage = await this.#waiting(build, number, 'approve');
-    const environment = await this.#environmentOf(repo, stage);
-    await this.#checkApprover(environment, stage, user);
-    const required = stage.deployment?.approved === false ? stage.deployment.required : 1;
-    const before = await this.#approvals(build, stage);
+    const { stage, group } = await this.#waiting(build, number, 'approve');
+    checkComment(comment);
+    if (group.length === 0) {
+      await this.#record(build, stage, user, 'approve', comment);
+      return this.#deps.actions.approve(build, number);
+    }
+    const environment = stage.deployment?.environment ?? '';
+    await this.#checkApprover(await this.#deps.store.environments.find(repo.id, environment), user);
+    const required = Math.max(...group.map((member) => member.deployment?.required ?? 1));
+    const before = await this.#approvals(build, group);
     if (before.some((approval) => approval.userId === user.id)) {
       throw new ConflictError(
-        `${user.login} approved stage ${number} already; ${stage.deployment?.environment ?? 'it'} needs approvals by ${required} different people (${approvers(before)} of ${required} given)`,
+        `${user.login} approved the deployment to ${environment} already; it needs approvals by ${required} different people (${people(before)} of ${required} given)`,
       );
     }
     await this.#record(build, stage, user, 'approve', comment);
     // Counted after writing: of two people approving at once, at least one sees both approvals.
-    if (approvers(await this.#approvals(build, stage)) < required) return build;
-    return this.#release(() => this.#deps.actions.approve(build, number), build);
+    if (people(await this.#approvals(build, group)) < required) return build;
+    let released = build;
+    for (const member of group) {
+      if (member.status !== 'blocked') {
+        await this.#deps.actions.markApproved(build, member.number);
+        continue;
+      }
+      try {
+        released = await this.#deps.actions.approve(build, member.number);
+      } catch (error) {
+        // Someone else's approval released it a moment before.
+        if (!(error instanceof InvalidInputError)) throw error;
+      }
+    }
+    return released;
   }
 
   async decline(repo: Repo, build: Build, number: number, user: User, comment = ''): Promise<Build> {
-    const stage = await this.#waiting(build, number, 'decline');
-    await this.#checkApprover(await this.#environmentOf(repo, stage), stage, user);
-    const declined = await this.#deps.actions.decline(build, number, user.login);
+    const { stage, group } = await this.#waiting(build, number, 'decline');
+    checkComment(comment);
+    if (group.length > 0) {
+      const environment = stage.deployment?.environment ?? '';
+      await this.#checkApprover(await this.#deps.store.environments.find(repo.id, environment), user);
+    }
     await this.#record(build, stage, user, 'decline', comment);
-    return declined;
+    return this.#deps.actions.decline(build, number, user.login);
   }
 
   /** Declines a stage whose approvals did not come before its deadline (the sweeper's call). */
@@ -97,29 +121,36 @@ export class ApprovalDesk {
     });
   }
 
-  async #waiting(build: Build, number: number, verb: string): Promise<Stage> {
-    const stage = await this.#deps.store.stages.findNumber(build.id, number);
+  /**
+   * The blocked stage, and the stages of the build whose deployment to the same environment waits
+   * for approvals (empty when the stage waits for Drone's kind of approval only).
+   */
+  async #waiting(build: Build, number: number, verb: string): Promise<{ stage: Stage; group: Stage[] }> {
+    const stages = await this.#deps.store.stages.list(build.id);
+    const stage = stages.find((s) => s.number === number);
     if (stage === undefined) throw new NotFoundError(`stage ${number} of build ${build.number}`);
     if (stage.status !== 'blocked')
       throw new InvalidInputError(
         `cannot ${verb} stage ${number}: it is ${stage.status}, not waiting for approval`,
       );
-    return stage;
-  }
-
-  async #environmentOf(repo: Repo, stage: Stage): Promise<Environment | undefined> {
-    const name = stage.deployment?.environment;
-    return name === undefined ? undefined : this.#deps.store.environments.find(repo.id, name);
+    const deployment = stage.deployment;
+    if (deployment === undefined || deployment.approved) return { stage, group: [] };
+    const group = stages.filter(
+      (s) =>
+        s.deployment?.environment === deployment.environment && !s.deployment.approved && !isDone(s.status),
+    );
+    return { stage, group };
   }
 
   /** Approvers named by the environment decide alone; without names, write access (the route's) is enough. */
-  async #checkApprover(environment: Environment | undefined, stage: Stage, user: User): Promise<void> {
-    if (environment === undefined || stage.deployment?.approved !== false) return;
+  async #checkApprover(environment: Environment | undefined, user: User): Promise<void> {
+    if (environment === undefined) return;
     const { users, teams } = environment.approvers;
     if (users.length === 0 && teams.length === 0) return;
     if (users.includes(user.id)) return;
     if (teams.length > 0 && this.#deps.teamsOf !== undefined) {
       const mine = await this.#deps.teamsOf(user).catch((error: unknown) => {
+        // A provider that cannot say makes no one a member: refusing is the safe answer.
         if (error instanceof SvcError) return [];
         throw error;
       });
@@ -130,14 +161,13 @@ export class ApprovalDesk {
     );
   }
 
-  async #approvals(build: Build, stage: Stage): Promise<Approval[]> {
+  async #approvals(build: Build, group: readonly Stage[]): Promise<Approval[]> {
+    const ids = new Set(group.map((stage) => stage.id));
     const all = await this.#deps.store.approvals.list(build.id);
-    return all.filter((approval) => approval.stageId === stage.id && approval.decision === 'approve');
+    return all.filter((approval) => ids.has(approval.stageId) && approval.decision === 'approve');
   }
 
   async #record(build: Build, stage: Stage, user: User, decision: 'approve' | 'decline', comment: string) {
-    if (comment.length > MAX_COMMENT)
-      throw new InvalidInputError(`comment: at most ${MAX_COMMENT} characters, found ${comment.length}`);
     await this.#deps.store.approvals.add({
       buildId: build.id,
       stageId: stage.id,
@@ -149,19 +179,14 @@ export class ApprovalDesk {
       created: this.#now(),
     });
   }
+}
 
-  /** Releases the stage; someone else's approval may have released it a moment before. */
-  async #release(approve: () => Promise<Build>, build: Build): Promise<Build> {
-    try {
-      return await approve();
-    } catch (error) {
-      if (error instanceof InvalidInputError) return build;
-      throw error;
-    }
-  }
+function checkComment(comment: string): void {
+  if (comment.length > MAX_COMMENT)
+    throw new InvalidInputError(`comment: at most ${MAX_COMMENT} characters, found ${comment.length}`);
 }
 
 /** How many different people approved. */
-function approvers(approvals: readonly Approval[]): number {
+function people(approvals: readonly Approval[]): number {
   return new Set(approvals.map((approval) => approval.userId)).size;
 }

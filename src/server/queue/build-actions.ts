@@ -117,6 +117,21 @@ export class BuildActions {
   }
 
   /**
+   * Marks the deployment of stage `number` approved without queuing it: a stage of the same
+   * environment that still waits for its dependencies, approved with the one that was blocked,
+   * will not wait for approval again. Nothing for a stage that is done or deploys nowhere.
+   */
+  async markApproved(build: Build, number: number): Promise<void> {
+    const stage = (await this.#deps.store.stages.list(build.id)).find((s) => s.number === number);
+    if (stage === undefined) return;
+    await this.#writeStage(stage, (current) => {
+      const { deployment } = current;
+      if (deployment === undefined || deployment.approved || isDone(current.status)) return undefined;
+      return { ...current, deployment: { ...deployment, approved: true } };
+    });
+  }
+
+  /**
    * Declines stage `number` of a build waiting for approval: the stage becomes `declined`, the
    * other stages still waiting for approval `skipped`, and the build `declined` — it will not run.
    * In a build that runs (a deployment waiting while its other stages ran), only the stage and

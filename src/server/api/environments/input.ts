@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Approvers, Environment, NewEnvironment, TeamRef } from '../../../core/environment.js';
-import { InvalidInputError, NotFoundError, SvcError } from '../../../core/errors.js';
+import { InvalidInputError, SvcError } from '../../../core/errors.js';
 import type { ScmProvider, ScmToken } from '../../../core/scm.js';
 import type { UserStore } from '../../../core/user.js';
 import { EnvironmentName } from './name.js';
@@ -85,7 +85,7 @@ export async function resolveApprovers(
     try {
       teams.push(await findTeam(lookup.token, org, slug));
     } catch (error) {
-      if (error instanceof NotFoundError || (error instanceof SvcError && error.code === 'FORBIDDEN'))
+      if (error instanceof SvcError && (error.code === 'NOT_FOUND' || error.code === 'FORBIDDEN'))
         throw new InvalidInputError(`approvers.teams: ${name} is not a team you can see at the git provider`);
       throw error;
     }
