@@ -51,7 +51,7 @@ export async function gitLabChangedFiles(
     if (compared.compare_timeout === true)
       return {
         known: false,
-        reason: `GitLab's compare passed its diff limits: it lists only part of the ${compared.diffs.length} or more changed files`,
+        reason: `GitLab's compare passed its diff limits or timed out: it listed ${compared.diffs.length} changed files and stopped`,
       };
     return namesOf(compared.diffs);
   } catch (error) {
