@@ -86,7 +86,10 @@ export interface ScmDoubleDriver {
     organizations?: string;
     /** Not reached over a network (svc's built-in provider): no faults to retry, nothing unreachable. */
     network?: string;
-    /** No `changedFiles` (paths conditions): svc does not ask this provider yet. */
+    /**
+     * No API lists a change's files (paths conditions): `changedFiles` is absent, or answers every
+     * change `known: false` with the reason.
+     */
     changedFiles?: string;
   };
   start(): Promise<ScmTestDouble>;
@@ -207,4 +210,14 @@ export async function authorizeAs(url: string, login: string): Promise<URL> {
 /** A token that never expires and has no refresh token, as tests give one to a provider. */
 export function token(value: string): ScmToken {
   return { token: value, refresh: '', expiry: 0 };
+}
+
+/** A fetch that keeps the address of every request it passes on, for tests that count a provider's pages. */
+export function recordingFetch(): { fetch: typeof fetch; urls: URL[] } {
+  const urls: URL[] = [];
+  const recording: typeof fetch = (input, init) => {
+    urls.push(new URL(input instanceof Request ? input.url : input));
+    return fetch(input, init);
+  };
+  return { fetch: recording, urls };
 }

@@ -129,13 +129,15 @@ export class RestClient {
   /**
    * Every item of a paged list, from `firstUrl` on: `nextUrl` reads the next page's URL off an
    * answer (a Link header, a page counter; it also gets the page's URL and how many items it had),
-   * undefined on the last page.
+   * undefined on the last page. With `upTo`, no page is read once more than that many items came:
+   * the caller tells a list that long by its length.
    */
   async pages<S extends z.ZodType>(
     credential: string,
     firstUrl: string,
     itemSchema: S,
     nextUrl: (response: TransportResponse, url: string, count: number) => string | undefined,
+    upTo = Number.POSITIVE_INFINITY,
   ): Promise<z.infer<S>[]> {
     const what = callName('GET', new URL(firstUrl).pathname);
     const items: z.infer<S>[] = [];
@@ -146,7 +148,7 @@ export class RestClient {
       const batch = this.readJson(what, response);
       if (!Array.isArray(batch)) throw providerFailure(this.api.provider, what, 'the answer is not a list');
       for (const raw of batch) items.push(this.check(what, raw, itemSchema));
-      url = nextUrl(response, url, batch.length);
+      url = items.length > upTo ? undefined : nextUrl(response, url, batch.length);
     }
     return items;
   }

@@ -63,19 +63,27 @@ export class BitbucketServerClient {
     return this.#rest.request(token, 'GET', `${this.#web}${path}`);
   }
 
-  /** Every item of a paged list. */
-  async list<S extends z.ZodType>(token: string, path: string, itemSchema: S): Promise<z.infer<S>[]> {
+  /**
+   * Every item of a paged list, `limit` (100 unless said) a page; with `upTo`, pages stop once more
+   * than that many items came.
+   */
+  async list<S extends z.ZodType>(
+    token: string,
+    path: string,
+    itemSchema: S,
+    { limit = PAGE_LIMIT, upTo = Number.POSITIVE_INFINITY }: { limit?: number; upTo?: number } = {},
+  ): Promise<z.infer<S>[]> {
     const what = `GET ${path.split('?')[0] ?? path}`;
     const separator = path.includes('?') ? '&' : '?';
     const items: z.infer<S>[] = [];
     let start: number | undefined = 0;
     for (let page = 0; start !== undefined; page++) {
       if (page === MAX_PAGES) throw providerFailure(BITBUCKET_SERVER, what, `more than ${MAX_PAGES} pages`);
-      const url = `${this.#web}${path}${separator}start=${start}&limit=${PAGE_LIMIT}`;
+      const url = `${this.#web}${path}${separator}start=${start}&limit=${limit}`;
       const response = await this.#rest.request(token, 'GET', url);
       const body = this.#rest.check(what, this.#rest.readJson(what, response), pageSchema);
       for (const value of body.values) items.push(this.#rest.check(what, value, itemSchema));
-      start = body.isLastPage ? undefined : body.nextPageStart;
+      start = body.isLastPage || items.length > upTo ? undefined : body.nextPageStart;
     }
     return items;
   }

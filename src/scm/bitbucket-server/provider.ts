@@ -1,6 +1,8 @@
 import { SvcError } from '../../core/errors.js';
 import type {
   ScmAccount,
+  ScmChange,
+  ScmChangedFiles,
   ScmCommit,
   ScmCommitRef,
   ScmHookRequest,
@@ -18,6 +20,7 @@ import { gitAuthOf, netrcFor, type GitAuthOptions } from '../netrc.js';
 import { oauth1LoginOf } from '../oauth1-login.js';
 import { filePath } from '../paths.js';
 import { providerTransport } from '../transport.js';
+import { bitbucketServerChangedFiles } from './changed-files.js';
 import { BitbucketServerClient } from './client.js';
 import { avatarOf, repoPath, toBitbucketServerState, toScmCommit, toScmRepo } from './convert.js';
 import { BITBUCKET_SERVER } from './errors.js';
@@ -171,6 +174,10 @@ export class BitbucketServerProvider implements ScmProvider {
     const sha = 'branch' in at ? await this.branchHead(token, repo, at.branch) : at.sha;
     const path = `${API}${repoPath(repo)}/commits/${encodeURIComponent(sha)}`;
     return toScmCommit(await this.#client.json(token.token, 'GET', path, commitSchema), repo, this.#web);
+  }
+
+  changedFiles(token: ScmToken, repo: ScmRepoRef, change: ScmChange): Promise<ScmChangedFiles> {
+    return bitbucketServerChangedFiles(this.#client, token.token, repo, change);
   }
 
   createHook(token: ScmToken, repo: ScmRepoRef, hook: { url: string; secret: string }): Promise<void> {

@@ -28,7 +28,6 @@ const driver: ScmDoubleDriver = {
   name: 'Bitbucket Cloud',
   gaps: {
     rateLimit: 'Bitbucket’s 429 does not say when the limit resets (svc waits a minute)',
-    changedFiles: 'svc does not read this provider’s changed files yet (paths conditions hold)',
   },
   async start() {
     const double = await startBitbucketDouble();

@@ -39,10 +39,18 @@ export class BitbucketClient {
     return this.#rest.request(token, 'GET', `${this.#api}${path}`);
   }
 
-  /** Every item of a paged list (`values`, then `next` until it is gone). */
-  async list<S extends z.ZodType>(token: string, path: string, itemSchema: S): Promise<z.infer<S>[]> {
+  /**
+   * Every item of a paged list (`values`, then `next` until it is gone), `pagelen` (100 unless said)
+   * a page; with `upTo`, pages stop once more than that many items came.
+   */
+  async list<S extends z.ZodType>(
+    token: string,
+    path: string,
+    itemSchema: S,
+    { pagelen = 100, upTo = Number.POSITIVE_INFINITY }: { pagelen?: number; upTo?: number } = {},
+  ): Promise<z.infer<S>[]> {
     const separator = path.includes('?') ? '&' : '?';
-    let url: string | undefined = `${this.#api}${path}${separator}pagelen=100`;
+    let url: string | undefined = `${this.#api}${path}${separator}pagelen=${pagelen}`;
     const items: z.infer<S>[] = [];
     const what = `GET ${path.split('?')[0] ?? path}`;
     // At most 1,000 pages: a `next` that never ends must not loop forever.
@@ -50,7 +58,7 @@ export class BitbucketClient {
       const response = await this.#rest.request(token, 'GET', url);
       const body = this.#rest.check(what, this.#rest.readJson(what, response), pageSchema);
       for (const value of body.values) items.push(this.#rest.check(what, value, itemSchema));
-      url = onOrigin(body.next, this.#api);
+      url = items.length > upTo ? undefined : onOrigin(body.next, this.#api);
     }
     return items;
   }

@@ -1,4 +1,4 @@
-import type { SvcError } from '../../core/errors.js';
+import { SvcError } from '../../core/errors.js';
 import { ScmRateLimitError, refusalByStatus } from '../errors.js';
 import type { TransportResponse } from '../transport.js';
 
@@ -9,11 +9,22 @@ export const BITBUCKET = 'Bitbucket';
 const DEFAULT_WAIT_MS = 60_000;
 
 /**
+ * Bitbucket's 555: generating a diff or diffstat took too long (its API reference documents the
+ * status for the diffstat). Not retried: the same diff would take as long again.
+ */
+export class BitbucketDiffTimeout extends SvcError {
+  constructor(call: string) {
+    super('INTERNAL', `${BITBUCKET} ${call}: generating the diff timed out (HTTP 555)`);
+  }
+}
+
+/**
  * Translates a Bitbucket refusal into svc's errors (ScmProvider contract): 429 a rate limit (plain
- * text, no reset header), 401 UNAUTHORIZED, 403 FORBIDDEN, 404 NOT_FOUND, 400 INVALID_INPUT, 410 (the
- * APIs Atlassian removed) and anything else INTERNAL.
+ * text, no reset header), 401 UNAUTHORIZED, 403 FORBIDDEN, 404 NOT_FOUND, 400 INVALID_INPUT, 555 a
+ * BitbucketDiffTimeout, 410 (the APIs Atlassian removed) and anything else INTERNAL.
  */
 export function bitbucketError(call: string, response: TransportResponse, now = Date.now()): SvcError {
+  if (response.status === 555) return new BitbucketDiffTimeout(call);
   if (response.status === 429) {
     const after = Number(response.header('retry-after'));
     const wait =

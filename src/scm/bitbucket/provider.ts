@@ -1,6 +1,8 @@
 import { SvcError } from '../../core/errors.js';
 import type {
   ScmAccount,
+  ScmChange,
+  ScmChangedFiles,
   ScmCommit,
   ScmCommitRef,
   ScmHookRequest,
@@ -18,6 +20,7 @@ import { filePath } from '../paths.js';
 import { gitAuthOf, netrcFor, type GitAuthOptions } from '../netrc.js';
 import { oauth2LoginOf } from '../oauth2.js';
 import { providerTransport } from '../transport.js';
+import { bitbucketChangedFiles } from './changed-files.js';
 import { BitbucketClient } from './client.js';
 import { statusKey, toBitbucketState, toScmCommit, toScmRepo } from './convert.js';
 import { BITBUCKET } from './errors.js';
@@ -178,6 +181,10 @@ export class BitbucketProvider implements ScmProvider {
     const sha = 'branch' in at ? await this.branchHead(token, repo, at.branch) : at.sha;
     const path = `${repoPath(repo)}/commit/${encodeURIComponent(sha)}`;
     return toScmCommit(await this.#client.json(token.token, 'GET', path, commitSchema).catch(hidden));
+  }
+
+  changedFiles(token: ScmToken, repo: ScmRepoRef, change: ScmChange): Promise<ScmChangedFiles> {
+    return bitbucketChangedFiles(this.#client, token.token, repo, change);
   }
 
   createHook(token: ScmToken, repo: ScmRepoRef, hook: { url: string; secret: string }): Promise<void> {

@@ -45,18 +45,30 @@ export class GiteaClient {
 
   /**
    * Every item of a list, `limit=50` a page. The next page is the `Link` header's; not every Gitea
-   * list sends one, so without it a full page means there may be another.
+   * list sends one, so without it a full page means there may be another. With `upTo`, pages stop
+   * once more than that many items came.
    */
-  list<S extends z.ZodType>(token: string, path: string, itemSchema: S): Promise<z.infer<S>[]> {
+  list<S extends z.ZodType>(
+    token: string,
+    path: string,
+    itemSchema: S,
+    upTo?: number,
+  ): Promise<z.infer<S>[]> {
     const separator = path.includes('?') ? '&' : '?';
     const first = `${this.#api}${path}${separator}limit=${PAGE_LIMIT}&page=1`;
-    return this.#rest.pages(token, first, itemSchema, (response, url, count) => {
-      const linked = response.header('link');
-      if (linked !== undefined && linked !== '') return onOrigin(nextLink(linked), this.#api);
-      if (count < PAGE_LIMIT) return undefined;
-      const next = new URL(url);
-      next.searchParams.set('page', String(Number(next.searchParams.get('page') ?? 1) + 1));
-      return next.href;
-    });
+    return this.#rest.pages(
+      token,
+      first,
+      itemSchema,
+      (response, url, count) => {
+        const linked = response.header('link');
+        if (linked !== undefined && linked !== '') return onOrigin(nextLink(linked), this.#api);
+        if (count < PAGE_LIMIT) return undefined;
+        const next = new URL(url);
+        next.searchParams.set('page', String(Number(next.searchParams.get('page') ?? 1) + 1));
+        return next.href;
+      },
+      upTo,
+    );
   }
 }

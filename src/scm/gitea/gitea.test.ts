@@ -42,7 +42,6 @@ function driver(forgejo: boolean): ScmDoubleDriver {
     name: forgejo ? 'Forgejo' : 'Gitea',
     gaps: {
       rateLimit: 'Gitea and Forgejo have no rate limits of their own',
-      changedFiles: 'svc does not read this provider’s changed files yet (paths conditions hold)',
     },
     async start() {
       const double = await startGiteaDouble({ forgejo });

@@ -1,6 +1,8 @@
 import { SvcError } from '../../core/errors.js';
 import type {
   ScmAccount,
+  ScmChange,
+  ScmChangedFiles,
   ScmCommit,
   ScmCommitRef,
   ScmHookRequest,
@@ -18,6 +20,7 @@ import { gitAuthOf, netrcFor, type GitAuthOptions } from '../netrc.js';
 import { oauth2LoginOf, type OAuth2Client } from '../oauth2.js';
 import { filePath, repoPath } from '../paths.js';
 import { providerTransport } from '../transport.js';
+import { giteaChangedFiles } from './changed-files.js';
 import { GiteaClient } from './client.js';
 import { toGiteaState, toScmCommit, toScmRepo } from './convert.js';
 import { GITEA } from './errors.js';
@@ -39,8 +42,8 @@ const COMMIT_QUERY = 'stat=false&verification=false&files=false';
 
 /**
  * Gitea and Forgejo behind svc's ScmProvider (settings SVC_SCMB_*), from their API v1: OAuth2 login
- * with expiring tokens and their refresh, repositories across pages, raw files, commits, hooks,
- * signed webhooks and commit statuses.
+ * with expiring tokens and their refresh, repositories across pages, raw files, commits, changed
+ * files, hooks, signed webhooks and commit statuses.
  */
 export class GiteaProvider implements ScmProvider {
   readonly name = 'scmb';
@@ -153,6 +156,10 @@ export class GiteaProvider implements ScmProvider {
       }
       throw error;
     }
+  }
+
+  changedFiles(token: ScmToken, repo: ScmRepoRef, change: ScmChange): Promise<ScmChangedFiles> {
+    return giteaChangedFiles(this.#client, token.token, repo, change);
   }
 
   createHook(token: ScmToken, repo: ScmRepoRef, hook: { url: string; secret: string }): Promise<void> {

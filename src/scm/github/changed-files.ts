@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SvcError } from '../../core/errors.js';
 import type { ScmChange, ScmChangedFiles, ScmRepoRef } from '../../core/scm.js';
+import { branchCreated, cannotCompare, createdBranch, knownFiles } from '../changed-files.js';
 import { repoPath } from '../paths.js';
 import type { GitHubClient } from './client.js';
 
@@ -18,14 +19,8 @@ const COMPARE_MAX_FILES = 300;
 /** "Responses include a maximum of 3000 files" (list pull request files). */
 const PULL_MAX_FILES = 3000;
 
-const NO_COMMIT = /^0+$/;
-
-function names(files: readonly z.infer<typeof changedFileSchema>[]): string[] {
-  const all = files.flatMap((file) =>
-    file.previous_filename === undefined ? [file.filename] : [file.filename, file.previous_filename],
-  );
-  return [...new Set(all)].sort();
-}
+const names = (files: readonly z.infer<typeof changedFileSchema>[]): ScmChangedFiles =>
+  knownFiles(files.flatMap((file) => [file.filename, file.previous_filename]));
 
 /**
  * The files of a push (`GET /repos/{o}/{r}/compare/{before}...{after}`, one page: GitHub pages
@@ -47,27 +42,20 @@ export async function gitHubChangedFiles(
     );
     if (files.length >= PULL_MAX_FILES)
       return { known: false, reason: `GitHub lists at most ${PULL_MAX_FILES} files of a pull request` };
-    return { known: true, files: names(files) };
+    return names(files);
   }
-  if (NO_COMMIT.test(change.before) || change.before === '')
-    return {
-      known: false,
-      reason: 'the push created the branch: there is no earlier commit to compare with',
-    };
+  if (createdBranch(change.before)) return branchCreated();
   const path = `${repoPath(repo)}/compare/${encodeURIComponent(change.before)}...${encodeURIComponent(change.after)}`;
   try {
     const compared = await client.json(token, 'GET', path, compareSchema);
     const files = compared.files ?? [];
     if (files.length >= COMPARE_MAX_FILES)
       return { known: false, reason: `GitHub's compare lists at most ${COMPARE_MAX_FILES} changed files` };
-    return { known: true, files: names(files) };
+    return names(files);
   } catch (error) {
     // A forced push's earlier commit may be gone: nothing to compare with, said rather than guessed.
     if (error instanceof SvcError && (error.code === 'NOT_FOUND' || error.code === 'INVALID_INPUT'))
-      return {
-        known: false,
-        reason: `GitHub cannot compare ${change.before.slice(0, 12)} with ${change.after.slice(0, 12)} (a forced push's earlier commit may be gone)`,
-      };
+      return cannotCompare('GitHub', change.before, change.after);
     throw error;
   }
 }

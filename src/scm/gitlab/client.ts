@@ -42,7 +42,13 @@ export class GitLabClient {
     return this.#rest.request(token, 'GET', `${this.#api}${path}`);
   }
 
-  list<S extends z.ZodType>(token: string, path: string, itemSchema: S): Promise<z.infer<S>[]> {
+  /** Every item of a list; with `upTo`, pages stop once more than that many came (rest-client `pages`). */
+  list<S extends z.ZodType>(
+    token: string,
+    path: string,
+    itemSchema: S,
+    upTo?: number,
+  ): Promise<z.infer<S>[]> {
     const separator = path.includes('?') ? '&' : '?';
     return this.#rest.pages(
       token,
@@ -55,6 +61,7 @@ export class GitLabClient {
         following.searchParams.set('page', next);
         return following.href;
       },
+      upTo,
     );
   }
 }

@@ -32,7 +32,6 @@ const driver: ScmDoubleDriver = {
   name: 'GitLab',
   gaps: {
     commitAccount: 'GitLab’s commits carry the author’s name and email, not an account',
-    changedFiles: 'svc does not read this provider’s changed files yet (paths conditions hold)',
   },
   async start() {
     const double = await startGitLabDouble();

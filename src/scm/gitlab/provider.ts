@@ -1,6 +1,8 @@
 import { SvcError } from '../../core/errors.js';
 import type {
   ScmAccount,
+  ScmChange,
+  ScmChangedFiles,
   ScmCommit,
   ScmCommitRef,
   ScmHookRequest,
@@ -17,6 +19,7 @@ import type {
 import { gitAuthOf, netrcFor, type GitAuthOptions } from '../netrc.js';
 import { oauth2LoginOf, type OAuth2Client } from '../oauth2.js';
 import { providerTransport } from '../transport.js';
+import { gitLabChangedFiles } from './changed-files.js';
 import { GitLabClient } from './client.js';
 import { absoluteUrl, accessLevel, MAINTAINER, statusRef, toGitLabState, toScmRepo } from './convert.js';
 import { GITLAB } from './errors.js';
@@ -39,7 +42,8 @@ import { STATUS_CALL } from '../rest-client.js';
 /**
  * GitLab (gitlab.com and self-managed) behind svc's ScmProvider (settings SVC_SCMD_*), from its REST
  * API v4: OAuth2 login with the `api` scope and two-hour tokens that are refreshed, groups and their
- * members, projects across pages, raw files, commits, hooks with a secret token, commit statuses.
+ * members, projects across pages, raw files, commits, changed files, hooks with a secret token,
+ * commit statuses.
  */
 export class GitLabProvider implements ScmProvider {
   readonly name = 'scmd';
@@ -208,6 +212,10 @@ export class GitLabProvider implements ScmProvider {
       authorEmail: commit.author_email,
       authorAvatar: avatar,
     };
+  }
+
+  changedFiles(token: ScmToken, repo: ScmRepoRef, change: ScmChange): Promise<ScmChangedFiles> {
+    return gitLabChangedFiles(this.#client, token.token, repo, change);
   }
 
   createHook(token: ScmToken, repo: ScmRepoRef, hook: { url: string; secret: string }): Promise<void> {

@@ -22,7 +22,7 @@ const driver: ScmDoubleDriver = {
   gaps: {
     rateLimit: 'Gogs has no rate limits',
     orgAdmin: 'no Gogs API tells an organization’s owners from its members',
-    changedFiles: 'svc does not read this provider’s changed files yet (paths conditions hold)',
+    changedFiles: 'Gogs’ API v1 has no compare or changed-files endpoint: every change is answered not known',
   },
   async start() {
     const double = await startGogsDouble();

@@ -1,6 +1,7 @@
 import { SvcError } from '../../core/errors.js';
 import type {
   ScmAccount,
+  ScmChangedFiles,
   ScmCommit,
   ScmCommitRef,
   ScmHookRequest,
@@ -16,6 +17,7 @@ import type {
 import { gitAuthOf, netrcFor, type GitAuthOptions } from '../netrc.js';
 import { filePath, repoPath } from '../paths.js';
 import { providerTransport } from '../transport.js';
+import { gogsChangedFiles } from './changed-files.js';
 import { GogsClient } from './client.js';
 import { absoluteAvatar, toScmCommit, toScmRepo } from './convert.js';
 import { createHook, deleteHook } from './hooks.js';
@@ -27,7 +29,8 @@ import { branchSchema, commitSchema, orgSchema, repoSchema, userSchema } from '.
 /**
  * Gogs behind svc's ScmProvider (settings SVC_SCME_*), from Gogs' API v1. Users log in with their
  * Gogs username and password (Gogs has no OAuth applications); Gogs has no commit status API, no
- * rate limits and no API that tells an organization's owners from its members.
+ * rate limits, no API that tells an organization's owners from its members and none that lists a
+ * change's files.
  */
 export class GogsProvider implements ScmProvider {
   readonly name = 'scme';
@@ -134,6 +137,11 @@ export class GogsProvider implements ScmProvider {
       this.#server,
       message,
     );
+  }
+
+  /** Gogs cannot tell: every change's files are not known, and the answer says why. */
+  changedFiles(): Promise<ScmChangedFiles> {
+    return Promise.resolve(gogsChangedFiles());
   }
 
   createHook(token: ScmToken, repo: ScmRepoRef, hook: { url: string; secret: string }): Promise<void> {

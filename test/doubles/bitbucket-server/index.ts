@@ -11,7 +11,8 @@
  *   (oauth-verify.ts); the dance under `/plugins/servlet/oauth/` (routes-oauth.ts); refusals as
  *   `oauth_problem` reports (server.ts).
  * - `GET /plugins/servlet/applinks/whoami`, users, projects, repositories (routes-repos.ts), git
- *   data (routes-git.ts), webhooks (routes-hooks.ts), build statuses (routes-builds.ts).
+ *   data (routes-git.ts), changes of a compare or a pull request (routes-changes.ts), webhooks
+ *   (routes-hooks.ts), build statuses (routes-builds.ts).
  * - Deliveries: `repo:refs_changed`, `pr:opened`, `pr:from_ref_updated` (deliveries.ts).
  * - Rate limiting: 429 with the Data Center rate-limit headers (server.ts).
  *
@@ -30,6 +31,7 @@ import { ensureProject } from './access.js';
 import { actor, deliver, pullRequestEvent, refsChanged, ZEROS, type RefChange } from './deliveries.js';
 import type { Env, PullRequest } from './env.js';
 import { buildRoutes } from './routes-builds.js';
+import { changeRoutes } from './routes-changes.js';
 import { gitRoutes } from './routes-git.js';
 import { hookRoutes } from './routes-hooks.js';
 import { alnum, issueAccessToken, oauthRoutes } from './routes-oauth.js';
@@ -119,7 +121,14 @@ export async function startBitbucketServerDouble(
     limitedUntil: 0,
     unknown: [],
   };
-  const routes = [whoami, ...repoRoutes(env), ...gitRoutes(env), ...hookRoutes(env), ...buildRoutes(env)];
+  const routes = [
+    whoami,
+    ...repoRoutes(env),
+    ...gitRoutes(env),
+    ...changeRoutes(env),
+    ...hookRoutes(env),
+    ...buildRoutes(env),
+  ];
   const tls = options.https === true ? selfSignedCertificate() : undefined;
   const faults = new Faults();
   const server = createServer(env, oauthRoutes(env), routes, tls, faults);

@@ -13,7 +13,7 @@
  *   NoSuchCommitException for an unknown `at`, NoSuchPathException for a missing path).
  *
  * Not modelled: `details=true` metadata, `base`, `boostMatches`, `path=` on commits, merges,
- * `…/browse`, `…/files`, `…/changes`.
+ * `…/browse`, `…/files`, `…/changes` (the compare's and a pull request's: routes-changes.ts).
  */
 import type { Context, Reply } from '../forge/router.js';
 import type { Commit, Repo } from '../forge/state.js';

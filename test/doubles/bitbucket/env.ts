@@ -31,9 +31,18 @@ export const error = (status: number, message: string, extra: Record<string, unk
   body: { type: 'error', error: { message, ...extra } },
 });
 
-/** A page of a list: `values`, `pagelen` (default 10, at most 100), `page`, `size` and `next`. */
-export function paginate<T>(env: Env, ctx: Context, items: readonly T[]): Reply {
-  const pagelen = Math.min(100, Math.max(1, Number(ctx.url.searchParams.get('pagelen') ?? 10) || 10));
+/**
+ * A page of a list: `values`, `pagelen` (default 10, at most 100, unless the endpoint has its own),
+ * `page`, `size` and `next`.
+ */
+export function paginate<T>(
+  env: Env,
+  ctx: Context,
+  items: readonly T[],
+  sizes: { pagelen: number; max: number } = { pagelen: 10, max: 100 },
+): Reply {
+  const asked = Number(ctx.url.searchParams.get('pagelen') ?? sizes.pagelen) || sizes.pagelen;
+  const pagelen = Math.min(sizes.max, Math.max(1, asked));
   const page = Math.max(1, Number(ctx.url.searchParams.get('page') ?? 1) || 1);
   const next = new URLSearchParams(ctx.url.searchParams);
   next.set('page', String(page + 1));

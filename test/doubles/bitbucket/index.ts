@@ -5,10 +5,11 @@
  * (both on one port) for the calls svc makes, with in-memory state, built from Atlassian's public
  * documentation (REST API 2.0 reference, "OAuth 2.0", "Event payloads", "Manage webhooks", API
  * request limits) as it stands after the 2026 removal of cross-workspace listings (CHANGE-2770: those
- * answer 410). See the routes files for the details; unknown API paths are recorded (`unknownCalls`).
+ * answer 410). See the routes files for the details (diffstats: routes-changes.ts); unknown API paths
+ * are recorded (`unknownCalls`).
  *
- * Not modelled: projects, groups, annotated-tag fields, diffstat, pull request refs (Bitbucket has
- * none), scopes (every token may do what its user may).
+ * Not modelled: projects, groups, annotated-tag fields, pull request refs (Bitbucket has none), scopes
+ * (every token may do what its user may).
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +17,7 @@ import { ForgeState, type NewUser } from '../forge/state.js';
 import { deliver, pullRequestPayload, pushPayload } from './deliveries.js';
 import type { Env } from './env.js';
 import { oauthRoutes } from './routes-oauth.js';
+import { changeRoutes } from './routes-changes.js';
 import { routes } from './routes.js';
 import { createServer } from './server.js';
 import type { ForgeDouble } from '../forge/double.js';
@@ -57,7 +59,7 @@ export async function startBitbucketDouble(): Promise<BitbucketDouble> {
     unknown: [],
   };
   const faults = new Faults();
-  const server = createServer(env, oauthRoutes(env), routes(env), faults);
+  const server = createServer(env, oauthRoutes(env), [...routes(env), ...changeRoutes(env)], faults);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
@@ -66,7 +68,6 @@ export async function startBitbucketDouble(): Promise<BitbucketDouble> {
   const repoOf = (fullName: string) => state.repoByFullName(fullName);
   const hookOf = (fullName: string, target: string) =>
     repoOf(fullName).hooks.find((h) => h.url === target)?.id ?? 0;
-  let ids = 0;
 
   return {
     url,
@@ -103,8 +104,8 @@ export async function startBitbucketDouble(): Promise<BitbucketDouble> {
     async pullRequest(fullName, head, target, opts = {}) {
       const repo = repoOf(fullName);
       const from = opts.fork === undefined ? repo : repoOf(opts.fork);
-      const { commit } = state.openPull(repo, from, head);
-      const id = ++ids;
+      // Pull request ids count per destination repository, as the double's pull request numbers do.
+      const { number: id, commit } = state.openPull(repo, from, head);
       const payload = pullRequestPayload(env, repo, from, head, id, opts.author ?? from.owner);
       const status = await deliver(
         target,

@@ -205,7 +205,7 @@ function workspaceRepos(env: Env, ctx: Context): Reply {
   );
 }
 
-function withRepo(env: Env, ctx: Context, then: (repo: Repo, ctx: Context) => Reply): Reply {
+export function withRepo(env: Env, ctx: Context, then: (repo: Repo, ctx: Context) => Reply): Reply {
   const repo = env.state.repo(ctx.params.ws ?? '', ctx.params.slug ?? '');
   if (repo === undefined)
     return error(404, `Repository ${ctx.params.ws ?? ''}/${ctx.params.slug ?? ''} not found`);
@@ -224,7 +224,7 @@ function admin(env: Env, then: (repo: Repo, ctx: Context) => Reply) {
 }
 
 /** A full hash, or a unique prefix of at least 7 characters (the 12-character ones of payloads). */
-function resolve(repo: Repo, rev: string) {
+export function resolve(repo: Repo, rev: string) {
   const direct = repo.commits.get(repo.branches.get(rev) ?? repo.tags.get(rev) ?? rev);
   if (direct !== undefined || rev.length < 7) return direct;
   const matches = [...repo.commits.keys()].filter((sha) => sha.startsWith(rev));

@@ -6,11 +6,14 @@ export interface ForgeDouble {
   /** Where the double answers (the provider's address in svc's settings). */
   readonly url: string;
   addRepo(repo: NewRepo): { id: number; fullName: string };
-  /** Adds a commit on top of the branch (creating it); `sha` fixes its id (a commit of a real git server). */
+  /**
+   * Adds a commit on top of the branch (creating it); a file whose content is null is removed; `sha`
+   * fixes its id (a commit of a real git server).
+   */
   commit(
     fullName: string,
     branch: string,
-    files: Record<string, string>,
+    files: Record<string, string | null>,
     message?: string,
     author?: string,
     sha?: string,

@@ -189,11 +189,14 @@ export class ForgeState {
     return this.user(owner)?.id ?? this.orgId(owner);
   }
 
-  /** Adds a commit on a branch of the repository named `fullName`, by its owner unless `author` says. */
+  /**
+   * Adds a commit on a branch of the repository named `fullName`, by its owner unless `author` says;
+   * a file whose content is null is removed.
+   */
   commitTo(
     fullName: string,
     branch: string,
-    files: Record<string, string>,
+    files: Record<string, string | null>,
     message = 'update',
     author?: string,
     sha?: string,
@@ -282,18 +285,25 @@ export class ForgeState {
     );
   }
 
-  /** Adds a commit on top of the branch (a new branch starts at the default branch's head). */
+  /**
+   * Adds a commit on top of the branch (a new branch starts at the default branch's head): `files`
+   * are written, those whose content is null removed.
+   */
   commit(
     repo: Repo,
     branch: string,
-    files: Record<string, string>,
+    files: Record<string, string | null>,
     message: string,
     author: string,
     givenSha?: string,
   ): string {
     const parent = repo.branches.get(branch) ?? repo.branches.get(repo.defaultBranch);
     const tree = new Map(parent === undefined ? [] : repo.commits.get(parent)?.tree);
-    for (const [path, content] of Object.entries(files)) tree.set(path.replace(/^\/+/, ''), content);
+    for (const [path, content] of Object.entries(files)) {
+      const clean = path.replace(/^\/+/, '');
+      if (content === null) tree.delete(clean);
+      else tree.set(clean, content);
+    }
     const sha =
       givenSha ??
       createHash('sha1')

@@ -16,6 +16,7 @@
  *   `GET /users/{u}/orgs/{org}/permissions`.
  * - Repositories: `GET /user/repos`, `GET /repos/{o}/{r}`, `GET …/raw/{path}?ref=`,
  *   `GET …/git/commits/{sha}`, `GET …/branches/{branch}`.
+ * - Changes: `GET …/compare/{basehead}` (commits with their files), `GET …/pulls/{index}/files`.
  * - Hooks (`/repos/{o}/{r}/hooks`, admins only) and statuses (`POST /repos/{o}/{r}/statuses/{sha}`).
  * - Pagination: `page` and `limit` (default 30, at most 50), `Link` (comma-joined, no space) and
  *   `X-Total-Count` on every list.
@@ -30,6 +31,7 @@ import type { AddressInfo } from 'node:net';
 import { ForgeState } from '../forge/state.js';
 import { createPayload, deliver, pullRequestPayload, pushPayload } from './deliveries.js';
 import type { Env } from './env.js';
+import { changeRoutes } from './routes-changes.js';
 import { hookRoutes } from './routes-hooks.js';
 import { oauthRoutes } from './routes-oauth.js';
 import { repoRoutes } from './routes-repos.js';
@@ -96,7 +98,7 @@ export async function startGiteaDouble(options: GiteaDoubleOptions = {}): Promis
     now: () => Date.now() + offset,
     unknown: [],
   };
-  const api = [...userRoutes(env), ...repoRoutes(env), ...hookRoutes(env)];
+  const api = [...userRoutes(env), ...repoRoutes(env), ...changeRoutes(env), ...hookRoutes(env)];
   const faults = new Faults();
   const server = createServer(env, oauthRoutes(env), api, options.tls, faults);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -4,7 +4,8 @@
  * A real HTTP(S) server on 127.0.0.1 (random port) that answers like GitLab (REST API v4, its
  * Doorkeeper OAuth2 provider and project webhooks) for the calls svc makes, with in-memory state,
  * built from GitLab's public documentation (docs.gitlab.com: api/oauth2, api/users, api/groups,
- * api/members, api/projects, api/repository_files, api/commits, api/branches, api/project_webhooks,
+ * api/members, api/projects, api/repository_files, api/commits, api/branches, api/repositories
+ * (compare), api/merge_requests (a merge request, its diffs), api/project_webhooks,
  * user/project/integrations/webhook_events, rate limits). See each routes file for the details;
  * unknown API paths answer `{"error":"404 Not Found"}` and are recorded (`unknownCalls`).
  *
@@ -16,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { ForgeState, type NewUser } from '../forge/state.js';
 import { deliver, mergeRequestPayload, pushPayload } from './deliveries.js';
 import type { Env } from './env.js';
+import { changeRoutes } from './routes-changes.js';
 import { hookRoutes } from './routes-hooks.js';
 import { oauthRoutes } from './routes-oauth.js';
 import { routes } from './routes.js';
@@ -79,7 +81,7 @@ export async function startGitLabDouble(
   const server = createServer(
     env,
     oauthRoutes(env),
-    [...routes(env), ...hookRoutes(env)],
+    [...routes(env), ...changeRoutes(env), ...hookRoutes(env)],
     options.tls,
     faults,
   );
@@ -89,7 +91,6 @@ export async function startGitLabDouble(
   env.urls.web = url;
   env.urls.api = `${url}/api/v4`;
   const repoOf = (fullName: string) => state.repoByFullName(fullName);
-  let iids = 0;
 
   return {
     url,
@@ -125,8 +126,8 @@ export async function startGitLabDouble(
     async mergeRequest(fullName, head, target, opts = {}) {
       const repo = repoOf(fullName);
       const from = opts.fork === undefined ? repo : repoOf(opts.fork);
-      const { commit } = state.openPull(repo, from, head);
-      const iid = ++iids;
+      // Merge request iids count per target project, as the double's pull request numbers do.
+      const { number: iid, commit } = state.openPull(repo, from, head);
       const payload = mergeRequestPayload(
         env,
         repo,

@@ -74,7 +74,7 @@ export function withProject(env: Env, ctx: Context, then: (repo: Repo, ctx: Cont
 }
 
 /** A page of a list as GitLab answers it: `page`, `per_page` (20 by default, at most 100), X-* headers and Link. */
-function paginate<T>(env: Env, ctx: Context, items: readonly T[]): Reply {
+export function paginate<T>(env: Env, ctx: Context, items: readonly T[]): Reply {
   const perPage = Math.min(100, Math.max(1, Number(ctx.url.searchParams.get('per_page') ?? 20) || 20));
   const page = Math.max(1, Number(ctx.url.searchParams.get('page') ?? 1) || 1);
   const pages = Math.max(1, Math.ceil(items.length / perPage));
