@@ -134,6 +134,23 @@ describe('parseManifest', () => {
     });
   });
 
+  it('reads a pipeline’s environment as variables (a map) or as the environment it deploys to (a word)', () => {
+    const steps = 'steps: [{name: s, image: busybox}]';
+    const vars = only(`kind: pipeline\nname: a\nenvironment: {GOOS: linux}\n${steps}\n`);
+    expect([vars.environment, vars.deployment]).toEqual([{ GOOS: { kind: 'value', value: 'linux' } }, '']);
+    const deploys = only(`kind: pipeline\nname: a\nenvironment: production\n${steps}\n`);
+    expect([deploys.environment, deploys.deployment]).toEqual([{}, 'production']);
+    const bad = parseManifest(`kind: pipeline\nname: a\nenvironment: ../prod\n${steps}\n`).diagnostics;
+    expect(bad).toContainEqual(
+      expect.objectContaining({
+        severity: 'error',
+        field: 'environment',
+        line: 3,
+        message: expect.stringContaining('"../prod" is not an environment name') as unknown,
+      }),
+    );
+  });
+
   it('reads conditions in each of their forms', () => {
     const pipeline = only(corpus('valid/conditions.yml'));
     const [scalar, list, includeExclude] = pipeline.steps;

@@ -7,6 +7,7 @@ import { buildsContract } from './cases/builds.case.js';
 import { cachesContract } from './cases/caches.case.js';
 import { clusterContract } from './cases/cluster.case.js';
 import { cronsContract } from './cases/crons.case.js';
+import { environmentsContract } from './cases/environments.case.js';
 import { historyContract } from './cases/history.case.js';
 import { hookDeliveriesContract } from './cases/hook-deliveries.case.js';
 import { runnerTokensContract } from './cases/runner-tokens.case.js';
@@ -46,6 +47,7 @@ export function storeContract(open: OpenFreshStore): void {
   oidcKeysContract(open);
   cachesContract(open);
   artifactsContract(open);
+  environmentsContract(open);
 }
 
 /**

@@ -16,6 +16,17 @@ const waiting = (name: string, dependsOn: string[], fields: Partial<Stage> = {})
 const decided = (stages: Stage[]) => dependentChanges(stages).map((c) => [c.stage.name, c.status]);
 
 describe('dependentChanges', () => {
+  it('blocks a deployment waiting for its approvals once its dependencies are done, not before', () => {
+    const deployment = { environment: 'production', required: 2, approved: false, deadline: 1 };
+    const deploy = waiting('deploy', ['build'], { deployment });
+    expect(decided([stage('build', 'running'), deploy])).toEqual([]);
+    expect(decided([stage('build', 'success'), deploy])).toEqual([['deploy', 'blocked']]);
+    // Approved with another stage of the environment: it runs; after a failure it is skipped as ever.
+    const approved = waiting('deploy', ['build'], { deployment: { ...deployment, approved: true } });
+    expect(decided([stage('build', 'success'), approved])).toEqual([['deploy', 'pending']]);
+    expect(decided([stage('build', 'failure'), deploy])).toEqual([['deploy', 'skipped']]);
+  });
+
   it('waits until every dependency is done', () => {
     expect(decided([stage('a', 'success'), stage('b', 'running'), waiting('c', ['a', 'b'])])).toEqual([]);
     expect(decided([stage('a', 'success'), stage('b', 'skipped'), waiting('c', ['a', 'b'])])).toEqual([
