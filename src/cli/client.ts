@@ -4,6 +4,7 @@ import { buildGroup } from './client/build.js';
 import { cacheGroup } from './client/cache.js';
 import { groupHelp, parseVerb, verbHelp, type Group, type Verb } from './client/command.js';
 import { cronGroup } from './client/cron.js';
+import { environmentGroup } from './client/environment.js';
 import { fromDroneVerbs } from './client/drone-verbs.js';
 import { RequestError, UsageError } from './client/errors.js';
 import { queueGroup, runnerGroup } from './client/admin.js';
@@ -18,6 +19,7 @@ const GROUPS: Readonly<Record<string, Group>> = {
   secret: secretGroup,
   cron: cronGroup,
   cache: cacheGroup,
+  environment: environmentGroup,
   repo: repoGroup,
   user: userGroup,
   queue: queueGroup,

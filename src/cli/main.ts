@@ -25,10 +25,10 @@ Commands:
   version                     print svc's version
 
 API client (talks to SVC_SERVER with SVC_TOKEN; see docs/cli.md):
-  build ls|info|last|create|restart|cancel|approve|decline|promote|rollback|logs
+  build ls|info|last|create|restart|cancel|approve|decline|approvals|promote|rollback|logs
   build artifacts ls|get
   secret ls|info|add|update|rm      cron ls|info|add|update|rm|exec
-  cache ls|rm
+  cache ls|rm                        environment ls|info|add|update|rm
   repo ls|info|enable|disable|update|repair|sync|chown
   user ls|info|add|update|rm        queue ls|pause|resume        runner ls|token
   encrypt <owner/name> <value>      sign <owner/name> [file]
@@ -87,6 +87,7 @@ async function main(args: readonly string[], io: CommandIO): Promise<number> {
     case 'secret':
     case 'cron':
     case 'cache':
+    case 'environment':
     case 'repo':
     case 'user':
     case 'queue':

@@ -94,23 +94,55 @@ function buildAction(
   };
 }
 
-/** Approves (or declines) stage N, or every blocked stage when none is named. */
+/**
+ * Approves (or declines) stage N, or every blocked stage when none is named, with `--comment`. The
+ * stages of one deployment environment are approved together: one approval is asked for each.
+ */
 async function review(context: VerbContext, action: 'approve' | 'decline'): Promise<WireBuild> {
   const path = numberPath(context);
+  const body = { comment: stringOption(context.values, 'comment') ?? '' };
   const stage = context.positionals[2];
   if (stage !== undefined)
-    return context.api.post<WireBuild>(`${path}/${action}/${numberArg(stage, 'the stage number')}`);
+    return context.api.post<WireBuild>(`${path}/${action}/${numberArg(stage, 'the stage number')}`, body);
   const build = await context.api.get<WireBuild>(path);
   const blocked = (build.stages ?? []).filter((s) => s.status === 'blocked');
   if (blocked.length === 0)
     throw new UsageError(`build ${build.number} has no stage waiting for approval (it is ${build.status})`);
   let answer = build;
+  const environments = new Set<string>();
   // Declining one stage declines the build (the others are skipped): one call is enough.
   for (const s of action === 'decline' ? blocked.slice(0, 1) : blocked) {
-    answer = await context.api.post<WireBuild>(`${path}/${action}/${s.number}`);
+    const environment = s.deployment?.approved === false ? s.deployment.environment : undefined;
+    if (environment !== undefined && environments.has(environment)) continue;
+    if (environment !== undefined) environments.add(environment);
+    answer = await context.api.post<WireBuild>(`${path}/${action}/${s.number}`, body);
   }
   return answer;
 }
+
+interface WireApproval {
+  stage: number;
+  login: string;
+  decision: string;
+  comment: string;
+  created: number;
+}
+
+const approvalTable = (approvals: readonly WireApproval[]) =>
+  approvals.length === 0
+    ? 'no approvals\n'
+    : table(
+        ['STAGE', 'WHO', 'DECISION', 'WHEN', 'COMMENT'],
+        approvals.map((a) => [
+          String(a.stage),
+          a.login || '(timeout)',
+          a.decision,
+          when(a.created),
+          a.comment,
+        ]),
+      );
+
+const COMMENT = { comment: { type: 'string', help: 'why, recorded with the decision' } } as const;
 
 export const buildGroup: Group = {
   name: 'build',
@@ -196,12 +228,23 @@ export const buildGroup: Group = {
     approve: buildAction(
       '<owner/name> <number> [stage]',
       'Approves a blocked stage (default: every blocked stage)',
-      undefined,
+      COMMENT,
       (c) => review(c, 'approve'),
     ),
-    decline: buildAction('<owner/name> <number> [stage]', 'Declines a blocked build', undefined, (c) =>
+    decline: buildAction('<owner/name> <number> [stage]', 'Declines a blocked build', COMMENT, (c) =>
       review(c, 'decline'),
     ),
+    approvals: {
+      args: '<owner/name> <number>',
+      summary: 'Lists who approved or declined the build’s stages, when, and why',
+      async run(context) {
+        show(
+          context,
+          await context.api.get<WireApproval[]>(`${numberPath(context)}/approvals`),
+          approvalTable,
+        );
+      },
+    },
     promote: buildAction(
       '<owner/name> <number> <target>',
       'Promotes a build to a deployment target',

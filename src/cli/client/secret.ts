@@ -10,6 +10,7 @@ interface WireSecret {
   namespace?: string;
   pull_request: boolean;
   pull_request_push: boolean;
+  environment?: string;
 }
 
 const ORG = {
@@ -22,6 +23,10 @@ const VALUE_OPTIONS = {
   data: { type: 'string', help: 'the value, or @FILE to read it from a file' },
   'allow-pull-request': { type: 'boolean', help: 'give it to pull request builds' },
   'allow-push-on-pull-request': { type: 'boolean', help: 'give it to pushes of pull request branches' },
+  environment: {
+    type: 'string',
+    help: 'give it only to stages deploying to this environment, once approved ("" for any build)',
+  },
 } as const;
 
 /** The secrets' API path: a repository's (first argument) or an organization's (`--org`). */
@@ -58,6 +63,7 @@ function flags(context: VerbContext): Record<string, unknown> {
   return defined({
     pull_request: flag('allow-pull-request'),
     pull_request_push: flag('allow-push-on-pull-request'),
+    environment: stringOption(context.values, 'environment'),
   });
 }
 
@@ -75,6 +81,7 @@ const secretDetails = (s: WireSecret) =>
     ...(s.namespace ? [['Namespace', s.namespace] as const] : []),
     ['Pull requests', s.pull_request],
     ['Pull request pushes', s.pull_request_push],
+    ...(s.environment ? [['Environment', s.environment] as const] : []),
   ]);
 
 const write = (method: 'post' | 'patch'): Verb => ({

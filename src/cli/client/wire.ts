@@ -18,6 +18,8 @@ export interface WireStage {
   stopped?: number;
   error?: string;
   pending_reason?: { code: string; message: string };
+  /** svc: the environment the stage deploys to and its approvals. */
+  deployment?: { environment: string; approvals_required: number; approved: boolean; deadline: number };
   steps?: WireStep[];
 }
 
