@@ -35,7 +35,19 @@ export interface Stage {
   started: number;
   stopped: number;
   pending_reason?: { code: string; message: string };
+  /** The environment the stage deploys to and its approvals (svc's addition). */
+  deployment?: { environment: string; approvals_required: number; approved: boolean; deadline: number };
   steps?: Step[];
+}
+
+/** One decision on a stage waiting for approval. */
+export interface Approval {
+  id: number;
+  stage: number;
+  login: string;
+  decision: 'approve' | 'decline' | 'timeout';
+  comment: string;
+  created: number;
 }
 
 export interface Step {

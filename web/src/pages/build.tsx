@@ -9,7 +9,8 @@ import { Timeline } from '../components/timeline.js';
 import { Link, navigate } from '../router.js';
 import { ArtifactSection, type Artifact } from './build-artifacts.js';
 import { ChangedFiles } from '../components/changed-files.js';
-import { DONE, type Build, type Stage } from '../wire.js';
+import { DONE, type Approval, type Build, type Stage } from '../wire.js';
+import { ApprovalList, StageApproval } from './build-approvals.js';
 
 /** How often a running build is read again besides its events: steps change without one. */
 const REFRESH_MS = 5000;
@@ -23,15 +24,18 @@ export function BuildPage({ owner, name, number }: { owner: string; name: string
   const path = `/api/repos/${slug}/builds/${number}`;
   const build = useApi<Build>(path);
   const artifacts = useApi<Artifact[]>(`${path}/artifacts`);
+  const approvals = useApi<Approval[]>(`${path}/approvals`);
   const status = build.value?.status;
   const { reload: reloadBuild } = build;
   const { reload: reloadArtifacts } = artifacts;
+  const { reload: reloadApprovals } = approvals;
   // A server that keeps no artifacts answers 404: not asked again.
   const keepsArtifacts = artifacts.status !== 404;
   const refresh = useCallback(() => {
     reloadBuild();
+    reloadApprovals();
     if (keepsArtifacts) reloadArtifacts();
-  }, [reloadBuild, reloadArtifacts, keepsArtifacts]);
+  }, [reloadBuild, reloadArtifacts, reloadApprovals, keepsArtifacts]);
   useBuildEvents(slug, refresh);
   useEffect(() => {
     if (status === undefined || DONE.has(status)) return;
@@ -41,8 +45,19 @@ export function BuildPage({ owner, name, number }: { owner: string; name: string
   return (
     <main>
       <Show loaded={build}>
-        {(value) => <BuildView slug={slug} path={path} build={value} changed={refresh} />}
+        {(value) => (
+          <BuildView
+            slug={slug}
+            path={path}
+            build={value}
+            approvals={approvals.value ?? []}
+            changed={refresh}
+          />
+        )}
       </Show>
+      {build.value === undefined ? null : (
+        <ApprovalList approvals={approvals} stages={build.value.stages ?? []} />
+      )}
       {build.value === undefined ? null : (
         <ArtifactSection path={`${path}/artifacts`} artifacts={artifacts} />
       )}
@@ -54,11 +69,13 @@ function BuildView({
   slug,
   path,
   build,
+  approvals,
   changed,
 }: {
   slug: string;
   path: string;
   build: Build;
+  approvals: readonly Approval[];
   changed: () => void;
 }) {
   const [selected, setSelected] = useState<string>();
@@ -112,6 +129,7 @@ function BuildView({
           build={build}
           stage={stage}
           path={path}
+          approvals={approvals}
           focused={selected === stage.name}
           changed={changed}
         />
@@ -125,6 +143,7 @@ function StageView(props: {
   build: Build;
   stage: Stage;
   path: string;
+  approvals: readonly Approval[];
   focused: boolean;
   changed: () => void;
 }) {
@@ -147,19 +166,23 @@ function StageView(props: {
       ) : null}
       {stage.error ? <p class="error">{stage.error}</p> : null}
       {stage.status === 'blocked' ? (
-        <div class="toolbar">
-          <ActionButton
-            label="Approve"
-            run={() => api('POST', `${props.path}/approve/${stage.number}`)}
-            done={props.changed}
-          />
-          <ActionButton
-            label="Decline"
-            kind="danger"
-            run={() => api('POST', `${props.path}/decline/${stage.number}`)}
-            done={props.changed}
-          />
-        </div>
+        <StageApproval
+          stage={stage}
+          stages={build.stages ?? []}
+          path={props.path}
+          approvals={props.approvals}
+          changed={props.changed}
+        />
+      ) : stage.deployment ? (
+        <p class="muted">
+          Deploys to <strong>{stage.deployment.environment}</strong>
+          {stage.deployment.approvals_required > 0
+            ? stage.deployment.approved
+              ? ', approved'
+              : ', not approved'
+            : ''}
+          .
+        </p>
       ) : null}
       <div class="steps">
         <ol>

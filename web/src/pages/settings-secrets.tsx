@@ -8,6 +8,7 @@ interface Secret {
   name: string;
   pull_request: boolean;
   pull_request_push: boolean;
+  environment?: string;
 }
 
 /** The repository's secrets: names and flags only (values go in, never come out). */
@@ -17,6 +18,7 @@ export function SecretSection({ slug }: { slug: string }) {
   const [name, setName] = useState('');
   const [data, setData] = useState('');
   const [pulls, setPulls] = useState(false);
+  const [environment, setEnvironment] = useState('');
   return (
     <section aria-label="secrets">
       <h2>Secrets</h2>
@@ -29,6 +31,7 @@ export function SecretSection({ slug }: { slug: string }) {
               {list.map((secret) => (
                 <li key={secret.name}>
                   <code>{secret.name}</code> {secret.pull_request ? '(pull requests too)' : ''}{' '}
+                  {secret.environment ? `(only deployments to ${secret.environment})` : ''}{' '}
                   <ActionButton
                     label={`Delete ${secret.name}`}
                     kind="danger"
@@ -44,10 +47,11 @@ export function SecretSection({ slug }: { slug: string }) {
       <ApiForm
         name="add a secret"
         label="Add secret"
-        submit={() => api('POST', path, { name, data, pull_request: pulls })}
+        submit={() => api('POST', path, { name, data, pull_request: pulls, environment })}
         done={() => {
           setName('');
           setData('');
+          setEnvironment('');
           secrets.reload();
         }}
       >
@@ -60,6 +64,15 @@ export function SecretSection({ slug }: { slug: string }) {
             type="password"
             value={data}
             onInput={(e) => setData(e.currentTarget.value)}
+            autocomplete="off"
+          />
+        </label>
+        <label>
+          Environment{' '}
+          <input
+            value={environment}
+            onInput={(e) => setEnvironment(e.currentTarget.value)}
+            placeholder="only deployments to it (optional)"
             autocomplete="off"
           />
         </label>

@@ -6,6 +6,7 @@ import { Show, useApi } from '../components/load.js';
 import type { Repo } from '../wire.js';
 import { CacheSection } from './settings-caches.js';
 import { CronSection } from './settings-cron.js';
+import { EnvironmentSection } from './settings-environments.js';
 import { SecretSection } from './settings-secrets.js';
 
 interface RepoSettings extends Repo {
@@ -47,6 +48,7 @@ export function SettingsPage({ owner, name }: { owner: string; name: string }) {
           <>
             <GeneralSettings repo={value} changed={repo.reload} />
             <SecretSection slug={slug} />
+            <EnvironmentSection slug={slug} admin={value.permissions?.admin === true} />
             <CronSection slug={slug} />
             {value.permissions?.write === true ? (
               <CacheSection slug={slug} admin={value.permissions.admin} />
