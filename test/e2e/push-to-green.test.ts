@@ -107,6 +107,47 @@ steps:
   commands: [echo all done]
 `;
 
+/** Path filters and a deployment (issue 35): `test` leaves docs alone, `deploy` runs on promotions. */
+const DEPLOYS = `
+kind: pipeline
+type: docker
+name: lint
+clone: {disable: true}
+trigger:
+  event: [push]
+steps:
+- name: check
+  image: local/busybox
+  pull: if-not-exists
+  commands: [echo lint]
+---
+kind: pipeline
+type: docker
+name: test
+clone: {disable: true}
+trigger:
+  paths: {exclude: [docs/**]}
+steps:
+- name: unit
+  image: local/busybox
+  pull: if-not-exists
+  commands: [echo unit tests]
+---
+kind: pipeline
+type: docker
+name: deploy
+clone: {disable: true}
+trigger:
+  event: [promote]
+steps:
+- name: ship
+  image: local/busybox
+  pull: if-not-exists
+  environment:
+    KEY: {from_secret: DEPLOY_KEY}
+  commands: ['test "$KEY" = k3y-for-production && echo the production key is here']
+`;
+
 const WEBHOOK_SECRET = 'e2e-webhook-secret';
 
 /** A global webhook as the receiver got it: Drone's payload, and whether its signature verified. */
@@ -152,6 +193,8 @@ interface ApiBuild {
     status: string;
     steps?: { number: number; name: string; status: string; error?: string; attempts?: number }[];
   }[];
+  after?: string;
+  changed_files_unknown?: string;
 }
 
 describe.skipIf(docker.skip)(
@@ -164,6 +207,7 @@ describe.skipIf(docker.skip)(
     let server: SvcProcess | undefined;
     let runner: SvcProcess | undefined;
     let token = '';
+    let hubot = '';
     let hookUrl = '';
     let receiver: Awaited<ReturnType<typeof startReceiver>>;
     const url = () => `http://127.0.0.1:${port}`;
@@ -209,8 +253,15 @@ describe.skipIf(docker.skip)(
     beforeAll(async () => {
       github = await startGitHubDouble({ enterprise: true });
       github.addUser({ login: 'octocat', email: 'octocat@example.com' });
+      github.addUser({ login: 'hubot', email: 'hubot@example.com' });
       git = await startGitServer(docker.docker!, { 'io.svc.owner': RUNNER });
-      github.addRepo({ owner: 'octocat', name: 'app', admins: ['octocat'], cloneUrl: git.cloneUrl(REPO) });
+      github.addRepo({
+        owner: 'octocat',
+        name: 'app',
+        admins: ['octocat'],
+        writers: ['hubot'],
+        cloneUrl: git.cloneUrl(REPO),
+      });
       push({ 'README.md': 'hello from the repository\n' }, 'initial commit');
       port = await freePort();
       dataDir = mkdtempSync(join(tmpdir(), 'svc-e2e-data-'));
@@ -220,6 +271,9 @@ describe.skipIf(docker.skip)(
       token = await tokenOf({ url: url() }, session);
       expect((await call({ url: url() }, '/api/user/repos', { token })).status).toBe(200);
       await enable({ url: url() }, session, REPO);
+      // The second approver of the deployment test; after the enabling the global webhook test expects first.
+      hubot = await tokenOf({ url: url() }, await loginAs({ url: url() }, 'hubot'));
+      expect((await call({ url: url() }, '/api/user/repos', { token: hubot })).status).toBe(200);
       const [hook] = github.hooks(REPO);
       expect(hook?.url).toBe(`${url()}/hook`);
       hookUrl = hook?.url ?? '';
@@ -375,5 +429,84 @@ describe.skipIf(docker.skip)(
       // Path filters: the push changed the pipeline file alone, so website/** left that pipeline out.
       expect(done).toMatchObject({ changed_files: ['.drone.yml'], paths_skipped: ['website'] });
     }, 240_000);
+
+    it('skips a docs-only push’s tests, runs all after a forced push, and deploys once two people approved', async () => {
+      const api = (path: string, as: string, options: { method?: string; body?: unknown } = {}) =>
+        call({ url: url() }, `/api/repos/${REPO}${path}`, { ...options, token: as });
+      const newest = async () => (await api('/builds?per_page=1', token)).json as ApiBuild[];
+      const finished = (number: number) =>
+        waitFor(
+          `build ${number} to finish`,
+          async () => {
+            const current = await build(number);
+            return ['success', 'failure', 'error', 'killed', 'declined'].includes(current.status)
+              ? current
+              : undefined;
+          },
+          120_000,
+        );
+      push({ '.drone.yml': DEPLOYS }, 'test and deploy');
+      expect(await github.push(REPO, 'main', hookUrl)).toBe(200);
+      const first = await finished((await newest())[0]?.number ?? 0);
+      expect(first.stages?.map((s) => [s.name, s.status])).toEqual([
+        ['lint', 'success'],
+        ['test', 'success'],
+      ]);
+
+      // Only docs changed: the tests are left out, and the build says so.
+      push({ '.drone.yml': DEPLOYS, 'docs/guide.md': 'how to\n' }, 'docs only');
+      expect(await github.push(REPO, 'main', hookUrl)).toBe(200);
+      const docs = await finished((await newest())[0]?.number ?? 0);
+      expect(docs.stages?.map((s) => s.name)).toEqual(['lint']);
+      expect(docs).toMatchObject({ changed_files: ['docs/guide.md'], paths_skipped: ['test'] });
+
+      // A forced push whose earlier head is gone: the files are not known, everything runs, the build says why.
+      const sha = push({ '.drone.yml': DEPLOYS, 'docs/guide.md': 'rewritten\n' }, 'rewritten history');
+      expect(await github.forcePush(REPO, 'main', hookUrl, 'f'.repeat(40))).toBe(200);
+      const forced = await finished((await newest())[0]?.number ?? 0);
+      expect(forced).toMatchObject({ after: sha, status: 'success' });
+      expect(forced.changed_files_unknown).toMatch(/cannot compare ffffffffffff/);
+      expect(forced.stages?.map((s) => s.name)).toEqual(['lint', 'test']);
+
+      // production: two approvals by different people, and a key only its deployments get.
+      const environment = await api('/environments', token, {
+        method: 'POST',
+        body: { name: 'production', approvers: { users: ['octocat', 'hubot'] }, required_approvals: 2 },
+      });
+      expect(environment.status, environment.text).toBe(200);
+      const secret = await api('/secrets', token, {
+        method: 'POST',
+        body: { name: 'DEPLOY_KEY', data: 'k3y-for-production', environment: 'production' },
+      });
+      expect(secret.status, secret.text).toBe(200);
+      const promoted = await api(`/builds/${forced.number}/promote?target=production`, token, {
+        method: 'POST',
+      });
+      expect(promoted.status, promoted.text).toBe(200);
+      const number = (promoted.json as ApiBuild).number;
+      expect((await build(number)).status).toBe('blocked');
+      const deploy = (await build(number)).stages?.find((s) => s.name === 'deploy')?.number ?? 0;
+      const mine = await api(`/builds/${number}/approve/${deploy}`, token, {
+        method: 'POST',
+        body: { comment: 'checked' },
+      });
+      expect((mine.json as ApiBuild).status).toBe('blocked');
+      expect((await api(`/builds/${number}/approve/${deploy}`, token, { method: 'POST' })).status).toBe(409);
+      await api(`/builds/${number}/approve/${deploy}`, hubot, {
+        method: 'POST',
+        body: { comment: 'ship it' },
+      });
+      const shipped = await finished(number);
+      expect(shipped.status).toBe('success');
+      expect(await log(number, 'deploy', 'ship')).toContain('the production key is here');
+      const decisions = (await api(`/builds/${number}/approvals`, token)).json as {
+        login: string;
+        comment: string;
+      }[];
+      expect(decisions.map((d) => [d.login, d.comment])).toEqual([
+        ['octocat', 'checked'],
+        ['hubot', 'ship it'],
+      ]);
+    }, 300_000);
   },
 );

@@ -48,6 +48,29 @@ export async function sendPush(
   return deliver(target, 'push', payload, hook.secret, { hookId: hook.hookId, repoId: repo.id });
 }
 
+/**
+ * Sends the `push` of a forced push to a branch: `before` is the commit the branch was at before it
+ * was rewritten (which may be gone from the repository), `forced` is true.
+ */
+export async function sendForcedPush(
+  env: Env,
+  fullName: string,
+  branch: string,
+  target: string,
+  before: string,
+): Promise<number> {
+  const repo = env.state.repoByFullName(fullName);
+  const sha = repo.branches.get(branch);
+  const head = sha === undefined ? undefined : repo.commits.get(sha);
+  if (head === undefined) throw new Error(`GitHub double: ${fullName} has no branch ${branch}`);
+  const payload = {
+    ...pushPayload(env.state, repo, `refs/heads/${branch}`, head, before, env.urls),
+    forced: true,
+  };
+  const hook = hookFor(repo, target, 'push', undefined);
+  return deliver(target, 'push', payload, hook.secret, { hookId: hook.hookId, repoId: repo.id });
+}
+
 /** Opens a pull request from `head` and sends its `pull_request` delivery. */
 export async function sendPullRequest(
   env: Env,

@@ -74,7 +74,7 @@ import { userRoutes } from './routes-user.js';
 import { createServer, type ReceivedRequest } from './server.js';
 import { GitHubState } from './state.js';
 import { deliver } from './webhooks.js';
-import { sendPullRequest, sendPush, type PullRequestOptions } from './deliveries.js';
+import { sendForcedPush, sendPullRequest, sendPush, type PullRequestOptions } from './deliveries.js';
 import type { ForgeDouble } from '../forge/double.js';
 import { closeServer } from '../forge/router.js';
 import { Faults, type FaultHit, type FaultRule } from '../forge/faults.js';
@@ -115,6 +115,8 @@ export interface GitHubDouble extends ForgeDouble {
    * for that URL would; returns the HTTP status svc answered. `secret` overrides the hook's secret
    * (to send a bad signature, or to deliver when no hook was created).
    */
+  /** Like `push`, for a forced push whose earlier head was `before` (perhaps gone). */
+  forcePush(fullName: string, branch: string, url: string, before: string): Promise<number>;
   /** Like `push`, for a tag (`refs/tags/<tag>`). */
   pushTag(fullName: string, tag: string, url: string, options?: { secret?: string }): Promise<number>;
   /**
@@ -227,6 +229,7 @@ export async function startGitHubDouble(options: GitHubDoubleOptions = {}): Prom
     tag: (fullName, tag, sha) => state.tag(fullName, tag, sha),
     authorizationCode: (login) => grant(env, login, undefined),
     push: (fullName, branch, target, opts) => sendPush(env, fullName, 'heads', branch, target, opts?.secret),
+    forcePush: (fullName, branch, target, before) => sendForcedPush(env, fullName, branch, target, before),
     pushTag: (fullName, tagName, target, opts) =>
       sendPush(env, fullName, 'tags', tagName, target, opts?.secret),
     pullRequest: (fullName, head, target, opts = {}) => sendPullRequest(env, fullName, head, target, opts),
