@@ -193,6 +193,19 @@ describe('deployment environments: settings, approvals by distinct approvers, br
     ]);
   });
 
+  it('releases a deployment once when its two approvals come at the same moment', async () => {
+    const promoted = await promote(await push());
+    const path = `/builds/${promoted.number}/approve/1`;
+    const answers = await Promise.all([
+      api(path, 'dev', { method: 'POST' }),
+      api(path, 'ops', { method: 'POST' }),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const build = (await api(`/builds/${promoted.number}`, 'viewer')).json as BuildJson;
+    expect(build.stages.map((s) => s.status)).toEqual(['pending', 'pending']);
+    expect((await approvals(promoted.number)).map((a) => a.login).sort()).toEqual(['dev', 'ops']);
+  });
+
   it('gives an environment’s secret only to the stages deploying there once approved', async () => {
     const added = await api('/secrets', 'boss', {
       method: 'POST',
