@@ -15,6 +15,7 @@ import { pipelineOverhead } from './pipeline-overhead.js';
 import { sshOverhead } from './ssh-overhead.js';
 import { soak } from './soak.js';
 import { startup } from './startup.js';
+import { triggerBenchmark } from './trigger.js';
 import { viewers } from './viewers.js';
 import { web } from './web.js';
 
@@ -38,4 +39,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   cacheSpeedup,
   cacheThroughput,
   cacheMemory,
+  triggerBenchmark,
 ];

@@ -39,6 +39,7 @@ export { diagnosticText, sortDiagnostics } from './diagnostics.js';
 export { parseManifest, type ParseResult } from './parse.js';
 export { lintManifest, lintSubstituted, lintText, type LintOptions, type LintResult } from './lint/lint.js';
 export { UNTRUSTED_FORBIDDEN } from './lint/untrusted.js';
+export { FileReadings } from './lint/structure.js';
 export {
   matchCondition,
   matchConditions,

@@ -1,4 +1,4 @@
-import { LineCounter, parseAllDocuments } from 'yaml';
+import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { readDocument } from './decode/documents.js';
 import { Diagnostics, type Diagnostic } from './diagnostics.js';
 import type { Manifest } from './types.js';
@@ -20,7 +20,17 @@ export interface ParseResult {
  * trust) are `lintManifest`'s.
  */
 export function parseManifest(text: string): ParseResult {
-  const diagnostics = new Diagnostics();
+  return parseManifestAndYaml(text).result;
+}
+
+/**
+ * parseManifest, with the YAML documents it read (for the structure check of a substituted file,
+ * which would otherwise parse the same text a second time).
+ */
+export function parseManifestAndYaml(text: string): {
+  result: ParseResult;
+  yaml: readonly Document.Parsed[];
+} {
   const lineCounter = new LineCounter();
   const documents = parseAllDocuments(text, {
     lineCounter,
@@ -28,10 +38,15 @@ export function parseManifest(text: string): ParseResult {
     uniqueKeys: false,
     prettyErrors: false,
   });
+  const yaml = Array.isArray(documents) ? documents : [];
+  return { result: readDocuments(yaml, lineCounter), yaml };
+}
+
+function readDocuments(documents: readonly Document.Parsed[], lineCounter: LineCounter): ParseResult {
+  const diagnostics = new Diagnostics();
   const manifest: Manifest['documents'][number][] = [];
   /** Each matrix pipeline's name, and its combinations' (svc's `matrix:`). */
   const matrices = new Map<string, string[]>();
-  if (!Array.isArray(documents)) return { manifest: { documents: [] }, diagnostics: [] };
   for (const doc of documents) {
     if (doc.errors.length > 0) {
       for (const error of doc.errors) {

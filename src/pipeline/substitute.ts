@@ -19,6 +19,8 @@ export interface SubstitutionOptions {
   readonly keep?: (name: string) => boolean;
   /** Whether `$$`, `\\` and `\/` are read as escapes (true): false for a second pass on text already read. */
   readonly escapes?: boolean;
+  /** Told every value an expression is replaced with (nested expressions' too). */
+  readonly inserted?: (value: string) => void;
 }
 
 /**
@@ -35,7 +37,12 @@ export function substituteVariables(
   lookup: (name: string) => string | undefined,
   options: SubstitutionOptions = {},
 ): SubstitutionResult {
-  const parser = new Parser(text, (name) => lookup(name) ?? '', options.keep ?? (() => false));
+  const parser = new Parser(
+    text,
+    (name) => lookup(name) ?? '',
+    options.keep ?? (() => false),
+    options.inserted ?? (() => undefined),
+  );
   try {
     return { ok: true, text: parser.text(() => false, options.escapes ?? true) };
   } catch (error) {
@@ -73,11 +80,18 @@ class Parser {
   readonly #source: string;
   readonly #value: (name: string) => string;
   readonly #keep: (name: string) => boolean;
+  readonly #inserted: (value: string) => void;
 
-  constructor(source: string, value: (name: string) => string, keep: (name: string) => boolean) {
+  constructor(
+    source: string,
+    value: (name: string) => string,
+    keep: (name: string) => boolean,
+    inserted: (value: string) => void,
+  ) {
     this.#source = source;
     this.#value = value;
     this.#keep = keep;
+    this.#inserted = inserted;
   }
 
   /** Text up to `stop` (not consumed) or the end, with escapes and nested `${…}` expanded. */
@@ -108,7 +122,9 @@ class Parser {
     const start = this.#index;
     const { name, result } = this.#evaluate(start);
     // Read whole (so that its end is known and a malformed one is still an error), then kept.
-    return this.#keep(name) ? this.#source.slice(start, this.#index) : result;
+    if (this.#keep(name)) return this.#source.slice(start, this.#index);
+    this.#inserted(result);
+    return result;
   }
 
   #evaluate(start: number): { name: string; result: string } {

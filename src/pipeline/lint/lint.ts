@@ -1,5 +1,6 @@
 import { Diagnostics, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
-import { parseManifest } from '../parse.js';
+import { parseManifest, parseManifestAndYaml } from '../parse.js';
+import { cannotChangeStructure, type FileReadings } from './structure.js';
 import { substituteVariables } from '../substitute.js';
 import type { Manifest, Pipeline } from '../types.js';
 import { checkArtifactNames, checkArtifactsFrom } from './artifacts.js';
@@ -95,12 +96,16 @@ export function lintText(text: string, options: LintOptions): LintResult {
 export function lintSubstituted(
   raw: string,
   lookup: (name: string) => string | undefined,
-  options: LintOptions,
+  options: LintOptions & { readings?: FileReadings },
 ): LintResult & { text: string } {
   // A matrix's `${AXIS}` is its combinations' to fill in (parseManifest), not the build's.
   const axes = matrixAxes(raw);
   const keep = (name: string) => axes.has(name);
-  const substituted = substituteVariables(raw, lookup, { keep });
+  let harmless = true;
+  const inserted = (value: string) => {
+    harmless &&= cannotChangeStructure(value);
+  };
+  const substituted = substituteVariables(raw, lookup, { keep, inserted });
   if (!substituted.ok) {
     return {
       text: raw,
@@ -109,8 +114,10 @@ export function lintSubstituted(
       valid: false,
     };
   }
-  const parsed = parseManifest(substituted.text);
-  const changed = structureChange(raw, substituted.text, keep);
+  const { result: parsed, yaml } =
+    options.readings?.parse(substituted.text) ?? parseManifestAndYaml(substituted.text);
+  // Values that cannot move a key, an item or a document spare the file its author's reading.
+  const changed = harmless ? undefined : structureChange(raw, substituted.text, keep, yaml, options.readings);
   const diagnostics = sortDiagnostics([
     ...(changed === undefined ? [] : [changed]),
     ...parsed.diagnostics,

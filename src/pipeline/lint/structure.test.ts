@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { substitutionLookup } from '../substitute.js';
 import { lintSubstituted } from './lint.js';
+import { cannotChangeStructure, FileReadings } from './structure.js';
 
 /** A file read as a build of a commit whose message is `message` reads it. */
 function build(raw: string, message: string, more: Record<string, string> = {}) {
@@ -71,5 +72,45 @@ steps:
     expect(
       build(FLOW.replace('${DRONE_COMMIT_MESSAGE}', '${DRONE_COMMIT_MESSAGE:0:3}'), 'abc').errors,
     ).toEqual([]);
+  });
+});
+
+describe('the structure check’s shortcuts', () => {
+  it('takes only words of letters, digits and . _ / + @ = - as harmless: the rest is read twice', () => {
+    for (const value of ['0f3c9a1e', 'main', 'release/1.2', 'v1.2.3+build', 'a@b', 'x=y', 'feature-x_2'])
+      expect(cannotChangeStructure(value), value).toBe(true);
+    for (const value of [
+      '',
+      '-x',
+      '.hidden',
+      'a b',
+      'a:b',
+      'a#b',
+      'a,b',
+      'a]',
+      '{a',
+      '"a"',
+      "'a'",
+      'a\nb',
+      '*a',
+      '&a',
+      '!a',
+      '|',
+      '>',
+    ])
+      expect(cannotChangeStructure(value), JSON.stringify(value)).toBe(false);
+  });
+
+  it('refuses an attack through an empty value, and with the readings of earlier builds kept', () => {
+    const raw = `kind: pipeline\nname: default\nsteps:\n- {name: a, image: alpine, commands: [\${X}]}\n`;
+    const readings = new FileReadings();
+    const lint = (x: string) =>
+      lintSubstituted(raw, substitutionLookup({ X: x }), { trusted: true, readings }).diagnostics.find((d) =>
+        d.message.includes('change the structure'),
+      );
+    expect(lint('abc')).toBeUndefined();
+    expect(lint('')).toMatchObject({ severity: 'error' });
+    expect(lint('a, b')).toMatchObject({ severity: 'error' });
+    expect(lint('abc')).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@ import {
   type Diagnostic,
   type Pipeline,
 } from '../../pipeline/index.js';
+import type { FileReadings } from '../../pipeline/index.js';
 
 /** A pipeline file made ready for a build, or the errors that make the build fail. */
 export type ReadManifest =
@@ -19,8 +20,12 @@ export function readManifest(
   raw: string,
   variables: Readonly<Record<string, string>>,
   trusted: boolean,
+  readings?: FileReadings,
 ): ReadManifest {
-  const linted = lintSubstituted(raw, substitutionLookup(variables), { trusted });
+  const linted = lintSubstituted(raw, substitutionLookup(variables), {
+    trusted,
+    ...(readings === undefined ? {} : { readings }),
+  });
   const errors = linted.diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
   if (errors.length > 0) return { ok: false, text: linted.text, error: errors.map(describe).join('\n') };
   const pipelines = linted.manifest.documents.filter(

@@ -8,7 +8,7 @@ import type { ScmHookBuild, ScmProvider } from '../../core/scm.js';
 import type { Stage } from '../../core/stage.js';
 import type { Store } from '../../core/store.js';
 import type { User } from '../../core/user.js';
-import { buildEnviron, matchFacts, type SystemFacts } from '../../pipeline/index.js';
+import { FileReadings, buildEnviron, matchFacts, type SystemFacts } from '../../pipeline/index.js';
 import type { PipelineLanguages } from '../../pipeline/languages/index.js';
 import { scmTokenOf } from '../auth/scm-token.js';
 import { needsApproval } from './approval.js';
@@ -24,6 +24,11 @@ import { skipDirective } from './skip.js';
 import { reuseStages, type EarlierStage } from './reuse.js';
 import { stagesOf } from './stages.js';
 import { planDeployments } from './deployments.js';
+
+/** Whether the file may have `paths` (or Woodpecker's `path`) conditions: the word as a key. */
+function mayReadPaths(text: string): boolean {
+  return /(^|[\s{,])paths?\s*:/m.test(text);
+}
 
 /** What a hook gives when it names no full commit: nothing, or an abbreviated hash (Bitbucket's 12 characters). */
 const INCOMPLETE_COMMIT = /^([0-9a-f]{7,39})?$/;
@@ -93,6 +98,8 @@ export class Trigger {
   readonly #deps: TriggerDeps;
   readonly #now: () => number;
   readonly #perRepo = new KeyedLock();
+  /** The author's structure of the files read lately: each push of an unchanged file reads it once. */
+  readonly #readings = new FileReadings();
 
   constructor(deps: TriggerDeps) {
     this.#deps = deps;
@@ -204,11 +211,24 @@ export class Trigger {
     const checked = await this.#plugins(repo, base, number, file.path, program.text);
     if (checked.kind === 'skipped') return checked;
     if (checked.kind === 'error') return this.#createError(base, checked.error, file.text);
-    const manifest = readManifest(checked.text, this.#variables(repo, base, number), repo.trusted);
+    // The provider's changed files are asked for while the file is read, when it may have `paths`
+    // conditions: the two take about as long. A file without the word asks nothing.
+    const early = mayReadPaths(checked.text)
+      ? askChangedFiles(this.#deps.provider, scmTokenOf(owner), repo, base)
+      : undefined;
+    early?.catch(() => undefined);
+    const manifest = readManifest(
+      checked.text,
+      this.#variables(repo, base, number),
+      repo.trusted,
+      this.#readings,
+    );
     if (!manifest.ok) return this.#createError(base, `${file.path}: ${manifest.error}`, manifest.text);
     const facts = matchFacts(repo, base, this.#deps.system.host);
-    const { selected, changedFiles } = await selectWithPaths(manifest.pipelines, facts, () =>
-      askChangedFiles(this.#deps.provider, scmTokenOf(owner), repo, base),
+    const { selected, changedFiles } = await selectWithPaths(
+      manifest.pipelines,
+      facts,
+      () => early ?? askChangedFiles(this.#deps.provider, scmTokenOf(owner), repo, base),
     );
     if (selected.length === 0) {
       return skipped(
