@@ -18,6 +18,7 @@ import type { SecretStore } from './secret.js';
 import type { StageStore } from './stage.js';
 import type { StatusOutboxStore } from './status-outbox.js';
 import type { StepStore } from './step.js';
+import type { TemplateStore } from './template.js';
 import type { UserStore } from './user.js';
 
 /**
@@ -52,6 +53,8 @@ export interface Store {
   readonly caches: CacheStore;
   /** The index of steps' uploaded artifacts (the zips are in a BlobStore); rows outlive their build. */
   readonly artifacts: ArtifactStore;
+  /** Pipeline templates of namespaces (kind: template documents load them). */
+  readonly templates: TemplateStore;
   /** Leases of the jobs one server of several runs at a time (docs/ha.md). */
   readonly leases: LeaseStore;
   /** Signals to and from the other servers of the database (docs/ha.md). */

@@ -27,6 +27,7 @@ import { SqlQueueStore } from './queries/queue.js';
 import { SqlRepoStore } from './queries/repos.js';
 import { SqlRunnerStore } from './queries/runners.js';
 import { SqlSecretStore } from './queries/secrets.js';
+import { SqlTemplateStore } from './queries/templates.js';
 import { SqlStageStore } from './queries/stages.js';
 import { SqlStatusOutboxStore } from './queries/status-outbox.js';
 import { SqlStepStore } from './queries/steps.js';
@@ -97,6 +98,7 @@ class SqlStore implements Store {
   readonly oidcKeys;
   readonly caches;
   readonly artifacts;
+  readonly templates;
   readonly leases;
   readonly signals: ClusterChannel;
   readonly schemaVersion: number;
@@ -131,6 +133,7 @@ class SqlStore implements Store {
     this.oidcKeys = new SqlSigningKeyStore(connection, cipher);
     this.caches = new SqlCacheStore(connection);
     this.artifacts = new SqlArtifactStore(connection);
+    this.templates = new SqlTemplateStore(connection);
     this.leases = new SqlLeaseStore(connection);
     this.signals = signals;
   }

@@ -21,6 +21,7 @@ import { runnersContract } from './cases/runners.case.js';
 import { secretsContract } from './cases/secrets.case.js';
 import { stagesStepsContract } from './cases/stages-steps.case.js';
 import { statusOutboxContract } from './cases/status-outbox.case.js';
+import { templatesContract } from './cases/templates.case.js';
 import { usersContract } from './cases/users.case.js';
 
 export type { OpenFreshStore } from './cases/fixtures.case.js';
@@ -46,6 +47,7 @@ export function storeContract(open: OpenFreshStore): void {
   oidcKeysContract(open);
   cachesContract(open);
   artifactsContract(open);
+  templatesContract(open);
 }
 
 /**
