@@ -19,6 +19,7 @@ import { newBuildOf } from './new-build.js';
 import { readPipelineFile, type PipelineFile } from './pipeline-file.js';
 import { readManifest } from './read-manifest.js';
 import { runProgram } from './program.js';
+import { renderTemplates, type TriggerTemplates } from './templates.js';
 import { askChangedFiles, pathsNote, selectWithPaths } from './changed-files.js';
 import { skipDirective } from './skip.js';
 import { reuseStages, type EarlierStage } from './reuse.js';
@@ -43,6 +44,8 @@ export interface TriggerDeps {
   readonly validate?: ValidatePlugin;
   /** Jsonnet and Starlark pipeline files, run before the plugins see the file; none when absent. */
   readonly languages?: PipelineLanguages;
+  /** `kind: template` documents, rendered before the plugins see the file; left alone when absent. */
+  readonly templates?: TriggerTemplates;
   /** Cancels builds a new one supersedes (the repository's auto-cancel settings); none when absent. */
   readonly cancel?: AutoCancelDeps['cancel'];
 }
@@ -81,7 +84,7 @@ export type TriggerResult =
 
 /**
  * Turns a verified webhook into a build, as Drone's triggerer does: skip directives, the repository's
- * pipeline file at the commit, `${…}` substitution, lint, `trigger` matching, then one stage per
+ * pipeline file at the commit, its program or templates, `${…}` substitution, lint, `trigger` matching, then one stage per
  * selected pipeline. A file that is missing, cannot be read (the owner's token refused, the provider
  * down after retries), or does not lint makes a build in state `error` that says why (Drone creates
  * none for a missing file; svc does, so that the author sees in svc and in the commit status why
@@ -200,7 +203,14 @@ export class Trigger {
     const program = await runProgram(this.#deps, repo, owner, base, file);
     if (!program.ok) return this.#createError(base, program.error, file.text);
     const number = ((await this.#deps.store.repos.find(repo.id))?.counter ?? repo.counter) + 1;
-    const checked = await this.#plugins(repo, base, number, file.path, program.text);
+    const rendered = await renderTemplates(
+      this.#deps.templates,
+      repo,
+      { ...base, number, created: this.#now() },
+      { path: file.path, text: program.text },
+    );
+    if (!rendered.ok) return this.#createError(base, rendered.error, file.text);
+    const checked = await this.#plugins(repo, base, number, file.path, rendered.text);
     if (checked.kind === 'skipped') return checked;
     if (checked.kind === 'error') return this.#createError(base, checked.error, file.text);
     const manifest = readManifest(checked.text, this.#variables(repo, base, number), repo.trusted);
