@@ -244,6 +244,19 @@ steps: [{name: b, image: y}]
       ).toBe('template bad.jsonnet:1:5: undefined external variable: input.nope (loaded at .drone.yml:2)');
   });
 
+  it('says which setting enables a program language that is off', async () => {
+    const off = new TemplateRenderer({
+      evaluators: {},
+      unavailable: { starlark: 'they are enabled with SVC_TMPLSCRIPT_ENABLED=true' },
+    });
+    expect(await failure(off.render(request(loading('p.star'), { 'p.star': STARLARK_TEMPLATE })))).toBe(
+      'template p.star: Starlark templates are not rendered here: they are enabled with SVC_TMPLSCRIPT_ENABLED=true (loaded at .drone.yml:2)',
+    );
+    expect(await off.render(request(loading('p.yaml'), { 'p.yaml': 'kind: pipeline' }))).toBe(
+      '---\nkind: pipeline\n',
+    );
+  });
+
   it('lets templates neither import files nor load templates', async () => {
     expect(
       await failure(

@@ -10,6 +10,9 @@ import { goBuild, goRepo, type TemplateExtras } from './go-facts.js';
 import { GoTemplateError, renderGoTemplate } from './gotemplate/index.js';
 import { TEMPLATE_LIMITS, type TemplateLimits } from './limits.js';
 
+/** The languages of templates that are programs. */
+type ProgramLanguage = 'jsonnet' | 'starlark';
+
 /** A template's text by name, from where the file's templates come from; undefined when there is none. */
 export type TemplateLoader = (name: string) => Promise<string | undefined>;
 
@@ -42,16 +45,23 @@ export class TemplateError extends InvalidInputError {}
  * Templates neither import other files nor load other templates; TemplateLimits bound them.
  */
 export class TemplateRenderer {
-  readonly #evaluators: Partial<Record<'jsonnet' | 'starlark', LanguageEvaluator>>;
+  readonly #evaluators: Partial<Record<ProgramLanguage, LanguageEvaluator>>;
+  readonly #unavailable: Partial<Record<ProgramLanguage, string>>;
   readonly #limits: TemplateLimits;
   readonly #now: () => number;
 
+  /**
+   * `evaluators`: the program languages templates may be written in; `unavailable` says why one
+   * without an evaluator is missing (the setting that enables it), for the error.
+   */
   constructor(deps: {
-    evaluators: Partial<Record<'jsonnet' | 'starlark', LanguageEvaluator>>;
+    evaluators: Partial<Record<ProgramLanguage, LanguageEvaluator>>;
+    unavailable?: Partial<Record<ProgramLanguage, string>>;
     limits?: TemplateLimits;
     now?: () => number;
   }) {
     this.#evaluators = deps.evaluators;
+    this.#unavailable = deps.unavailable ?? {};
     this.#limits = deps.limits ?? TEMPLATE_LIMITS;
     this.#now = deps.now ?? Date.now;
   }
@@ -134,10 +144,11 @@ export class TemplateRenderer {
       };
       return renderGoTemplate(name, source, data, this.#limits, this.#now);
     }
-    const evaluator = language === undefined ? undefined : this.#evaluators[language];
+    const program = language === 'jsonnet' ? 'jsonnet' : 'starlark';
+    const evaluator = this.#evaluators[program];
     if (evaluator === undefined)
       throw new InvalidInputError(
-        `${language === 'jsonnet' ? 'Jsonnet' : 'Starlark'} templates cannot be rendered here: svc was installed without it (see docs/pipelines.md)`,
+        `${program === 'jsonnet' ? 'Jsonnet' : 'Starlark'} templates are not rendered here: ${this.#unavailable[program] ?? 'svc was installed without them'}`,
       );
     const documents = await evaluator.evaluate({
       path: name,
