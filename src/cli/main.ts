@@ -28,6 +28,7 @@ API client (talks to SVC_SERVER with SVC_TOKEN; see docs/cli.md):
   build ls|info|last|create|restart|cancel|approve|decline|promote|rollback|logs
   build artifacts ls|get
   secret ls|info|add|update|rm      cron ls|info|add|update|rm|exec
+  template ls|info|add|update|rm
   cache ls|rm
   repo ls|info|enable|disable|update|repair|sync|chown
   user ls|info|add|update|rm        queue ls|pause|resume        runner ls|token
@@ -85,6 +86,7 @@ async function main(args: readonly string[], io: CommandIO): Promise<number> {
       return 2;
     case 'build':
     case 'secret':
+    case 'template':
     case 'cron':
     case 'cache':
     case 'repo':
