@@ -20,7 +20,8 @@ Commands:
   migrate settings [--kind K] [FILE]
                               print the SVC_* settings that a Drone server's or runner's DRONE_* stand for
   migrate drone --from DATASOURCE [--history] [--dry-run]
-                              bring a Drone database's users, repositories, secrets, crons and builds into svc's
+                              bring a Drone database's users, repositories, secrets, crons, templates
+                              and builds into svc's
   backup FILE                 copy the server's SQLite database into FILE while it runs
   version                     print svc's version
 
