@@ -1,4 +1,5 @@
-import { GoTemplateError, type Where } from './errors.js';
+import { Output, Scope, type ExecLimits } from './budget.js';
+import { GoTemplateError } from './errors.js';
 import { FuncError, type FuncContext, type FuncTable } from './funcs.js';
 import {
   argText,
@@ -15,13 +16,6 @@ import {
 import { checkCount, checkTypes, ExecFailure, fieldOf, rangeEntries } from './access.js';
 import { isTrue, printed, type GoValue } from './values.js';
 
-/** How far one execution may go: steps (actions, commands, iterations), output, nested templates. */
-export interface ExecLimits {
-  readonly steps: number;
-  readonly outputBytes: number;
-  readonly depth: number;
-}
-
 /** No value was piped into a command. */
 const NO_FINAL = Symbol('no final value');
 type Final = GoValue | typeof NO_FINAL;
@@ -29,11 +23,6 @@ type Final = GoValue | typeof NO_FINAL;
 /** `{{break}}` and `{{continue}}`, on their way to the `range` they belong to. */
 class BreakSignal extends Error {}
 class ContinueSignal extends Error {}
-
-interface Variable {
-  readonly name: string;
-  value: GoValue;
-}
 
 /**
  * Runs a parsed template over `data` as Go's text/template executes it: fields of maps and
@@ -47,40 +36,23 @@ export class Executor {
   readonly #limits: ExecLimits;
   readonly #context: FuncContext;
   #name: string;
-  #out: string[] = [];
-  #bytes = 0;
-  #steps = 0;
+  #out: Output;
   #depth = 0;
-  #vars: Variable[] = [];
+  #vars = new Scope(undefined);
 
   constructor(tree: Tree, name: string, funcs: FuncTable, limits: ExecLimits, now: () => number) {
     this.#tree = tree;
     this.#name = name;
     this.#funcs = funcs;
     this.#limits = limits;
+    this.#out = new Output(limits);
     this.#context = { maxBytes: limits.outputBytes, now };
   }
 
   run(data: GoValue): string {
-    this.#vars = [{ name: '$', value: data }];
+    this.#vars = new Scope(data);
     this.#walkList(data, this.#tree.root);
-    return this.#out.join('');
-  }
-
-  #step(at: Where): void {
-    this.#steps++;
-    if (this.#steps > this.#limits.steps)
-      throw new GoTemplateError(at, `stopped after ${this.#limits.steps} steps (a limit of templates)`);
-  }
-
-  #write(text: string, at: Where): void {
-    this.#bytes += Buffer.byteLength(text);
-    if (this.#bytes > this.#limits.outputBytes)
-      throw new GoTemplateError(
-        at,
-        `the output is larger than the limit of ${this.#limits.outputBytes} bytes (a limit of templates)`,
-      );
-    this.#out.push(text);
+    return this.#out.text();
   }
 
   #walkList(dot: GoValue, nodes: readonly Node[]): void {
@@ -88,23 +60,23 @@ export class Executor {
   }
 
   #walk(dot: GoValue, node: Node): void {
-    this.#step(node.at);
+    this.#out.step(node.at);
     switch (node.kind) {
       case 'text':
-        this.#write(node.text, node.at);
+        this.#out.write(node.text, node.at);
         return;
       case 'action': {
         const value = this.#evalPipeline(dot, node.pipe);
-        if (node.pipe.decl.length === 0) this.#write(printed(value), node.at);
+        if (node.pipe.decl.length === 0) this.#out.write(printed(value), node.at);
         return;
       }
       case 'if':
       case 'with': {
-        const mark = this.#vars.length;
+        const mark = this.#vars.mark();
         const value = this.#evalPipeline(dot, node.pipe);
         if (isTrue(value)) this.#walkList(node.kind === 'with' ? value : dot, node.list);
         else if (node.elseList !== undefined) this.#walkList(dot, node.elseList);
-        this.#vars.length = mark;
+        this.#vars.reset(mark);
         return;
       }
       case 'range':
@@ -121,10 +93,10 @@ export class Executor {
   }
 
   #range(dot: GoValue, node: ControlNode): void {
-    const mark = this.#vars.length;
+    const mark = this.#vars.mark();
     const value = this.#evalPipeline(dot, node.pipe, false);
     const decl = node.pipe.decl;
-    if (!node.pipe.isAssign) for (const name of decl) this.#vars.push({ name, value });
+    if (!node.pipe.isAssign) for (const name of decl) this.#vars.set(name, value, false);
     const entries = rangeEntries(value);
     if (entries === undefined)
       throw new GoTemplateError(
@@ -133,17 +105,17 @@ export class Executor {
       );
     if (entries.length === 0) {
       if (node.elseList !== undefined) this.#walkList(dot, node.elseList);
-      this.#vars.length = mark;
+      this.#vars.reset(mark);
       return;
     }
     for (const [key, item] of entries) {
-      this.#step(node.at);
-      const inner = this.#vars.length;
+      this.#out.step(node.at);
+      const inner = this.#vars.mark();
       const [first, second] = decl;
-      if (decl.length === 1 && first !== undefined) this.#setVar(first, item, node.pipe.isAssign);
+      if (decl.length === 1 && first !== undefined) this.#vars.set(first, item, node.pipe.isAssign);
       if (decl.length === 2 && first !== undefined && second !== undefined) {
-        this.#setVar(first, key, node.pipe.isAssign);
-        this.#setVar(second, item, node.pipe.isAssign);
+        this.#vars.set(first, key, node.pipe.isAssign);
+        this.#vars.set(second, item, node.pipe.isAssign);
       }
       try {
         this.#walkList(item, node.list);
@@ -151,10 +123,10 @@ export class Executor {
         if (signal instanceof BreakSignal) break;
         if (!(signal instanceof ContinueSignal)) throw signal;
       } finally {
-        this.#vars.length = inner;
+        this.#vars.reset(inner);
       }
     }
-    this.#vars.length = mark;
+    this.#vars.reset(mark);
   }
 
   #template(dot: GoValue, node: TemplateNode): void {
@@ -165,7 +137,7 @@ export class Executor {
       throw new GoTemplateError(node.at, `exceeded maximum template depth (${this.#limits.depth})`);
     const [vars, name] = [this.#vars, this.#name];
     this.#depth++;
-    this.#vars = [{ name: '$', value: newDot }];
+    this.#vars = new Scope(newDot);
     this.#name = node.name;
     try {
       this.#walkList(newDot, body);
@@ -180,21 +152,12 @@ export class Executor {
     let value: Final = NO_FINAL;
     for (const cmd of pipe.cmds) value = this.#evalCommand(dot, cmd, value);
     const result = value === NO_FINAL ? undefined : value;
-    if (declare) for (const name of pipe.decl) this.#setVar(name, result, pipe.isAssign);
+    if (declare) for (const name of pipe.decl) this.#vars.set(name, result, pipe.isAssign);
     return result;
   }
 
-  #setVar(name: string, value: GoValue, assign: boolean): void {
-    if (!assign) {
-      this.#vars.push({ name, value });
-      return;
-    }
-    const found = this.#vars.findLast((variable) => variable.name === name);
-    if (found !== undefined) found.value = value;
-  }
-
   #evalCommand(dot: GoValue, cmd: Command, final: Final): GoValue {
-    this.#step(cmd.at);
+    this.#out.step(cmd.at);
     try {
       return this.#command(dot, cmd, final);
     } catch (error) {
@@ -244,7 +207,7 @@ export class Executor {
   }
 
   #variable(name: string): GoValue {
-    const found = this.#vars.findLast((variable) => variable.name === name);
+    const found = this.#vars.find(name);
     if (found === undefined) throw new ExecFailure(`undefined variable: ${name}`);
     return found.value;
   }

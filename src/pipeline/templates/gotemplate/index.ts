@@ -1,12 +1,13 @@
 import { BUILTINS } from './builtins.js';
-import { Executor, type ExecLimits } from './exec.js';
+import type { ExecLimits } from './budget.js';
+import { Executor } from './exec.js';
 import { FUNCMAP } from './funcmap.js';
 import type { FuncTable } from './funcs.js';
 import { parseTemplate } from './parse.js';
 import type { GoValue } from './values.js';
 
 export { GoTemplateError, type Where } from './errors.js';
-export type { ExecLimits } from './exec.js';
+export type { ExecLimits } from './budget.js';
 export { GoStruct, GoTime, type GoValue, type StructField } from './values.js';
 
 /** The functions of Drone's YAML templates: Go's builtins and drone/funcmap's SafeFuncs. */
