@@ -180,8 +180,12 @@ describe('templates', () => {
     expect(names).toContain('acme/plugin.yaml');
     expect(names).toContain('stranger/mine.star');
     expect(names).toEqual([...names].sort());
-    for (const who of ['owner', 'member', 'stranger'])
+    // drone template ls without a namespace asks drone-go for /api/templates/.
+    expect((await as('root', 'GET', '/api/templates/')).json).toEqual(all.json);
+    for (const who of ['owner', 'member', 'stranger']) {
       expect((await as(who, 'GET', '/api/templates')).status, who).toBe(403);
+      expect((await as(who, 'GET', '/api/templates/')).status, who).toBe(403);
+    }
     expect((await call(h, '/api/templates')).status).toBe(401);
     // svc administrators may act on any namespace.
     expect((await as('root', 'GET', '/api/templates/acme/plugin.yaml')).status).toBe(200);

@@ -54,16 +54,20 @@ export function templateRoutes(deps: TemplateDeps): ApiRoute[] {
         return templateJson(await deps.templates.update(changed));
       },
     });
-  return [
+  const listAll = (path: string, summary: string) =>
     route({
       method: 'GET',
-      path: '/api/templates',
+      path,
       access: ADMIN,
       tag,
-      summary: 'Every template of every namespace',
+      summary,
       response: { schema: z.array(templateSchema), description: 'the templates, by namespace and name' },
       handler: async () => (await deps.templates.listAll()).map(templateJson),
-    }),
+    });
+  return [
+    listAll('/api/templates', 'Every template of every namespace'),
+    // `drone template ls` without a namespace asks drone-go for `/api/templates/` (an empty one).
+    listAll('/api/templates/', 'Every template of every namespace (as drone template ls asks for it)'),
     route({
       method: 'GET',
       path: '/api/templates/:namespace',
