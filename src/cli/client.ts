@@ -10,6 +10,7 @@ import { RequestError, UsageError } from './client/errors.js';
 import { queueGroup, runnerGroup } from './client/admin.js';
 import { repoGroup } from './client/repo.js';
 import { secretGroup } from './client/secret.js';
+import { templateGroup } from './client/template.js';
 import { userGroup } from './client/user.js';
 import type { CommandIO } from './io.js';
 
@@ -17,6 +18,7 @@ import type { CommandIO } from './io.js';
 const GROUPS: Readonly<Record<string, Group>> = {
   build: buildGroup,
   secret: secretGroup,
+  template: templateGroup,
   cron: cronGroup,
   cache: cacheGroup,
   environment: environmentGroup,

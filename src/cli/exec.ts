@@ -21,6 +21,7 @@ import { LocalCacheTransport } from '../runner/cache/local-transport.js';
 import { EXEC_USAGE, parseExecArgs, type ExecArgs } from './exec/args.js';
 import { localFacts, readGitFacts } from './exec/local-facts.js';
 import { readLocalPipeline } from './program/local-program.js';
+import { localTemplates } from './exec/templates.js';
 import { TerminalReporter } from './exec/terminal-reporter.js';
 import { pathsFacts } from './exec/changed-files.js';
 import type { CommandIO } from './io.js';
@@ -52,19 +53,21 @@ export async function execCommand(args: readonly string[], env: Env, io: Command
   // git runs while the file is read and parsed.
   void readGitFacts(io.cwd);
   const now = Date.now();
-  const pipeline = await readPipeline(resolve(io.cwd, file), file, parsed, io, now);
+  const pipeline = await readPipeline(resolve(io.cwd, file), file, parsed, env, io, now);
   if (pipeline === undefined) return 1;
   return runPipeline(pipeline, parsed, env, io, now);
 }
 
 /**
- * Reads the file as a build on the server does — `${…}` substituted with the local run's build
- * variables, then linted — and picks the pipeline; reports problems and returns undefined on failure.
+ * Reads the file as a build on the server does — its program run or its templates rendered, `${…}`
+ * substituted with the local run's build variables, then linted — and picks the pipeline; reports
+ * problems and returns undefined on failure.
  */
 async function readPipeline(
   path: string,
   given: string,
   args: ExecArgs,
+  env: Env,
   io: CommandIO,
   now: number,
 ): Promise<Pipeline | undefined> {
@@ -73,9 +76,20 @@ async function readPipeline(
     io.stderr(`svc exec: ${given}: ${read.message}\n`);
     return undefined;
   }
-  const { text } = read;
-  // Problems in what a Jsonnet or Starlark file produced: positions in the YAML of svc convert.
-  const shown = read.converted ? `${given} (as converted)` : given;
+  const rendered = read.converted
+    ? { ok: true as const, text: read.text }
+    : await localTemplates({ path: given, text: read.text }, args, env, io.cwd);
+  if (!rendered.ok) {
+    io.stderr(`svc exec: ${rendered.message}\n`);
+    return undefined;
+  }
+  const { text } = rendered;
+  // Problems in what a program or a template produced: positions in the YAML it produced.
+  const shown = read.converted
+    ? `${given} (as converted)`
+    : text === read.text
+      ? given
+      : `${given} (as rendered)`;
   const { repo, build } = await localFacts(io.cwd, args, '', now);
   const variables = buildEnviron({ repo, build, system: LOCAL_SYSTEM, now });
   const linted = lintSubstituted(text, substitutionLookup(variables), { trusted: args.trusted });

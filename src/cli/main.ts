@@ -20,7 +20,8 @@ Commands:
   migrate settings [--kind K] [FILE]
                               print the SVC_* settings that a Drone server's or runner's DRONE_* stand for
   migrate drone --from DATASOURCE [--history] [--dry-run]
-                              bring a Drone database's users, repositories, secrets, crons and builds into svc's
+                              bring a Drone database's users, repositories, secrets, crons, templates
+                              and builds into svc's
   backup FILE                 copy the server's SQLite database into FILE while it runs
   version                     print svc's version
 
@@ -28,6 +29,7 @@ API client (talks to SVC_SERVER with SVC_TOKEN; see docs/cli.md):
   build ls|info|last|create|restart|cancel|approve|decline|approvals|promote|rollback|logs
   build artifacts ls|get
   secret ls|info|add|update|rm      cron ls|info|add|update|rm|exec
+  template ls|info|add|update|rm
   cache ls|rm                        environment ls|info|add|update|rm
   repo ls|info|enable|disable|update|repair|sync|chown
   user ls|info|add|update|rm        queue ls|pause|resume        runner ls|token
@@ -85,6 +87,7 @@ async function main(args: readonly string[], io: CommandIO): Promise<number> {
       return 2;
     case 'build':
     case 'secret':
+    case 'template':
     case 'cron':
     case 'cache':
     case 'environment':

@@ -19,6 +19,7 @@ import { gitProvider } from './server/provider.js';
 import { startLocalRunner } from './server/local-runner.js';
 import { pipelineLanguages } from './server/languages.js';
 import type { PipelineLanguages } from '../pipeline/languages/index.js';
+import type { TemplateRenderer } from '../pipeline/templates/index.js';
 import { LocalGitProvider } from '../scm/local/provider.js';
 import { bridgeCloneUrl } from './server/local-clone-url.js';
 import { claimSqliteFile } from './server/sqlite-claim.js';
@@ -103,6 +104,7 @@ export async function serverCommand(args: readonly string[], env: Env, io: Comma
       await serveUntilStopped(settings, store, chosen.provider, logger, local.env, {
         tls,
         languages: languages.languages,
+        templates: languages.templates,
         cwd: io.cwd,
       });
       return 0;
@@ -186,7 +188,12 @@ async function serveUntilStopped(
   provider: ScmProvider | undefined,
   logger: Logger,
   env: Env,
-  { tls, languages, cwd }: { tls: ServerTls | undefined; languages: PipelineLanguages; cwd: string },
+  {
+    tls,
+    languages,
+    templates,
+    cwd,
+  }: { tls: ServerTls | undefined; languages: PipelineLanguages; templates: TemplateRenderer; cwd: string },
 ): Promise<void> {
   const version = readVersion();
   // The in-process runner's own secret: nobody else has it, and it outlives no restart.
@@ -200,6 +207,7 @@ async function serveUntilStopped(
     version,
     tls: tls?.initial,
     languages,
+    templates,
     localRunnerSecret,
     cacheStorage: caches,
   });

@@ -19,6 +19,7 @@ import type { SecretStore } from './secret.js';
 import type { StageStore } from './stage.js';
 import type { StatusOutboxStore } from './status-outbox.js';
 import type { StepStore } from './step.js';
+import type { TemplateStore } from './template.js';
 import type { UserStore } from './user.js';
 
 /**
@@ -57,6 +58,8 @@ export interface Store {
   readonly environments: EnvironmentStore;
   /** Decisions on stages waiting for approval, kept with their build. */
   readonly approvals: ApprovalStore;
+  /** Pipeline templates of namespaces (kind: template documents load them). */
+  readonly templates: TemplateStore;
   /** Leases of the jobs one server of several runs at a time (docs/ha.md). */
   readonly leases: LeaseStore;
   /** Signals to and from the other servers of the database (docs/ha.md). */

@@ -1,5 +1,7 @@
 /**
  * The pipeline file: `.drone.yml`-compatible multi-document YAML. How the parts fit:
+ * 0. a Jsonnet or Starlark file runs (languages/), or a YAML file's `kind: template` documents are
+ *    rendered from the namespace's templates (templates/);
  * 1. the server substitutes `${…}` build variables in the raw text (`substituteVariables` with
  *    `substitutionLookup(buildEnviron(…))`), as Drone does before parsing;
  * 2. `parseManifest` reads the documents (YAML errors, types, unknown fields) and `lintManifest`

@@ -28,6 +28,7 @@ import { SqlQueueStore } from './queries/queue.js';
 import { SqlRepoStore } from './queries/repos.js';
 import { SqlRunnerStore } from './queries/runners.js';
 import { SqlSecretStore } from './queries/secrets.js';
+import { SqlTemplateStore } from './queries/templates.js';
 import { SqlStageStore } from './queries/stages.js';
 import { SqlStatusOutboxStore } from './queries/status-outbox.js';
 import { SqlStepStore } from './queries/steps.js';
@@ -100,6 +101,7 @@ class SqlStore implements Store {
   readonly artifacts;
   readonly environments;
   readonly approvals;
+  readonly templates;
   readonly leases;
   readonly signals: ClusterChannel;
   readonly schemaVersion: number;
@@ -136,6 +138,7 @@ class SqlStore implements Store {
     this.artifacts = new SqlArtifactStore(connection);
     this.environments = new SqlEnvironmentStore(connection);
     this.approvals = new SqlApprovalStore(connection);
+    this.templates = new SqlTemplateStore(connection);
     this.leases = new SqlLeaseStore(connection);
     this.signals = signals;
   }

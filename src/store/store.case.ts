@@ -22,6 +22,7 @@ import { runnersContract } from './cases/runners.case.js';
 import { secretsContract } from './cases/secrets.case.js';
 import { stagesStepsContract } from './cases/stages-steps.case.js';
 import { statusOutboxContract } from './cases/status-outbox.case.js';
+import { templatesContract } from './cases/templates.case.js';
 import { usersContract } from './cases/users.case.js';
 
 export type { OpenFreshStore } from './cases/fixtures.case.js';
@@ -48,6 +49,7 @@ export function storeContract(open: OpenFreshStore): void {
   cachesContract(open);
   artifactsContract(open);
   environmentsContract(open);
+  templatesContract(open);
 }
 
 /**

@@ -360,6 +360,7 @@ export interface Tables {
   runner_tokens: RunnerTokenRow;
   caches: CacheRow;
   artifacts: ArtifactRow;
+  templates: TemplateRow;
   environments: EnvironmentRow;
   approvals: ApprovalRow;
 }
@@ -433,4 +434,14 @@ export interface ArtifactRow {
   created: number;
   /** 0: kept as long as the build. */
   expires: number;
+}
+
+/** templates: Drone's pipeline templates, unique by (namespace, name) (since schema version 21). */
+export interface TemplateRow {
+  id: Generated<number>;
+  namespace: string;
+  name: string;
+  data: string;
+  created: number;
+  updated: number;
 }

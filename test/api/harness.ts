@@ -37,6 +37,7 @@ import type { LoginSettings } from '../../src/server/web/index.js';
 import { registerWebRoutes, type WebApp } from '../../src/server/web/index.js';
 import { DiskBlobStore } from '../../src/store/blobs/disk-blobs.js';
 import { openStore } from '../../src/store/index.js';
+import { TemplateRenderer } from '../../src/pipeline/templates/index.js';
 import { startGitHubDouble, type GitHubDouble } from '../doubles/github/index.js';
 import type { TestDatabase, TestDialect } from '../support/databases.js';
 import { testDialects } from '../support/databases.js';
@@ -236,6 +237,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       system,
       logger,
       cancel: (build, by, cancelOptions) => buildActions.cancel(build, by, cancelOptions),
+      // YAML templates (Jsonnet and Starlark ones have tests of their own).
+      templates: { renderer: new TemplateRenderer({ evaluators: {} }), store: store.templates },
     });
     hookRoute(app, { repos: store.repos, provider, trigger, deliveries: store.hookDeliveries });
     // The runner protocol, so that tests can move builds along as a runner does (/rpc/v2/…).

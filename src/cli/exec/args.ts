@@ -13,6 +13,10 @@ export interface ExecArgs {
   cacheDir: string | null | undefined;
   /** The git revision `paths` conditions compare the working copy with; undefined: not compared. */
   pathsBase: string | undefined;
+  /** Where `kind: template` documents find their templates; undefined: the server's. */
+  templateDir: string | undefined;
+  /** The namespace whose templates the server gives; undefined: the `origin` remote's owner. */
+  namespace: string | undefined;
 }
 
 export const EXEC_USAGE = `Usage: svc exec [FILE] [options]
@@ -22,6 +26,7 @@ workspace (nothing is cloned): a docker pipeline on the local Docker engine (DOC
 pipeline on the host of its server: block, where the directory is copied (host keys checked against
 SVC_SSH_KNOWN_HOSTS, default ~/.ssh/known_hosts, else trusted on first use). A Jsonnet (.jsonnet)
 or Starlark (.star) FILE runs first, as on the server (svc convert FILE prints what it produces),
+kind: template documents are rendered from --template-dir or the server's templates,
 and \${…} build variables are substituted as on the server. Exit code 0 when the
 pipeline succeeds, 1 when it fails, 2 on usage errors. Ctrl-C cancels it and removes what it created.
 
@@ -37,6 +42,10 @@ Options:
   --no-cache        neither restore nor save steps' caches
   --paths-base REF  the git revision (e.g. origin/main) whose difference with this working copy,
                     untracked files included, is what paths conditions see (without it they hold)
+  --template-dir DIR
+                    where the templates that kind: template documents load are: DIR/<name>
+                    (without it, they are read from the server, with SVC_SERVER and SVC_TOKEN)
+  --namespace NS    whose templates the server gives (default: the owner in the origin remote's URL)
 `;
 
 /** Parses `svc exec` arguments; returns a message for a usage error. */
@@ -51,6 +60,8 @@ export function parseExecArgs(args: readonly string[]): ExecArgs | string {
     branch: undefined,
     cacheDir: undefined,
     pathsBase: undefined,
+    templateDir: undefined,
+    namespace: undefined,
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
@@ -65,12 +76,16 @@ export function parseExecArgs(args: readonly string[]): ExecArgs | string {
       case '--pipeline':
       case '--branch':
       case '--paths-base':
-      case '--cache-dir': {
+      case '--cache-dir':
+      case '--template-dir':
+      case '--namespace': {
         const v = value();
         if (v === undefined || v === '') return `${arg} needs a value`;
         if (arg === '--pipeline') result.pipeline = v;
         else if (arg === '--branch') result.branch = v;
         else if (arg === '--paths-base') result.pathsBase = v;
+        else if (arg === '--template-dir') result.templateDir = v;
+        else if (arg === '--namespace') result.namespace = v;
         else result.cacheDir = v;
         break;
       }

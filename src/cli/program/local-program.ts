@@ -83,7 +83,11 @@ async function readInside(root: string, file: string): Promise<string | undefine
   }
 }
 
-async function factsOf(cwd: string, options: Pick<ExecArgs, 'event' | 'branch'>): Promise<LanguageFacts> {
+/** The facts a local run's programs and templates see: the working copy's, as a trusted repository. */
+export async function factsOf(
+  cwd: string,
+  options: Pick<ExecArgs, 'event' | 'branch'>,
+): Promise<LanguageFacts> {
   const { repo, build } = await localFacts(cwd, options, '', Date.now());
   return languageFacts(
     { ...build, sourceRepo: '', sender: build.authorLogin },

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { ServerSettings } from '../../config/index.js';
 import type { ScmProvider } from '../../core/scm.js';
 import type { PipelineLanguages } from '../../pipeline/languages/index.js';
+import type { TemplateRenderer } from '../../pipeline/templates/index.js';
 import type { Store } from '../../core/store.js';
 import { registerApiRoutes } from '../../server/api/index.js';
 import { buildApp } from '../../server/app.js';
@@ -39,6 +40,8 @@ export interface ServerWiring {
   tls: { cert: Buffer; key: Buffer } | undefined;
   /** Jsonnet and Starlark pipeline files, as the settings enable them. */
   languages?: PipelineLanguages;
+  /** Renders `kind: template` documents; without it they are left as they are. */
+  templates?: TemplateRenderer;
   /** The in-process runner's own secret (SVC_RUNNER_LOCAL); undefined without one. */
   localRunnerSecret?: string | undefined;
   /** Where caches and artifacts are kept (stored-files.ts); undefined: the server keeps neither. */
@@ -58,6 +61,7 @@ export function wireServer({
   version,
   tls,
   languages,
+  templates,
   localRunnerSecret,
   cacheStorage,
 }: ServerWiring): FastifyInstance {
@@ -168,6 +172,7 @@ export function wireServer({
           cancel: (build, by, options) => buildActions.cancel(build, by, options),
           ...pipelinePlugins(settings),
           ...(languages === undefined ? {} : { languages }),
+          ...(templates === undefined ? {} : { templates: { renderer: templates, store: store.templates } }),
         });
   registerApiRoutes(app, {
     auth,

@@ -46,12 +46,12 @@ export const serverConversion = group(
     setting('SVC_TMPLJSON_ENABLED', SERVER, boolean, {
       default: false,
       description:
-        'Converts pipeline files written in TMPLJSON (Jsonnet, `.jsonnet`) to YAML. Enable it only where repositories are trusted.',
+        'Converts pipeline files written in TMPLJSON (Jsonnet, `.jsonnet`) to YAML, and renders Jsonnet templates (`kind: template`, docs/pipelines.md). Enable it only where repositories are trusted.',
     }),
     setting('SVC_TMPLSCRIPT_ENABLED', SERVER, boolean, {
       default: false,
       description:
-        'Runs pipeline files written in TMPLSCRIPT (Starlark, `.star`) to produce the pipeline configuration.',
+        'Runs pipeline files written in TMPLSCRIPT (Starlark, `.star`) to produce the pipeline configuration, and renders Starlark templates (`kind: template`, docs/pipelines.md).',
     }),
   ],
 );

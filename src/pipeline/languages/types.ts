@@ -1,4 +1,5 @@
 import { InvalidInputError } from '../../core/errors.js';
+import type { JsonValue } from '../types.js';
 
 /**
  * A pipeline file written in a configuration language (Jsonnet, Starlark) that evaluates to the
@@ -12,6 +13,11 @@ export interface LanguageRequest {
   readonly source: string;
   /** Drone's build and repository facts of this build (see facts.ts). */
   readonly facts: LanguageFacts;
+  /**
+   * A template's inputs (the `data:` of the `kind: template` document that loads it): Jsonnet's
+   * `input.<key>` external variables, Starlark's `ctx.input`. Absent for a pipeline file.
+   */
+  readonly input?: Readonly<Record<string, JsonValue>>;
   /** Another file of the repository at the build's commit, relative to its root; undefined if absent. */
   read(path: string): Promise<string | undefined>;
 }

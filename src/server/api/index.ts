@@ -49,6 +49,7 @@ import { yamlHelperRoutes } from './repos/yaml-helpers.js';
 import type { ApiRoute } from './route.js';
 import { userBuildsRoutes } from './user/builds.js';
 import { secretRoutes } from './secrets/index.js';
+import { templateRoutes } from './templates/index.js';
 import { findUserRoute } from './user/find.js';
 import { userReposRoutes } from './user/repos.js';
 import { userTokenRoute } from './user/token.js';
@@ -82,6 +83,7 @@ export interface ApiDeps {
     | 'runnerTokens'
     | 'environments'
     | 'approvals'
+    | 'templates'
   >;
   /** The queue's pause switch (the StageQueue runners poll). */
   readonly queue: QueueSwitch;
@@ -145,11 +147,8 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       ? undefined
       : new CommitBuilds({ users: store.users, provider, trigger: deps.trigger });
   const rebuilds = deps.trigger === undefined ? undefined : new Rebuilds({ store, trigger: deps.trigger });
-  const guard = new AccessGuard({
-    auth,
-    repos: access,
-    namespaces: new NamespaceAccess(providerMembership(provider)),
-  });
+  const namespaces = new NamespaceAccess(providerMembership(provider));
+  const guard = new AccessGuard({ auth, repos: access, namespaces });
   const routes: ApiRoute[] = [];
   void app.register((api, _options, done) => {
     // Every state-changing API request resolves its caller up front, so the CSRF check cannot be
@@ -197,6 +196,7 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       ...streamLogRoutes(api, { ...store, liveLogs: deps.liveLogs, logBatches: deps.logBatches, canWrite }),
       ...streamsBadgesAndAccountRoutes(api, deps, access),
       ...secretRoutes({ secrets: store.secrets, repos: store.repos }),
+      ...templateRoutes({ templates: store.templates, namespaces }),
       ...cacheRoutes({ caches: deps.caches }),
       ...yamlHelperRoutes({ repos: store.repos }),
       ...queueAdminRoutes({ store, queue: deps.queue, reasons }),

@@ -253,6 +253,22 @@ export const logLineSchema = z.object({
   time: int.describe('seconds since the step started'),
 });
 
+export const templateSchema = z
+  .object({
+    id: int,
+    namespace: z.string().describe('the organization or user whose repositories load it'),
+    name: z
+      .string()
+      .describe(
+        'one file name; its extension says the language: .yml/.yaml, .jsonnet, .star/.starlark/.script',
+      ),
+    data: z.string().describe('the template’s text'),
+    created: seconds,
+    updated: seconds,
+  })
+  .strict()
+  .describe('a pipeline template of a namespace (kind: template documents load it)');
+
 export const secretSchema = z
   .object({
     id: int,

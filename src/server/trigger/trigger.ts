@@ -19,11 +19,14 @@ import { newBuildOf } from './new-build.js';
 import { readPipelineFile, type PipelineFile } from './pipeline-file.js';
 import { readManifest } from './read-manifest.js';
 import { runProgram } from './program.js';
+import { renderTemplates, type TriggerTemplates } from './templates.js';
 import { askChangedFiles, pathsNote, selectWithPaths } from './changed-files.js';
 import { skipDirective } from './skip.js';
 import { reuseStages, type EarlierStage } from './reuse.js';
 import { stagesOf } from './stages.js';
 import { planDeployments } from './deployments.js';
+import { runPlugins } from './plugins.js';
+import { withHeadCommit } from './head-commit.js';
 
 /** Whether the file may have `paths` (or Woodpecker's `path`) conditions: the word as a key. */
 function mayReadPaths(text: string): boolean {
@@ -49,6 +52,8 @@ export interface TriggerDeps {
   readonly validate?: ValidatePlugin;
   /** Jsonnet and Starlark pipeline files, run before the plugins see the file; none when absent. */
   readonly languages?: PipelineLanguages;
+  /** `kind: template` documents, rendered before the plugins see the file; left alone when absent. */
+  readonly templates?: TriggerTemplates;
   /** Cancels builds a new one supersedes (the repository's auto-cancel settings); none when absent. */
   readonly cancel?: AutoCancelDeps['cancel'];
 }
@@ -87,7 +92,7 @@ export type TriggerResult =
 
 /**
  * Turns a verified webhook into a build, as Drone's triggerer does: skip directives, the repository's
- * pipeline file at the commit, `${…}` substitution, lint, `trigger` matching, then one stage per
+ * pipeline file at the commit, its program or templates, `${…}` substitution, lint, `trigger` matching, then one stage per
  * selected pipeline. A file that is missing, cannot be read (the owner's token refused, the provider
  * down after retries), or does not lint makes a build in state `error` that says why (Drone creates
  * none for a missing file; svc does, so that the author sees in svc and in the commit status why
@@ -115,7 +120,7 @@ export class Trigger {
     const owner = await this.#deps.store.users.find(repo.userId);
     const complete =
       (hook.incomplete === true || INCOMPLETE_COMMIT.test(hook.after)) && owner !== undefined
-        ? await this.#withHead(repo, owner, hook)
+        ? await withHeadCommit(this.#deps, repo, owner, hook)
         : hook;
     // The message may only now be known (Bitbucket Server's pushes carry none).
     if (complete !== hook && skipDirective(complete))
@@ -123,41 +128,6 @@ export class Trigger {
     if (INCOMPLETE_COMMIT.test(complete.after))
       return skipped(`the head commit of ${hook.sourceRepo}:${hook.source} is unknown`);
     return this.#run(repo, newBuildOf(repo.id, complete), { fork: hook.fork });
-  }
-
-  /**
-   * A hook without its full commit: Gogs' pull request payloads name branches, not commits (the head
-   * of the source branch is built, as Woodpecker's Gogs driver does); Bitbucket's give 12-character
-   * hashes, and Bitbucket Server's pushes a hash without message or author, for a tag maybe the tag
-   * object's (the commit they name is read). Read with the repository owner's token.
-   */
-  async #withHead(repo: Repo, owner: User, hook: ScmHookBuild): Promise<ScmHookBuild> {
-    const [namespace = '', name = ''] = (hook.sourceRepo || repo.slug).split('/');
-    try {
-      const head = await this.#deps.provider.findCommit(
-        scmTokenOf(owner),
-        { namespace, name },
-        hook.after === '' ? { branch: hook.source } : { sha: hook.after },
-      );
-      return {
-        ...hook,
-        after: head.sha,
-        before: hook.before || head.sha,
-        message: hook.message || head.message,
-        link: hook.link || head.link,
-        authorLogin: hook.authorLogin || head.authorLogin,
-        authorName: hook.authorName || head.authorName,
-        authorEmail: hook.authorEmail || head.authorEmail,
-        authorAvatar: hook.authorAvatar || head.authorAvatar,
-        incomplete: false,
-      };
-    } catch (error) {
-      this.#deps.logger.warn(
-        { err: error, repo: repo.slug, source: `${hook.sourceRepo}:${hook.source}` },
-        'the head commit of the hook could not be read',
-      );
-      return hook;
-    }
   }
 
   /**
@@ -208,7 +178,20 @@ export class Trigger {
     const program = await runProgram(this.#deps, repo, owner, base, file);
     if (!program.ok) return this.#createError(base, program.error, file.text);
     const number = ((await this.#deps.store.repos.find(repo.id))?.counter ?? repo.counter) + 1;
-    const checked = await this.#plugins(repo, base, number, file.path, program.text);
+    const rendered = await renderTemplates(
+      this.#deps.templates,
+      repo,
+      { ...base, number, created: this.#now() },
+      { path: file.path, text: program.text },
+    );
+    if (!rendered.ok) return this.#createError(base, rendered.error, file.text);
+    const checked = await runPlugins(this.#deps, this.#now(), {
+      repo,
+      base,
+      number,
+      path: file.path,
+      text: rendered.text,
+    });
     if (checked.kind === 'skipped') return checked;
     if (checked.kind === 'error') return this.#createError(base, checked.error, file.text);
     // The provider's changed files are asked for while the file is read, when it may have `paths`
@@ -258,48 +241,6 @@ export class Trigger {
     );
     const build = await this.#fixNumber(repo, created.build, checked.text, number);
     return { kind: 'created', build, stages: created.stages };
-  }
-
-  /**
-   * The conversion and validation plugins, in that order, as Drone calls them: the text to read,
-   * whether to block the build, or why there is no build (skip) or an error build. A plugin that
-   * fails or does not answer makes an error build that says so, rather than no trace at all.
-   */
-  async #plugins(
-    repo: Repo,
-    base: NewBuild,
-    number: number,
-    path: string,
-    text: string,
-  ): Promise<
-    | { kind: 'ok'; text: string; blocked: boolean }
-    | { kind: 'error'; error: string }
-    | { kind: 'skipped'; reason: string }
-  > {
-    const { convert, validate } = this.#deps;
-    if (convert === undefined && validate === undefined) return { kind: 'ok', text, blocked: false };
-    const now = this.#now();
-    const build: Build = { ...base, id: 0, number, created: now, updated: now, version: 0 };
-    try {
-      const converted = (await convert?.convert({ repo, build, path, text })) ?? text;
-      const verdict = (await validate?.validate({ repo, build, path, text: converted })) ?? {
-        verdict: 'valid',
-      };
-      switch (verdict.verdict) {
-        case 'valid':
-          return { kind: 'ok', text: converted, blocked: false };
-        case 'block':
-          return { kind: 'ok', text: converted, blocked: true };
-        case 'skip':
-          return { kind: 'skipped', reason: verdict.reason };
-        case 'invalid':
-          return { kind: 'error', error: verdict.message };
-      }
-    } catch (error) {
-      if (!(error instanceof SvcError)) throw error;
-      this.#deps.logger.warn({ err: error, repo: repo.slug }, 'trigger: a pipeline plugin failed');
-      return { kind: 'error', error: error.message };
-    }
   }
 
   /**

@@ -18,6 +18,7 @@ import { artifacts } from './017-artifacts.js';
 import { stepAttempts } from './018-step-attempts.js';
 import { buildChangedFiles } from './019-build-changed-files.js';
 import { environments } from './020-environments.js';
+import { templates } from './021-templates.js';
 import type { Migration } from './migration.js';
 
 /** Every migration svc knows, oldest first; append, never edit or reorder. */
@@ -42,6 +43,7 @@ export const MIGRATIONS: readonly Migration[] = [
   stepAttempts,
   buildChangedFiles,
   environments,
+  templates,
 ];
 
 /** The schema version this svc writes. */

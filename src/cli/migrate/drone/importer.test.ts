@@ -153,6 +153,13 @@ for (const { drone: product, svc: dialect } of PAIRS) {
         expect(org?.data).toBe(VALUES.npmToken);
       });
 
+      it('brings templates across under their namespace and name', async () => {
+        expect(await db.svc().templates.findName('octocat', 'plugin.yaml')).toMatchObject({
+          data: 'kind: pipeline\nname: {{ .input.name }}\n',
+        });
+        expect(first.report.counts('templates')).toEqual({ imported: 1, present: 0, skipped: 0 });
+      });
+
       it('brings cron jobs across with their runs, and the history under its numbers with its logs', async () => {
         const hello = (await db.svc().repos.findUid(HELLO_UID))!;
         expect(await db.svc().crons.findName(hello.id, 'nightly')).toMatchObject({
@@ -194,7 +201,6 @@ for (const { drone: product, svc: dialect } of PAIRS) {
           'secrets: octocat/ancient orphan',
           'cron jobs: octocat/hello broken',
           'cron jobs: octocat/ancient ancient-nightly',
-          'templates: octocat plugin.yaml',
           'logs: octocat/hello#2',
           'builds: octocat/hello#3',
         ]);
@@ -215,12 +221,14 @@ for (const { drone: product, svc: dialect } of PAIRS) {
           'permissions',
           'secrets',
           'cron jobs',
+          'templates',
           'builds',
         ] as const) {
           expect(again.report.counts(kind).imported, kind).toBe(0);
         }
         expect(again.report.counts('users').present).toBe(3);
         expect(again.report.counts('secrets')).toEqual({ imported: 0, present: 3, skipped: 2 });
+        expect(again.report.counts('templates')).toEqual({ imported: 0, present: 1, skipped: 0 });
         expect(again.report.counts('builds')).toEqual({ imported: 0, present: 2, skipped: 1 });
         expect(await db.svc().repos.count()).toBe(1);
       });

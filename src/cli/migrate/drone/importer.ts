@@ -17,7 +17,7 @@ export interface DroneImportOptions {
   readonly scm: string;
   /** Also builds, stages, steps and logs. */
   readonly history: boolean;
-  /** Where to write Drone's templates as files (svc has none). */
+  /** Where to write Drone's templates as files too (for svc exec --template-dir). */
   readonly saveTemplates?: string | undefined;
   readonly progress: (line: string) => void;
   readonly now?: () => number;

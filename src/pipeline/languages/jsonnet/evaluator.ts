@@ -73,7 +73,7 @@ export class JsonnetEvaluator {
     const input = JSON.stringify({
       file: entry,
       searchPath: join(folder, 'repo'),
-      extVars: extVarsOf(request.facts),
+      extVars: extVarsOf(request.facts, request.input),
       maxStack: this.#limits.maxStack,
     });
     const { timeoutMs } = this.#limits;

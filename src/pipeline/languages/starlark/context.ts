@@ -1,3 +1,4 @@
+import type { JsonValue } from '../../types.js';
 import type { LanguageFacts } from '../types.js';
 import type { DroneContext } from './protocol.js';
 
@@ -52,11 +53,14 @@ const REPO_BOOLEANS = [
  * values: '' and False), strings stay strings, flags are booleans, ctx.build.params is a dict.
  * The facts use Drone's names, the same in Jsonnet and Starlark.
  *
- * ctx.input: Drone fills it from the `data:` of a `kind: template` document that names a Starlark
- * template, and leaves it empty for a .drone.star file; svc has no templates, so it is empty too.
- * Build parameters are in ctx.build.params, as in Drone.
+ * ctx.input: the `data:` of the `kind: template` document that loads a Starlark template, its
+ * values typed (strings, numbers, booleans, lists, dicts), as Drone fills it; empty for a
+ * .drone.star file. Build parameters are in ctx.build.params, as in Drone.
  */
-export function droneContext(facts: LanguageFacts): DroneContext {
+export function droneContext(
+  facts: LanguageFacts,
+  input: Readonly<Record<string, JsonValue>> = {},
+): DroneContext {
   const build: Record<string, string | boolean | Record<string, string>> = {};
   for (const field of BUILD_STRINGS) build[field] = text(facts.build[field]);
   build.debug = flag(facts.build.debug);
@@ -66,7 +70,7 @@ export function droneContext(facts: LanguageFacts): DroneContext {
   for (const field of REPO_STRINGS) repo[field] = text(facts.repo[field]);
   for (const field of REPO_BOOLEANS) repo[field] = flag(facts.repo[field]);
 
-  return { build, repo, input: {} };
+  return { build, repo, input: { ...input } };
 }
 
 function text(value: string | number | boolean | undefined): string {

@@ -11,8 +11,8 @@ const MAX_OUTPUT_BYTES = 1_000_000;
  * Evaluates `.drone.star` files as Drone's starlark converter does: go.starlark.net (the same
  * interpreter, compiled to WebAssembly) runs the file and calls `main(ctx)`; the dict it returns,
  * or each item of the list it returns, is a pipeline document. Beyond Drone, which refuses every
- * load(), load() reads other files of the repository; and ctx.input holds the build parameters
- * (see context.ts).
+ * load(), load() reads other files of the repository (what `request.read` gives: nothing for a
+ * template); ctx.input holds a template's inputs (see context.ts).
  *
  * One worker thread serves the evaluations one at a time, in the order they arrive: an evaluation
  * takes milliseconds, starting a worker (compiling a 5 MB interpreter) a few hundred, so a worker
@@ -93,7 +93,7 @@ export class StarlarkEvaluator {
     const goRequest: GoRequest = {
       path: request.path,
       source: request.source,
-      context: droneContext(request.facts),
+      context: droneContext(request.facts, request.input),
       maxSteps: this.#limits.steps,
       maxOutputBytes: MAX_OUTPUT_BYTES,
     };

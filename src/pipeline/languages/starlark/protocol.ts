@@ -1,3 +1,5 @@
+import type { JsonValue } from '../../types.js';
+
 /**
  * Messages between the evaluator (main thread) and its worker (worker.ts). The worker imports this
  * file for types only: Node runs worker.ts from src/ by stripping its types, which does not resolve
@@ -23,7 +25,7 @@ export interface GoRequest {
 export interface DroneContext {
   readonly build: Readonly<Record<string, string | boolean | Readonly<Record<string, string>>>>;
   readonly repo: Readonly<Record<string, string | boolean>>;
-  readonly input: Readonly<Record<string, string>>;
+  readonly input: Readonly<Record<string, JsonValue>>;
 }
 
 /** What the Go side answers (go/request.go, evaluationOutcome), as JSON text. */
