@@ -103,6 +103,11 @@ export class Trigger {
   readonly #deps: TriggerDeps;
   readonly #now: () => number;
   readonly #perRepo = new KeyedLock();
+  /**
+   * Repositories whose pipeline file had `paths` conditions when last read: their next build asks
+   * the provider for its changed files while it reads the file (a repository rarely drops them).
+   */
+  readonly #readPaths = new Set<number>();
   /** The author's structure of the files read lately: each push of an unchanged file reads it once. */
   readonly #readings = new FileReadings();
 
@@ -166,6 +171,9 @@ export class Trigger {
   }
 
   async #create(repo: Repo, owner: User, base: NewBuild, origin: Origin): Promise<TriggerResult> {
+    const ask = () => askChangedFiles(this.#deps.provider, scmTokenOf(owner), repo, base);
+    let early = this.#readPaths.has(repo.id) ? ask() : undefined;
+    early?.catch(() => undefined);
     const file = await this.#readFile(repo, owner, base.after);
     if (typeof file === 'string') return this.#createError(base, file, '');
     if (!file.found) {
@@ -196,10 +204,12 @@ export class Trigger {
     if (checked.kind === 'error') return this.#createError(base, checked.error, file.text);
     // The provider's changed files are asked for while the file is read, when it may have `paths`
     // conditions: the two take about as long. A file without the word asks nothing.
-    const early = mayReadPaths(checked.text)
-      ? askChangedFiles(this.#deps.provider, scmTokenOf(owner), repo, base)
-      : undefined;
-    early?.catch(() => undefined);
+    if (mayReadPaths(checked.text)) this.#readPaths.add(repo.id);
+    else this.#readPaths.delete(repo.id);
+    if (early === undefined && this.#readPaths.has(repo.id)) {
+      early = ask();
+      early.catch(() => undefined);
+    }
     const manifest = readManifest(
       checked.text,
       this.#variables(repo, base, number),
@@ -208,11 +218,7 @@ export class Trigger {
     );
     if (!manifest.ok) return this.#createError(base, `${file.path}: ${manifest.error}`, manifest.text);
     const facts = matchFacts(repo, base, this.#deps.system.host);
-    const { selected, changedFiles } = await selectWithPaths(
-      manifest.pipelines,
-      facts,
-      () => early ?? askChangedFiles(this.#deps.provider, scmTokenOf(owner), repo, base),
-    );
+    const { selected, changedFiles } = await selectWithPaths(manifest.pipelines, facts, () => early ?? ask());
     if (selected.length === 0) {
       return skipped(
         `no pipeline's trigger matches this ${base.event} (branch ${base.target}, ref ${base.ref})${pathsNote(changedFiles)}`,
