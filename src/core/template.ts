@@ -11,12 +11,20 @@ export interface Template {
   name: string;
   /** The template's text. */
   data: string;
+  /**
+   * The provider's id of the namespace (Repo.namespaceUid), as for organization secrets: a namespace
+   * deleted and registered again under its name by someone else does not get its templates. Empty
+   * until known: the first build that loads the template binds it.
+   */
+  namespaceUid: string;
   /** Epoch milliseconds. */
   created: number;
   updated: number;
 }
 
-export type NewTemplate = Omit<Template, 'id' | 'created' | 'updated'>;
+export type NewTemplate = Omit<Template, 'id' | 'created' | 'updated' | 'namespaceUid'> & {
+  namespaceUid?: string;
+};
 
 /**
  * Persistence of templates. Namespaces and names are matched exactly (case included).
@@ -34,6 +42,11 @@ export interface TemplateStore {
   create(template: NewTemplate): Promise<Template>;
   update(template: Template): Promise<Template>;
   delete(id: number): Promise<void>;
+  /**
+   * Binds a template that has no namespace id yet to `namespaceUid`, in one conditional write: true
+   * when this call bound it, false when it was bound already or the uid is empty.
+   */
+  bindNamespace(id: number, namespaceUid: string): Promise<boolean>;
 }
 
 /** The languages a template may be written in. */

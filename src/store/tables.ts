@@ -442,6 +442,7 @@ export interface TemplateRow {
   namespace: string;
   name: string;
   data: string;
+  namespace_uid: string;
   created: number;
   updated: number;
 }

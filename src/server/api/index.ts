@@ -196,7 +196,7 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       ...streamLogRoutes(api, { ...store, liveLogs: deps.liveLogs, logBatches: deps.logBatches, canWrite }),
       ...streamsBadgesAndAccountRoutes(api, deps, access),
       ...secretRoutes({ secrets: store.secrets, repos: store.repos }),
-      ...templateRoutes({ templates: store.templates, namespaces }),
+      ...templateRoutes({ templates: store.templates, namespaces, repos: store.repos }),
       ...cacheRoutes({ caches: deps.caches }),
       ...yamlHelperRoutes({ repos: store.repos }),
       ...queueAdminRoutes({ store, queue: deps.queue, reasons }),

@@ -106,6 +106,24 @@ describe('Trigger with templates', () => {
       );
   });
 
+  it('never loads a template of a namespace that had the name before (another provider id)', async () => {
+    await fixture.store.templates.create({
+      namespace: 'octocat',
+      name: 'former.yaml',
+      data: PLUGIN,
+      namespaceUid: `not-${repo.namespaceUid}`,
+    });
+    const result = await new Trigger(deps).trigger(
+      repo,
+      push({ '.drone.yml': FILE.replace('plugin.yaml', 'former.yaml') }),
+    );
+    expect(result).toMatchObject({ kind: 'created', build: { status: 'error' } });
+    if (result.kind === 'created')
+      expect(result.build.error).toBe(
+        'template former.yaml not found in namespace octocat (loaded at .drone.yml:2)',
+      );
+  });
+
   it('makes an error build naming the template, line and column of a template that fails', async () => {
     await fixture.store.templates.create({
       namespace: 'octocat',

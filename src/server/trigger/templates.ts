@@ -1,13 +1,13 @@
 import type { NewBuild } from '../../core/build.js';
 import type { Repo } from '../../core/repo.js';
-import type { TemplateStore } from '../../core/template.js';
+import type { Template, TemplateStore } from '../../core/template.js';
 import { languageFacts, languageOf } from '../../pipeline/languages/index.js';
 import { TemplateError, type TemplateRenderer } from '../../pipeline/templates/index.js';
 
 /** What the trigger renders templates with: the renderer, and the store it loads them from. */
 export interface TriggerTemplates {
   readonly renderer: TemplateRenderer;
-  readonly store: Pick<TemplateStore, 'findName'>;
+  readonly store: Pick<TemplateStore, 'findName' | 'bindNamespace'>;
 }
 
 /** The file with its templates rendered, or why it cannot be (the error build's message). */
@@ -43,7 +43,7 @@ export async function renderTemplates(
         repoTimeout: repo.timeout,
         repoCounter: repo.counter,
       },
-      load: async (name) => (await templates.store.findName(repo.namespace, name))?.data,
+      load: async (name) => (await ownTemplate(templates.store, repo, name))?.data,
       source: `namespace ${repo.namespace}`,
     });
     return { ok: true, text: text ?? file.text };
@@ -51,4 +51,23 @@ export async function renderTemplates(
     if (error instanceof TemplateError) return { ok: false, error: error.message };
     throw error;
   }
+}
+
+/**
+ * The repository's namespace's template of that name — its namespace by the provider's id, not only
+ * by name, as organization secrets: a namespace deleted and registered again by someone else does
+ * not get its templates. One not yet bound (added before its namespace was known) is bound to this
+ * repository's namespace on first use.
+ */
+async function ownTemplate(
+  store: Pick<TemplateStore, 'findName' | 'bindNamespace'>,
+  repo: Pick<Repo, 'namespace' | 'namespaceUid'>,
+  name: string,
+): Promise<Template | undefined> {
+  const template = await store.findName(repo.namespace, name);
+  if (template === undefined) return undefined;
+  if (template.namespaceUid === repo.namespaceUid) return template;
+  if (template.namespaceUid === '' && (await store.bindNamespace(template.id, repo.namespaceUid)))
+    return template;
+  return undefined;
 }

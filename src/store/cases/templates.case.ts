@@ -23,6 +23,23 @@ export function templatesContract(open: OpenFreshStore): void {
       expect(await store().templates.findName(unique('other-'), 'plugin.yaml')).toBeUndefined();
     });
 
+    it('binds a template to its namespace’s provider id once: a second bind does nothing', async () => {
+      const namespace = unique('acme-');
+      const created = await store().templates.create({ namespace, name: 'plugin.yaml', data: PLUGIN });
+      expect(created.namespaceUid).toBe('');
+      expect(await store().templates.bindNamespace(created.id, '')).toBe(false);
+      expect(await store().templates.bindNamespace(created.id, '583231')).toBe(true);
+      expect(await store().templates.bindNamespace(created.id, '999')).toBe(false);
+      expect((await store().templates.findName(namespace, 'plugin.yaml'))?.namespaceUid).toBe('583231');
+      const bound = await store().templates.create({
+        namespace,
+        name: 'b.yaml',
+        data: PLUGIN,
+        namespaceUid: '7',
+      });
+      expect(await store().templates.findName(namespace, 'b.yaml')).toEqual(bound);
+    });
+
     it('keeps the same name apart in two namespaces, and refuses it twice in one', async () => {
       const [a, b] = [unique('a-'), unique('b-')];
       const first = await store().templates.create({

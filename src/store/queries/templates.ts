@@ -11,6 +11,7 @@ function toTemplate(row: Selectable<TemplateRow>): Template {
     namespace: row.namespace,
     name: row.name,
     data: row.data,
+    namespaceUid: row.namespace_uid,
     created: Number(row.created),
     updated: Number(row.updated),
   };
@@ -65,6 +66,7 @@ export class SqlTemplateStore implements TemplateStore {
       namespace: template.namespace,
       name: template.name,
       data: template.data,
+      namespace_uid: template.namespaceUid ?? '',
       created: now,
       updated: now,
     };
@@ -73,7 +75,7 @@ export class SqlTemplateStore implements TemplateStore {
       () => insertId(this.#adapter, this.#db.insertInto('templates').values(values)),
       { conflict: taken(template) },
     );
-    return { ...values, id };
+    return { ...template, namespaceUid: values.namespace_uid, id, created: now, updated: now };
   }
 
   async update(template: Template): Promise<Template> {
@@ -83,7 +85,13 @@ export class SqlTemplateStore implements TemplateStore {
       () =>
         this.#db
           .updateTable('templates')
-          .set({ namespace: template.namespace, name: template.name, data: template.data, updated })
+          .set({
+            namespace: template.namespace,
+            name: template.name,
+            data: template.data,
+            namespace_uid: template.namespaceUid,
+            updated,
+          })
           .where('id', '=', template.id)
           .executeTakeFirstOrThrow(),
       { conflict: taken(template) },
@@ -94,5 +102,16 @@ export class SqlTemplateStore implements TemplateStore {
 
   async delete(id: number): Promise<void> {
     await this.#db.deleteFrom('templates').where('id', '=', id).execute();
+  }
+
+  async bindNamespace(id: number, namespaceUid: string): Promise<boolean> {
+    if (namespaceUid === '') return false;
+    const result = await this.#db
+      .updateTable('templates')
+      .set({ namespace_uid: namespaceUid })
+      .where('id', '=', id)
+      .where('namespace_uid', '=', '')
+      .executeTakeFirstOrThrow();
+    return changed(result) > 0;
   }
 }

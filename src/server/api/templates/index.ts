@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InvalidInputError, NotFoundError } from '../../../core/errors.js';
 import type { Template, TemplateStore } from '../../../core/template.js';
+import type { RepoStore } from '../../../core/repo.js';
 import { templateJson } from '../json/template.js';
 import type { NamespaceAccess } from '../namespace-access.js';
 import { ADMIN, NAMESPACE_ADMIN, NAMESPACE_READ, route, type ApiRoute } from '../route.js';
@@ -12,6 +13,8 @@ export interface TemplateDeps {
   readonly templates: Pick<TemplateStore, 'findName' | 'list' | 'listAll' | 'create' | 'update' | 'delete'>;
   /** Decides who may move a template to another namespace (its administrators only). */
   readonly namespaces: Pick<NamespaceAccess, 'check'>;
+  /** The provider's ids of namespaces, to bind templates to (as organization secrets are). */
+  readonly repos: Pick<RepoStore, 'findNamespaceUid'>;
 }
 
 /**
@@ -50,7 +53,13 @@ export function templateRoutes(deps: TemplateDeps): ApiRoute[] {
           );
         const namespace = body.namespace ?? template.namespace;
         if (namespace !== template.namespace) await deps.namespaces.check(namespace, principal, 'admin');
-        const changed = { ...template, namespace, data: body.data ?? template.data };
+        const moved = namespace !== template.namespace;
+        const changed = {
+          ...template,
+          namespace,
+          data: body.data ?? template.data,
+          namespaceUid: moved ? await deps.repos.findNamespaceUid(namespace) : template.namespaceUid,
+        };
         return templateJson(await deps.templates.update(changed));
       },
     });
@@ -96,6 +105,7 @@ export function templateRoutes(deps: TemplateDeps): ApiRoute[] {
           namespace: params.namespace,
           name: body.name,
           data: body.data,
+          namespaceUid: await deps.repos.findNamespaceUid(params.namespace),
         });
         return templateJson(template);
       },
