@@ -28,6 +28,11 @@ import { planDeployments } from './deployments.js';
 import { runPlugins } from './plugins.js';
 import { withHeadCommit } from './head-commit.js';
 
+/** Lets the event loop run `count` times: pending I/O and the callbacks it queued go first. */
+async function turnsOfTheLoop(count: number): Promise<void> {
+  for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Whether the file may have `paths` (or Woodpecker's `path`) conditions: the word as a key. */
 function mayReadPaths(text: string): boolean {
   return /(^|[\s{,])paths?\s*:/m.test(text);
@@ -210,6 +215,10 @@ export class Trigger {
       early = ask();
       early.catch(() => undefined);
     }
+    // Reading the file below holds the event loop for milliseconds: the provider's request must be
+    // on its way first (a few turns of the loop: the client's own steps), or it waits for the
+    // reading instead of running beside it.
+    if (early !== undefined) await turnsOfTheLoop(3);
     const manifest = readManifest(
       checked.text,
       this.#variables(repo, base, number),
