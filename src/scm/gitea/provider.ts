@@ -3,6 +3,7 @@ import type {
   ScmAccount,
   ScmChange,
   ScmChangedFiles,
+  ScmTeam,
   ScmCommit,
   ScmCommitRef,
   ScmHookRequest,
@@ -20,6 +21,7 @@ import { gitAuthOf, netrcFor, type GitAuthOptions } from '../netrc.js';
 import { oauth2LoginOf, type OAuth2Client } from '../oauth2.js';
 import { filePath, repoPath } from '../paths.js';
 import { providerTransport } from '../transport.js';
+import { giteaFindTeam, giteaTeams } from './teams.js';
 import { giteaChangedFiles } from './changed-files.js';
 import { GiteaClient } from './client.js';
 import { toGiteaState, toScmCommit, toScmRepo } from './convert.js';
@@ -160,6 +162,14 @@ export class GiteaProvider implements ScmProvider {
 
   changedFiles(token: ScmToken, repo: ScmRepoRef, change: ScmChange): Promise<ScmChangedFiles> {
     return giteaChangedFiles(this.#client, token.token, repo, change);
+  }
+
+  teams(token: ScmToken): Promise<ScmTeam[]> {
+    return giteaTeams(this.#client, token.token);
+  }
+
+  findTeam(token: ScmToken, org: string, slug: string): Promise<ScmTeam> {
+    return giteaFindTeam(this.#client, token.token, org, slug);
   }
 
   createHook(token: ScmToken, repo: ScmRepoRef, hook: { url: string; secret: string }): Promise<void> {

@@ -3,6 +3,7 @@ import type {
   ScmAccount,
   ScmChange,
   ScmChangedFiles,
+  ScmTeam,
   ScmCommit,
   ScmCommitRef,
   ScmHookRequest,
@@ -20,6 +21,7 @@ import { gitAuthOf, netrcFor, type GitAuthOptions } from '../netrc.js';
 import { oauth2LoginOf, type OAuth2Client } from '../oauth2.js';
 import { providerTransport } from '../transport.js';
 import { gitLabChangedFiles } from './changed-files.js';
+import { gitLabFindTeam, gitLabTeams } from './teams.js';
 import { GitLabClient } from './client.js';
 import { absoluteUrl, accessLevel, MAINTAINER, statusRef, toGitLabState, toScmRepo } from './convert.js';
 import { GITLAB } from './errors.js';
@@ -216,6 +218,14 @@ export class GitLabProvider implements ScmProvider {
 
   changedFiles(token: ScmToken, repo: ScmRepoRef, change: ScmChange): Promise<ScmChangedFiles> {
     return gitLabChangedFiles(this.#client, token.token, repo, change);
+  }
+
+  teams(token: ScmToken): Promise<ScmTeam[]> {
+    return gitLabTeams(this.#client, token.token);
+  }
+
+  findTeam(token: ScmToken, org: string, slug: string): Promise<ScmTeam> {
+    return gitLabFindTeam(this.#client, token.token, org, slug);
   }
 
   createHook(token: ScmToken, repo: ScmRepoRef, hook: { url: string; secret: string }): Promise<void> {

@@ -36,6 +36,7 @@ import { hookRoutes } from './routes-hooks.js';
 import { oauthRoutes } from './routes-oauth.js';
 import { repoRoutes } from './routes-repos.js';
 import { userRoutes } from './routes-user.js';
+import { teamRoutes, type GiteaTeam } from './routes-teams.js';
 import { createServer } from './server.js';
 import type { ForgeDouble } from '../forge/double.js';
 import { closeServer } from '../forge/router.js';
@@ -46,6 +47,8 @@ export interface GiteaDouble extends ForgeDouble {
   readonly clientId: string;
   readonly clientSecret: string;
   /** Adds an account with a personal access token (which never expires), returned. */
+  /** Adds a team to an organization with these members (logins); returns its id. */
+  addTeam(org: string, name: string, members: string[]): number;
   addUser(user: { login: string; email?: string; orgs?: string[]; orgAdmin?: string[] }): {
     login: string;
     token: string;
@@ -98,7 +101,14 @@ export async function startGiteaDouble(options: GiteaDoubleOptions = {}): Promis
     now: () => Date.now() + offset,
     unknown: [],
   };
-  const api = [...userRoutes(env), ...repoRoutes(env), ...changeRoutes(env), ...hookRoutes(env)];
+  const teams: GiteaTeam[] = [];
+  const api = [
+    ...userRoutes(env),
+    ...teamRoutes(env, teams),
+    ...repoRoutes(env),
+    ...changeRoutes(env),
+    ...hookRoutes(env),
+  ];
   const faults = new Faults();
   const server = createServer(env, oauthRoutes(env), api, options.tls, faults);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -168,6 +178,11 @@ export async function startGiteaDouble(options: GiteaDoubleOptions = {}): Promis
     fail: (rule) => faults.fail(rule),
     recover: () => faults.recover(),
     faultHits: () => faults.hits,
+    addTeam(org, name, members) {
+      const id = 3_000 + teams.length;
+      teams.push({ id, org, name, members: new Set(members.map((m) => m.toLowerCase())) });
+      return id;
+    },
     close: () => closeServer(server),
   };
 }
