@@ -57,7 +57,7 @@ describe('planDeployments', () => {
     const plan = await planDeployments(
       environments([production]),
       { id: 1 },
-      { event: 'push', deployTo: '', target: 'main' },
+      { event: 'push', deployTo: '', target: 'main', source: 'main' },
       selected(),
       1_000,
     );
@@ -72,7 +72,7 @@ describe('planDeployments', () => {
   });
 
   it('makes every stage of a promotion to a defined environment deploy there; an undefined target protects nothing', async () => {
-    const promote = { event: 'promote', deployTo: 'production', target: 'main' } as const;
+    const promote = { event: 'promote', deployTo: 'production', target: 'main', source: 'main' } as const;
     const plan = await planDeployments(environments([production]), { id: 1 }, promote, selected(), 0);
     expect(plan.ok && plan.deployments.map((d) => d?.environment)).toEqual([
       'production',
@@ -97,7 +97,7 @@ describe('planDeployments', () => {
     const plan = await planDeployments(
       environments([production]),
       { id: 1 },
-      { event: 'push', deployTo: '', target: 'feature/x' },
+      { event: 'push', deployTo: '', target: 'feature/x', source: 'feature/x' },
       selected(),
       0,
     );
@@ -105,6 +105,20 @@ describe('planDeployments', () => {
       ok: false,
       error:
         'pipeline "ship" may not deploy to production from branch feature/x: production takes only main (repository settings, Environments)',
+    });
+  });
+
+  it('judges a pull request by its own branch, not the branch it targets', async () => {
+    const plan = await planDeployments(
+      environments([production]),
+      { id: 1 },
+      { event: 'pull_request', deployTo: '', target: 'main', source: 'feature/x' },
+      selected(),
+      0,
+    );
+    expect(plan).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('from branch feature/x') as unknown,
     });
   });
 });

@@ -19,7 +19,7 @@ export type DeploymentPlan =
 export async function planDeployments(
   environments: Pick<EnvironmentStore, 'list'>,
   repo: Pick<Repo, 'id'>,
-  build: Pick<NewBuild, 'event' | 'deployTo' | 'target'>,
+  build: Pick<NewBuild, 'event' | 'deployTo' | 'target' | 'source'>,
   selected: readonly SelectedPipeline[],
   now: number,
 ): Promise<DeploymentPlan> {
@@ -41,11 +41,12 @@ export async function planDeployments(
       continue;
     }
     const branches = environment.branches;
-    if (branches.length > 0 && !branches.some((glob) => globMatch(glob, build.target))) {
+    const branch = deployingBranch(build);
+    if (branches.length > 0 && !branches.some((glob) => globMatch(glob, branch))) {
       const pipeline = selected[index]?.pipeline.name ?? '';
       return {
         ok: false,
-        error: `pipeline "${pipeline}" may not deploy to ${name} from branch ${build.target}: ${name} takes only ${branches.join(', ')} (repository settings, Environments)`,
+        error: `pipeline "${pipeline}" may not deploy to ${name} from branch ${branch}: ${name} takes only ${branches.join(', ')} (repository settings, Environments)`,
       };
     }
     const waits = environment.required > 0;
@@ -57,4 +58,13 @@ export async function planDeployments(
     });
   }
   return { ok: true, deployments };
+}
+
+/**
+ * The branch whose code a build deploys: a pull request's own branch, not the one it targets (its
+ * DRONE_BRANCH) — a pull request into main runs the pull request's code, which main's rule is not
+ * about (as GitHub's deployment branch rules see a pull request's merge ref, not main).
+ */
+function deployingBranch(build: Pick<NewBuild, 'event' | 'target' | 'source'>): string {
+  return build.event === 'pull_request' ? build.source : build.target;
 }
