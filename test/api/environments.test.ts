@@ -154,6 +154,12 @@ describe('deployment environments: settings, approvals by distinct approvers, br
     expect((listed.json as { name: string }[]).map((e) => e.name)).toEqual(['production']);
     const patched = await api('/environments/production', 'boss', { method: 'PATCH', body: { timeout: 90 } });
     expect(patched.json).toMatchObject({ timeout: 90, required_approvals: 2 });
+    const renamed = await api('/environments/production', 'boss', {
+      method: 'PATCH',
+      body: { name: 'prod' },
+    });
+    expect(renamed.status).toBe(400);
+    expect(renamed.text).toContain('cannot be renamed');
     expect((await api('/environments/production', 'dev', { method: 'DELETE' })).status).toBe(403);
     expect((await api('/environments/nowhere', 'viewer')).status).toBe(404);
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EnvironmentStore } from '../../../core/environment.js';
-import { NotFoundError } from '../../../core/errors.js';
+import { InvalidInputError, NotFoundError } from '../../../core/errors.js';
 import type { Repo } from '../../../core/repo.js';
 import type { ScmProvider } from '../../../core/scm.js';
 import type { UserStore } from '../../../core/user.js';
@@ -99,6 +99,12 @@ export function environmentRoutes(deps: EnvironmentRouteDeps): ApiRoute[] {
       response: { schema: environmentSchema, description: 'the environment as changed' },
       async handler({ repo, params, body, principal }) {
         const current = await find(repo, params.environment);
+        // Stages waiting for approval name their environment: a new name would leave them without
+        // its approvers (anyone with write access could approve them).
+        if (body.name !== undefined && body.name !== current.name)
+          throw new InvalidInputError(
+            'name: an environment cannot be renamed; add one under the new name and delete this one',
+          );
         const approvers =
           body.approvers === undefined
             ? current.approvers
@@ -110,7 +116,6 @@ export function environmentRoutes(deps: EnvironmentRouteDeps): ApiRoute[] {
         const next = {
           ...current,
           approvers,
-          ...(body.name === undefined ? {} : { name: body.name }),
           ...(body.required_approvals === undefined ? {} : { required: body.required_approvals }),
           ...(body.branches === undefined ? {} : { branches: body.branches }),
           ...(body.timeout === undefined ? {} : { timeout: body.timeout }),
