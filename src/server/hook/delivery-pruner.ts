@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { PassLoop } from '../pass-loop.js';
 import type { HookDeliveryStore } from '../../core/hook-delivery.js';
 import type { Leadership } from '../cluster/lease-keeper.js';
 
@@ -29,25 +30,21 @@ export interface DeliveryPrunerDeps {
 export class DeliveryPruner {
   readonly #deps: DeliveryPrunerDeps;
   readonly #now: () => number;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<unknown> | undefined;
-  #stopped = false;
+  readonly #loop: PassLoop;
 
   constructor(deps: DeliveryPrunerDeps) {
     this.#deps = deps;
     this.#now = deps.now ?? Date.now;
+    this.#loop = new PassLoop(() => this.pass(), deps.intervalMs ?? PRUNE_EVERY_MS);
   }
 
   start(): void {
-    this.#stopped = false;
-    this.#schedule(0);
+    this.#loop.start();
   }
 
   /** Stops pruning; resolves once a pass under way has ended. */
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running;
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   /** One pass: how many expired deliveries it deleted. Never throws. */
@@ -62,16 +59,5 @@ export class DeliveryPruner {
       this.#deps.logger.warn({ err: error }, 'webhook deliveries: pruning failed');
       return 0;
     }
-  }
-
-  #schedule(delay: number): void {
-    if (this.#stopped) return;
-    this.#timer = setTimeout(() => {
-      this.#running = this.pass().finally(() => {
-        this.#running = undefined;
-        this.#schedule(this.#deps.intervalMs ?? PRUNE_EVERY_MS);
-      });
-    }, delay);
-    this.#timer.unref();
   }
 }

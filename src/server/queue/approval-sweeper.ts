@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { PassLoop } from '../pass-loop.js';
 import type { BuildStore } from '../../core/build.js';
 import type { StageStore } from '../../core/stage.js';
 import type { Leadership } from '../cluster/lease-keeper.js';
@@ -26,24 +27,20 @@ const SWEEP_EVERY_MS = 30_000;
 export class ApprovalSweeper {
   readonly #deps: ApprovalSweeperDeps;
   readonly #now: () => number;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<unknown> | undefined;
-  #stopped = false;
+  readonly #loop: PassLoop;
 
   constructor(deps: ApprovalSweeperDeps) {
     this.#deps = deps;
     this.#now = deps.now ?? Date.now;
+    this.#loop = new PassLoop(() => this.pass(), deps.intervalMs ?? SWEEP_EVERY_MS);
   }
 
   start(): void {
-    this.#stopped = false;
-    this.#schedule(0);
+    this.#loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running;
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   /** One pass: how many stages it declined. Never throws. */
@@ -70,16 +67,5 @@ export class ApprovalSweeper {
       this.#deps.logger.warn({ err: error }, 'approvals: declining expired deployments failed');
     }
     return declined;
-  }
-
-  #schedule(delay: number): void {
-    if (this.#stopped) return;
-    this.#timer = setTimeout(() => {
-      this.#running = this.pass().finally(() => {
-        this.#running = undefined;
-        this.#schedule(this.#deps.intervalMs ?? SWEEP_EVERY_MS);
-      });
-    }, delay);
-    this.#timer.unref();
   }
 }
