@@ -1,4 +1,5 @@
 import type { ArtifactStore } from './artifact.js';
+import type { TestReportStore } from './test-report.js';
 import type { BuildStore } from './build.js';
 import type { BuildHistoryStore } from './build-history.js';
 import type { CacheStore } from './cache.js';
@@ -60,6 +61,8 @@ export interface Store {
   readonly approvals: ApprovalStore;
   /** Pipeline templates of namespaces (kind: template documents load them). */
   readonly templates: TemplateStore;
+  /** Tests of repositories and their results per build (docs/test-reports.md). */
+  readonly testReports: TestReportStore;
   /** Leases of the jobs one server of several runs at a time (docs/ha.md). */
   readonly leases: LeaseStore;
   /** Signals to and from the other servers of the database (docs/ha.md). */

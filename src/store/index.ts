@@ -29,6 +29,7 @@ import { SqlRepoStore } from './queries/repos.js';
 import { SqlRunnerStore } from './queries/runners.js';
 import { SqlSecretStore } from './queries/secrets.js';
 import { SqlTemplateStore } from './queries/templates.js';
+import { SqlTestReportStore } from './queries/test-reports.js';
 import { SqlStageStore } from './queries/stages.js';
 import { SqlStatusOutboxStore } from './queries/status-outbox.js';
 import { SqlStepStore } from './queries/steps.js';
@@ -102,6 +103,7 @@ class SqlStore implements Store {
   readonly environments;
   readonly approvals;
   readonly templates;
+  readonly testReports;
   readonly leases;
   readonly signals: ClusterChannel;
   readonly schemaVersion: number;
@@ -139,6 +141,7 @@ class SqlStore implements Store {
     this.environments = new SqlEnvironmentStore(connection);
     this.approvals = new SqlApprovalStore(connection);
     this.templates = new SqlTemplateStore(connection);
+    this.testReports = new SqlTestReportStore(connection);
     this.leases = new SqlLeaseStore(connection);
     this.signals = signals;
   }

@@ -23,6 +23,7 @@ import { secretsContract } from './cases/secrets.case.js';
 import { stagesStepsContract } from './cases/stages-steps.case.js';
 import { statusOutboxContract } from './cases/status-outbox.case.js';
 import { templatesContract } from './cases/templates.case.js';
+import { testReportsContract } from './cases/test-reports.case.js';
 import { usersContract } from './cases/users.case.js';
 
 export type { OpenFreshStore } from './cases/fixtures.case.js';
@@ -50,6 +51,7 @@ export function storeContract(open: OpenFreshStore): void {
   artifactsContract(open);
   environmentsContract(open);
   templatesContract(open);
+  testReportsContract(open);
 }
 
 /**

@@ -363,6 +363,9 @@ export interface Tables {
   templates: TemplateRow;
   environments: EnvironmentRow;
   approvals: ApprovalRow;
+  test_cases: TestCaseRow;
+  test_results: TestResultRow;
+  test_quarantine: TestQuarantineRow;
 }
 
 /** environments: `approvers` and `branches` are JSON (since schema version 20). */
@@ -445,4 +448,50 @@ export interface TemplateRow {
   namespace_uid: string;
   created: number;
   updated: number;
+}
+
+/** test_cases: a repository's tests by suite and name (since schema version 22). */
+export interface TestCaseRow {
+  id: Generated<number>;
+  repo_id: number;
+  /** SHA-256 (hex) of suite NUL name: the unique key within the repository. */
+  name_hash: string;
+  suite: string;
+  name: string;
+  quarantined: number;
+  flaky_seen: number;
+  created: number;
+}
+
+/** test_results: each run of a test in a step's attempt, gone with its build (since schema version 22). */
+export interface TestResultRow {
+  id: Generated<number>;
+  case_id: number;
+  repo_id: number;
+  build_id: number;
+  stage_id: number;
+  step_id: number;
+  attempt: number;
+  status: string;
+  duration_ms: number;
+  message: string;
+  output: string;
+  file: string;
+  is_new: number;
+  quarantined: number;
+  superseded: number;
+  commit_sha: string;
+  created: number;
+}
+
+/** test_quarantine: every quarantine and lift of a test (since schema version 22). */
+export interface TestQuarantineRow {
+  id: Generated<number>;
+  case_id: number;
+  repo_id: number;
+  quarantined: number;
+  user_id: number;
+  login: string;
+  comment: string;
+  created: number;
 }

@@ -19,6 +19,7 @@ import { stepAttempts } from './018-step-attempts.js';
 import { buildChangedFiles } from './019-build-changed-files.js';
 import { environments } from './020-environments.js';
 import { templates } from './021-templates.js';
+import { testReports } from './022-test-reports.js';
 import type { Migration } from './migration.js';
 
 /** Every migration svc knows, oldest first; append, never edit or reorder. */
@@ -44,6 +45,7 @@ export const MIGRATIONS: readonly Migration[] = [
   buildChangedFiles,
   environments,
   templates,
+  testReports,
 ];
 
 /** The schema version this svc writes. */
