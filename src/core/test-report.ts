@@ -85,6 +85,7 @@ export interface CommitEvidence {
   caseId: number;
   buildId: number;
   buildNumber: number;
+  stepId: number;
   attempt: number;
   status: TestStatus;
   created: number;

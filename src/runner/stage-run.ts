@@ -9,7 +9,8 @@ import {
 } from '../core/engine.js';
 import { stepAround } from './step-around.js';
 import type { CacheTransport } from './cache/transport.js';
-import type { ArtifactTransport } from './artifacts/transport.js';
+import type { ArtifactTransport, TestReceipt } from './artifacts/transport.js';
+import { failuresAllQuarantined } from './artifacts/test-lines.js';
 import type { StageFiles } from './step-around.js';
 import { isFailed } from '../core/status.js';
 import { graphProblem } from './graph.js';
@@ -179,7 +180,7 @@ export class StageRun {
     const attempts = 1 + (step.retry?.max ?? 0);
     let attempt = 1;
     const retried = (exit: StepExit) => attempt < attempts && exitRetried(step.retry, exit);
-    let run = await this.attempt(step, output, retried);
+    let run = await this.attempt(step, output, retried, attempt);
     while (attempt < attempts && !this.stopped()) {
       const why = retryReason(step.retry, run);
       if (why === undefined) break;
@@ -190,7 +191,7 @@ export class StageRun {
       output(`retry: attempt ${attempt} of ${attempts} failed (${why}); the step runs again`);
       attempt++;
       // Each attempt is a step of its own to the engine: a new container, never the exited one.
-      run = await this.attempt({ ...step, id: attemptStepId(step.id, attempt) }, output, retried);
+      run = await this.attempt({ ...step, id: attemptStepId(step.id, attempt) }, output, retried, attempt);
     }
 
     result.attempts = attempt;
@@ -223,6 +224,7 @@ export class StageRun {
     step: ExecStep,
     output: OutputSink,
     retried: (exit: StepExit) => boolean,
+    attempt: number,
   ): Promise<Attempt> {
     const control = new AbortController();
     const onStop = (): void => control.abort(this.stop.signal.reason);
@@ -237,15 +239,29 @@ export class StageRun {
             control.abort(new Error(timeout));
           }, step.timeout)
         : undefined;
+    let tests: TestReceipt | undefined;
+    const onTests = (receipt: TestReceipt): void => {
+      tests = receipt;
+    };
     try {
       const exit = await this.o.engine.run(
         this.o.spec,
         withStageStatus(step, this.failedSteps),
         output,
         control.signal,
-        stepAround(step, { ...this.o, output, signal: control.signal, retried }),
+        stepAround(step, { ...this.o, output, signal: control.signal, retried, attempt, onTests }),
       );
-      return { outcome: exitOutcome(exit), exit, timedOut: false };
+      const outcome = exitOutcome(exit);
+      if (outcome.status === 'failure' && !exit.oomKilled && failuresAllQuarantined(tests)) {
+        // The tests failed, and only tests the repository quarantined: the step passes (docs/test-reports.md).
+        output(`tests: every failure is of a quarantined test: the step passes (it exited ${exit.exitCode})`);
+        return {
+          outcome: { ...outcome, status: 'success' },
+          exit: { ...exit, exitCode: 0 },
+          timedOut: false,
+        };
+      }
+      return { outcome, exit, timedOut: false };
     } catch (err) {
       if (timedOut) return { outcome: timedOutOutcome(timeout), exit: undefined, timedOut };
       const stop = this.state.stopMessage;

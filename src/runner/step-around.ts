@@ -8,8 +8,8 @@ import type {
   StepFiles,
 } from '../core/engine.js';
 import { CLONE_STEP } from '../pipeline/compile/dag.js';
-import { artifactsAfter } from './artifacts/around.js';
-import type { ArtifactTransport } from './artifacts/transport.js';
+import { artifactsAfter, type ArtifactsAfter } from './artifacts/around.js';
+import type { ArtifactTransport, TestReceipt } from './artifacts/transport.js';
 import { stepCache } from './cache/around.js';
 import type { CacheTransport } from './cache/transport.js';
 
@@ -36,6 +36,10 @@ export function stepAround(
     signal: AbortSignal;
     /** Whether the attempt that exited so runs again (`retry:`): its files are not kept. */
     retried?: (exit: StepExit) => boolean;
+    /** The attempt (`retry:`), from 1. */
+    attempt?: number;
+    /** Told what the server read of the step's test reports, once uploaded. */
+    onTests?: (tests: TestReceipt) => void;
   },
 ): AroundStep | undefined {
   const { spec, output } = stage;
@@ -48,12 +52,13 @@ export function stepAround(
     return undefined;
   }
   const cache = stepCache(step, stage);
-  let artifacts: AroundStep['after'] | undefined;
+  let artifacts: ArtifactsAfter | undefined;
   if (step.artifacts !== undefined) {
     if (stage.artifacts === undefined) output('artifacts: not kept: this runner keeps no artifacts');
     else
       artifacts = artifactsAfter({
         step: step.name,
+        attempt: stage.attempt ?? 1,
         artifacts: step.artifacts,
         workspacePath: spec.workspace.path,
         transport: stage.artifacts,
@@ -68,13 +73,12 @@ export function stepAround(
       await cache?.before(files);
     },
     async after(files, exit) {
-      if (stage.retried?.(exit) === true) {
-        if (cache !== undefined || artifacts !== undefined)
-          output('cache and artifacts: left to the attempt that runs next');
-        return;
-      }
-      await cache?.after(files, exit);
-      await artifacts?.(files, exit);
+      const retried = stage.retried?.(exit) === true;
+      if (retried && (cache !== undefined || artifacts !== undefined))
+        output('cache and artifacts: left to the attempt that runs next');
+      if (!retried) await cache?.after(files, exit);
+      const tests = await artifacts?.(files, exit, retried);
+      if (tests !== undefined) stage.onTests?.(tests);
     },
   };
 }

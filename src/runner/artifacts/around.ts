@@ -1,11 +1,14 @@
-import type { AroundStep, ExecArtifacts, StepFiles } from '../../core/engine.js';
+import type { ExecArtifacts, StepExit, StepFiles } from '../../core/engine.js';
 import { decompressed, restoreCache } from '../cache/archive.js';
 import { selectFiles } from './select.js';
-import type { ArtifactTransport } from './transport.js';
+import { testLines } from './test-lines.js';
+import type { ArtifactTransport, TestReceipt } from './transport.js';
 
 /** What a step's artifacts need from the stage it runs in. */
 export interface StepArtifactsContext {
   step: string;
+  /** The step's attempt (`retry:`), from 1. */
+  attempt: number;
   artifacts: ExecArtifacts;
   workspacePath: string;
   transport: ArtifactTransport;
@@ -14,23 +17,36 @@ export interface StepArtifactsContext {
   now?: () => number;
 }
 
+/** Uploads a step's artifacts after an attempt; `retried`: the step runs again. Answers the reports' receipt. */
+export type ArtifactsAfter = (
+  files: StepFiles,
+  exit: StepExit,
+  retried: boolean,
+) => Promise<TestReceipt | undefined>;
+
 /**
  * A step's `artifacts:` after its run: the workspace's files its globs select are uploaded as one
- * artifact — after success, or whatever the exit with `when: always`. An upload that fails or
- * selects nothing is said in the step's log; it never changes the step's outcome.
+ * artifact — after success, or whatever the exit with `when: always`. Its test reports
+ * (`reports: junit:`) are uploaded whatever the exit, alone when the rest is not: a failed attempt
+ * is when they matter most, and an attempt run again still tells which tests failed in it (the
+ * flaky rule). An upload that fails or selects nothing is said in the step's log; it never changes
+ * the step's outcome by itself (the receipt may: see StageRun).
  */
-export function artifactsAfter(context: StepArtifactsContext): AroundStep['after'] {
+export function artifactsAfter(context: StepArtifactsContext): ArtifactsAfter {
   const { artifacts, say } = context;
   const now = context.now ?? Date.now;
-  return async (files, exit) => {
-    if (exit.exitCode !== 0 && !artifacts.always)
-      return say(
-        `artifacts: "${artifacts.name}" not uploaded: the step failed (when: always uploads anyway)`,
-      );
+  const reports = artifacts.reports.junit;
+  return async (files, exit, retried) => {
+    const everything = !retried && (exit.exitCode === 0 || artifacts.always);
+    if (!everything && reports.length === 0) {
+      if (!retried)
+        say(`artifacts: "${artifacts.name}" not uploaded: the step failed (when: always uploads anyway)`);
+      return undefined;
+    }
     const started = now();
     const found: string[] = [];
     try {
-      const globs = [...artifacts.paths, ...artifacts.reports.junit];
+      const globs = everything ? [...artifacts.paths, ...reports] : reports;
       const tar = selectFiles(
         files,
         context.workspacePath,
@@ -42,23 +58,35 @@ export function artifactsAfter(context: StepArtifactsContext): AroundStep['after
         {
           name: artifacts.name,
           step: context.step,
+          attempt: context.attempt,
           expireIn: artifacts.expireIn,
-          junit: artifacts.reports.junit,
+          junit: reports,
           tar,
         },
         context.signal,
       );
-      if ('refused' in answer) return say(`artifacts: "${artifacts.name}" not uploaded: ${answer.refused}`);
-      if (found.length === 0)
-        return say(`artifacts: "${artifacts.name}": no file matches ${globs.join(', ')}`);
+      if ('refused' in answer) {
+        say(`artifacts: "${artifacts.name}" not uploaded: ${answer.refused}`);
+        return undefined;
+      }
+      if (found.length === 0) {
+        say(`artifacts: "${artifacts.name}": no file matches ${globs.join(', ')}`);
+        return answer.tests;
+      }
+      const what = everything
+        ? `"${artifacts.name}"`
+        : `the test reports of "${artifacts.name}" (${retried ? 'the step runs again' : 'the step failed; when: always uploads every file'})`;
       say(
-        `artifacts: uploaded "${artifacts.name}", ${answer.files} file${answer.files === 1 ? '' : 's'}, ` +
+        `artifacts: uploaded ${what}, ${answer.files} file${answer.files === 1 ? '' : 's'}, ` +
           `${(answer.size / 1_000_000).toFixed(1)} MB in ${((now() - started) / 1000).toFixed(1)} s`,
       );
+      if (answer.tests !== undefined) for (const line of testLines(answer.tests)) say(line);
+      return answer.tests;
     } catch (error) {
       say(
         `artifacts: uploading "${artifacts.name}" failed: ${error instanceof Error ? error.message : String(error)}`,
       );
+      return undefined;
     }
   };
 }

@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { http, https as tls } from '../../platform/node-http.js';
 import type { Readable } from 'node:stream';
 import type { ArtifactReceipt, ArtifactRefusal, ArtifactTransport } from '../artifacts/transport.js';
+import { testReceiptOf } from './test-receipt.js';
 import type { CacheHit, CacheRefusal, CacheTransport } from '../cache/transport.js';
 import { sweptAsItFlows } from '../../platform/dead-buffers.js';
 
@@ -82,11 +83,12 @@ export class RpcStageFiles {
   artifacts(stageId: number): ArtifactTransport {
     return {
       upload: async (
-        { name, step, expireIn, junit, tar },
+        { name, step, attempt, expireIn, junit, tar },
         signal,
       ): Promise<ArtifactReceipt | ArtifactRefusal> => {
         const query = new URLSearchParams({
           step,
+          attempt: String(attempt),
           expire_in: String(expireIn),
           junit: JSON.stringify(junit),
         });
@@ -99,10 +101,11 @@ export class RpcStageFiles {
           return { refused: await failure(response, path, false) };
         if (response.statusCode !== 201) throw new Error(await failure(response, path));
         await sending;
-        const body = JSON.parse(await text(response)) as { files?: unknown; size?: unknown };
+        const body = JSON.parse(await text(response)) as { files?: unknown; size?: unknown; tests?: unknown };
         return {
           files: typeof body.files === 'number' ? body.files : 0,
           size: typeof body.size === 'number' ? body.size : 0,
+          tests: testReceiptOf(body.tests),
         };
       },
       fetch: async (stage, signal): Promise<Readable | undefined> => {

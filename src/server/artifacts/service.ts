@@ -108,8 +108,9 @@ export class ArtifactService {
   }
 
   /**
-   * The zip's files `globs` select, as its JUnit reports: XML files only, at most MAX_REPORTS. Each
-   * glob is a bounded matcher (checked on upload), so a pipeline cannot make this slow.
+   * The zip's files `globs` select, as its test reports (JUnit XML, `go test -json` or TAP: the
+   * reader tells them apart), at most MAX_REPORTS. Each glob is a bounded matcher (checked on
+   * upload), so a pipeline cannot make this slow.
    */
   async #reports(
     stored: Pick<Artifact, 'blob' | 'zipSize' | 'name'>,
@@ -117,7 +118,7 @@ export class ArtifactService {
   ): Promise<string[]> {
     const found: string[] = [];
     for (const entry of await readCentralDirectory(artifactZip(this.deps.blobs, stored))) {
-      if (entry.isDirectory || !entry.name.toLowerCase().endsWith('.xml')) continue;
+      if (entry.isDirectory || entry.isSymlink) continue;
       if (globs.some((glob) => posix.matchesGlob(entry.name, glob))) found.push(entry.name);
       if (found.length >= MAX_REPORTS) break;
     }

@@ -11,6 +11,7 @@ import { RunnerBeats } from './runner-beats.js';
 import type { RpcDeps } from './deps.js';
 import { lenientJson } from './parse.js';
 import { acceptRoute } from './routes/accept.js';
+import { TestRecorder } from '../tests/recorder.js';
 import { artifactRoutes } from './routes/artifacts.js';
 import { cacheRoutes } from './routes/caches.js';
 import { detailsRoute } from './routes/details.js';
@@ -121,7 +122,12 @@ export function registerRpcRoutes(app: FastifyInstance, deps: RpcDeps): void {
       stageUpdateRoute(rpc, { scheduler, beats });
       stepUpdateRoute(rpc, { scheduler });
       if (deps.caches !== undefined) cacheRoutes(rpc, { store, caches: deps.caches });
-      if (deps.artifacts !== undefined) artifactRoutes(rpc, { store, artifacts: deps.artifacts });
+      if (deps.artifacts !== undefined)
+        artifactRoutes(rpc, {
+          store,
+          artifacts: deps.artifacts,
+          tests: new TestRecorder({ store, artifacts: deps.artifacts }),
+        });
       heartbeatRoute(rpc, { store, beats });
       watchRoute(rpc, {
         store,

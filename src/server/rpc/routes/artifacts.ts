@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { InvalidInputError, NotFoundError } from '../../../core/errors.js';
 import type { Store } from '../../../core/store.js';
 import type { ArtifactService } from '../../artifacts/service.js';
+import type { TestRecorder } from '../../tests/recorder.js';
 import { runningStage } from './running-stage.js';
 import { sweptAsItFlows } from '../../../platform/dead-buffers.js';
 
@@ -13,10 +14,13 @@ export const ARTIFACT_CONTENT_TYPE = 'application/x-tar';
 export interface ArtifactRouteDeps {
   store: Pick<Store, 'stages' | 'steps' | 'builds' | 'repos'>;
   artifacts: Pick<ArtifactService, 'upload' | 'list' | 'tarZst'>;
+  /** Reads the test reports of an upload; without it reports are kept as files only. */
+  tests?: Pick<TestRecorder, 'record'>;
 }
 
 const uploadQuery = z.object({
   step: z.string().min(1).max(100),
+  attempt: z.coerce.number().int().min(1).max(100).default(1),
   expire_in: z.coerce.number().int().min(0).default(0),
   junit: z
     .string()
@@ -33,8 +37,9 @@ const uploadQuery = z.object({
 
 /**
  * The runner protocol's artifacts (docs/artifacts.md), for a stage the runner holds and runs:
- * - `PUT /rpc/v2/stage/{id}/artifacts/{name}?step=…&expire_in=…&junit=[…]` with a tar of
- *   workspace paths as the body, streamed → 201 `{files, size}`; the server makes it a zip.
+ * - `PUT /rpc/v2/stage/{id}/artifacts/{name}?step=…&attempt=…&expire_in=…&junit=[…]` with a tar
+ *   of workspace paths as the body, streamed → 201 `{files, size, tests?}`; the server makes it a
+ *   zip, and reads the test reports among its files (`tests`: their counts and problems).
  * - `GET /rpc/v2/stage/{id}/artifacts/from/{stage}` → 200 the artifacts of the build's stage named
  *   so, as one tar.zst with entries `w/<path>` (`artifacts: from:`); 204 when it has none.
  */
@@ -67,8 +72,9 @@ export function artifactRoutes(app: FastifyInstance, deps: ArtifactRouteDeps): v
         );
       const step = (await deps.store.steps.list(stage.id)).find((s) => s.name === parsed.data.step);
       if (step === undefined) throw new NotFoundError(`step "${parsed.data.step}" of stage ${stage.id}`);
+      const source = { repoId: repo.id, buildId: build.id, stageId: stage.id, stepId: step.id };
       const artifact = await deps.artifacts.upload(
-        { repoId: repo.id, buildId: build.id, stageId: stage.id, stepId: step.id },
+        source,
         {
           name: (request.params as { name: string }).name,
           expireIn: parsed.data.expire_in,
@@ -76,7 +82,11 @@ export function artifactRoutes(app: FastifyInstance, deps: ArtifactRouteDeps): v
         },
         sweptAsItFlows(request.body as Readable),
       );
-      return reply.code(201).send({ files: artifact.files, size: artifact.size });
+      const tests =
+        deps.tests === undefined || artifact.junit.length === 0
+          ? undefined
+          : await deps.tests.record(source, parsed.data.attempt, artifact);
+      return reply.code(201).send({ files: artifact.files, size: artifact.size, ...(tests && { tests }) });
     });
     done();
   });
