@@ -58,6 +58,8 @@ export interface TestResultOfCase extends TestResult {
   suite: string;
   name: string;
   flakySeen: number;
+  /** Whether its case is quarantined now (`quarantined` says whether it was when it ran). */
+  caseQuarantined: boolean;
 }
 
 /** A result in a case's history, with the build it belongs to. */

@@ -17,6 +17,7 @@ import type { BuildActions } from '../queue/build-actions.js';
 import { buildActionRoutes } from './builds/actions.js';
 import type { BuildEventSource } from '../events/build-events.js';
 import type { CacheService } from '../caches/service.js';
+import { testRoutes } from './tests/index.js';
 import { artifactRoutes, type ArtifactReader } from './artifacts/index.js';
 import { badgeRoutes } from './badges/badges.js';
 import { createBuildRoute } from './builds/create.js';
@@ -84,6 +85,7 @@ export interface ApiDeps {
     | 'environments'
     | 'approvals'
     | 'templates'
+    | 'testReports'
   >;
   /** The queue's pause switch (the StageQueue runners poll). */
   readonly queue: QueueSwitch;
@@ -193,6 +195,7 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       findLogRoute({ ...store, canWrite }),
       deleteLogRoute(store),
       ...artifactRoutes({ builds: store.builds, stages: store.stages, artifacts: deps.artifacts }),
+      ...testRoutes({ builds: store.builds, stages: store.stages, tests: store.testReports }),
       ...streamLogRoutes(api, { ...store, liveLogs: deps.liveLogs, logBatches: deps.logBatches, canWrite }),
       ...streamsBadgesAndAccountRoutes(api, deps, access),
       ...secretRoutes({ secrets: store.secrets, repos: store.repos }),

@@ -213,12 +213,20 @@ function formatHint(path: string): ReportFormat | undefined {
   return undefined;
 }
 
-/** A NUL separates suite and name in a case's key; a report's own NULs become U+FFFD. */
+/**
+ * A report's NULs become U+FFFD: a NUL separates suite and name in a case's key, and PostgreSQL
+ * cannot store one in text.
+ */
 function withoutNul(test: TestCaseResult): TestCaseResult {
-  if (!test.suite.includes('\u0000') && !test.name.includes('\u0000')) return test;
+  const clean = (text: string | undefined) => text?.replaceAll('\u0000', '\uFFFD');
+  const fields = [test.suite, test.name, test.message, test.output, test.file];
+  if (!fields.some((field) => field?.includes('\u0000') === true)) return test;
   return {
     ...test,
-    suite: test.suite.replaceAll('\u0000', '\uFFFD'),
-    name: test.name.replaceAll('\u0000', '\uFFFD'),
+    suite: clean(test.suite) ?? '',
+    name: clean(test.name) ?? '',
+    ...(test.message === undefined ? {} : { message: clean(test.message) }),
+    ...(test.output === undefined ? {} : { output: clean(test.output) }),
+    ...(test.file === undefined ? {} : { file: clean(test.file) }),
   };
 }

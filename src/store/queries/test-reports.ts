@@ -166,7 +166,12 @@ export class SqlTestReportStore implements TestReportStore {
       .selectFrom('test_results')
       .innerJoin('test_cases', 'test_cases.id', 'test_results.case_id')
       .selectAll('test_results')
-      .select(['test_cases.suite', 'test_cases.name', 'test_cases.flaky_seen'])
+      .select([
+        'test_cases.suite',
+        'test_cases.name',
+        'test_cases.flaky_seen',
+        'test_cases.quarantined as case_quarantined',
+      ])
       .where('test_results.build_id', '=', buildId)
       .orderBy('test_results.id')
       .execute();
@@ -175,6 +180,7 @@ export class SqlTestReportStore implements TestReportStore {
       suite: row.suite,
       name: row.name,
       flakySeen: Number(row.flaky_seen),
+      caseQuarantined: bool(row.case_quarantined),
     }));
   }
 
