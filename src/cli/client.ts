@@ -5,6 +5,7 @@ import { cacheGroup } from './client/cache.js';
 import { groupHelp, parseVerb, verbHelp, type Group, type Verb } from './client/command.js';
 import { cronGroup } from './client/cron.js';
 import { environmentGroup } from './client/environment.js';
+import { testGroup } from './client/tests.js';
 import { fromDroneVerbs } from './client/drone-verbs.js';
 import { RequestError, UsageError } from './client/errors.js';
 import { queueGroup, runnerGroup } from './client/admin.js';
@@ -22,6 +23,7 @@ const GROUPS: Readonly<Record<string, Group>> = {
   cron: cronGroup,
   cache: cacheGroup,
   environment: environmentGroup,
+  test: testGroup,
   repo: repoGroup,
   user: userGroup,
   queue: queueGroup,

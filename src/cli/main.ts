@@ -26,8 +26,8 @@ Commands:
   version                     print svc's version
 
 API client (talks to SVC_SERVER with SVC_TOKEN; see docs/cli.md):
-  build ls|info|last|create|restart|cancel|approve|decline|approvals|promote|rollback|logs
-  build artifacts ls|get
+  build ls|info|last|create|restart|cancel|approve|decline|approvals|promote|rollback|logs|tests
+  build artifacts ls|get             test info|history|flaky|quarantined|quarantine|release
   secret ls|info|add|update|rm      cron ls|info|add|update|rm|exec
   template ls|info|add|update|rm
   cache ls|rm                        environment ls|info|add|update|rm
@@ -91,6 +91,7 @@ async function main(args: readonly string[], io: CommandIO): Promise<number> {
     case 'cron':
     case 'cache':
     case 'environment':
+    case 'test':
     case 'repo':
     case 'user':
     case 'queue':

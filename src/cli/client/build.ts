@@ -1,5 +1,6 @@
 import { numberArg, paramsArg, repoArg, stringOption } from './args.js';
 import { buildArtifactsGroup } from './build-artifacts.js';
+import { buildTestsVerb } from './tests.js';
 import { buildLogsVerb } from './build-logs.js';
 import type { Group, OptionSpec, Verb, VerbContext } from './command.js';
 import { UsageError } from './errors.js';
@@ -147,7 +148,7 @@ const COMMENT = { comment: { type: 'string', help: 'why, recorded with the decis
 export const buildGroup: Group = {
   name: 'build',
   summary:
-    'Builds of a repository: list, inspect, create, restart, cancel, approve, promote, logs, artifacts.',
+    'Builds of a repository: list, inspect, create, restart, cancel, approve, promote, logs, tests, artifacts.',
   verbs: {
     ls: {
       args: '<owner/name>',
@@ -258,6 +259,7 @@ export const buildGroup: Group = {
       (c) => promotion(c, 'rollback'),
     ),
     logs: buildLogsVerb,
+    tests: buildTestsVerb,
   },
   groups: { artifacts: buildArtifactsGroup },
 };
