@@ -211,6 +211,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     reporter = new CommitStatusReporter({
       provider,
       users: store.users,
+      tests: store.testReports,
       status: { disabled: options.statusDisabled ?? false, name: 'continuous-integration/svc' },
       address,
       logger,

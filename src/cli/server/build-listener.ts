@@ -37,6 +37,7 @@ export function buildListener(
     const statuses = new CommitStatusReporter({
       provider,
       users: store.users,
+      tests: store.testReports,
       ...(poster === undefined ? {} : { poster }),
       status: { disabled: settings.SVC_STATUS_DISABLED, name: settings.SVC_STATUS_NAME },
       address,

@@ -1,5 +1,6 @@
 import type { ScmStatus } from '../../core/scm.js';
 import type { Status } from '../../core/status.js';
+import type { TestCounts } from '../../core/test-report.js';
 
 /** The commit status state a build status shows as at the git provider. */
 export function commitState(status: Status): ScmStatus['state'] {
@@ -46,4 +47,19 @@ export function describeStatus(status: Status): string {
     case 'declined':
       return 'Build was declined';
   }
+}
+
+/**
+ * The description with the build's test counts, where it has tests: "Build is failing: 412 passed,
+ * 3 failed (1 quarantined), 2 skipped". Short enough for every provider (GitHub keeps 140 characters).
+ */
+export function withTestCounts(description: string, counts: TestCounts): string {
+  const failed = counts.failed + counts.error;
+  if (counts.passed + failed + counts.skipped === 0) return description;
+  const parts = [
+    `${counts.passed} passed`,
+    `${failed} failed${counts.quarantined > 0 ? ` (${counts.quarantined} quarantined)` : ''}`,
+    ...(counts.skipped > 0 ? [`${counts.skipped} skipped`] : []),
+  ];
+  return `${description}: ${parts.join(', ')}`;
 }

@@ -6,11 +6,12 @@ import type { Repo } from '../../core/repo.js';
 import type { Stage } from '../../core/stage.js';
 import type { ScmProvider, ScmStatus } from '../../core/scm.js';
 import { isDone } from '../../core/status.js';
+import type { TestReportStore } from '../../core/test-report.js';
 import type { UserStore } from '../../core/user.js';
 import { KeyedLock } from '../trigger/keyed-lock.js';
 import { publicUrl, type ServerAddress } from '../web/address.js';
 import { statusContext } from './context.js';
-import { commitState, describeStatus } from './describe.js';
+import { commitState, describeStatus, withTestCounts } from './describe.js';
 import { StatusPoster } from './poster.js';
 
 /** What reporting commit statuses needs. */
@@ -24,6 +25,8 @@ export interface StatusReporterDeps {
   readonly logger: Logger;
   /** Posts the statuses, keeping failed ones for later; by default one that only logs failures. */
   readonly poster?: Pick<StatusPoster, 'post'>;
+  /** A done build's test counts join its description ("412 passed, 3 failed"). */
+  readonly tests?: Pick<TestReportStore, 'counts'>;
 }
 
 /** Builds under way whose last posted state is remembered; beyond this, the oldest are forgotten. */
@@ -69,6 +72,21 @@ export class CommitStatusReporter implements BuildListener, GaugeSource {
     await this.#perBuild.run(String(change.build.id), () => this.#report(change.repo, change.build));
   }
 
+  /** The build's status in words, with its test counts once it is done and has tests. */
+  async #description(build: Build): Promise<string> {
+    const words = describeStatus(build.status);
+    if (this.#deps.tests === undefined || !isDone(build.status)) return words;
+    try {
+      return withTestCounts(words, await this.#deps.tests.counts(build.id));
+    } catch (error) {
+      this.#deps.logger.warn(
+        { err: error, build: build.number },
+        'test counts left out of the commit status',
+      );
+      return words;
+    }
+  }
+
   async #report(repo: Repo, build: Build): Promise<void> {
     const state = commitState(build.status);
     const last = this.#posted.get(build.id) ?? this.#done.get(build.id);
@@ -82,7 +100,7 @@ export class CommitStatusReporter implements BuildListener, GaugeSource {
           state,
           context: statusContext(this.#deps.status.name, build),
           ref: build.ref,
-          description: describeStatus(build.status),
+          description: await this.#description(build),
           targetUrl: publicUrl(this.#deps.address, `/${repo.slug}/${build.number}`),
         },
       });

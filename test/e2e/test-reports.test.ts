@@ -1,0 +1,173 @@
+/**
+ * Issue 36, test reports end to end: a real `svc server` (the built-in git provider, its
+ * in-process Docker runner, SQLite) builds a push whose step writes a JUnit report with two
+ * failures. The API and `svc build tests` show them; a restart of the same commit where one of them
+ * passes makes that test flaky; once the other is quarantined (`svc test quarantine`), a restart
+ * whose only failure is quarantined leaves the step, and the build, green.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dockerForTests } from '../../src/engines/docker/testing.case.js';
+import { call } from '../api/client.js';
+import { gitAs } from '../support/git-client.js';
+import { localGitAdmin } from '../support/local-git-admin.js';
+import { runSvc } from '../support/svc-process.js';
+import { freePort, providerServerEnv, startServer, waitFor, type SvcProcess } from './system.js';
+
+const docker = await dockerForTests(['local/busybox', 'svc/git']);
+
+/** `divides` always fails; `waits` fails on build 1 only (a timing problem); `adds` passes. */
+const PIPELINE = `kind: pipeline
+type: docker
+name: test
+steps:
+- name: unit
+  image: local/busybox
+  pull: if-not-exists
+  commands:
+  - mkdir -p reports
+  - W=""; if [ "$\${DRONE_BUILD_NUMBER}" = 1 ]; then W='<failure message="timed out after 5s">slow</failure>'; fi
+  - printf '<testsuite name="unit"><testcase classname="unit" name="adds" time="0.01"/><testcase classname="unit" name="divides" time="0.02"><failure message="expected 2, got 3">at divide.go:7</failure></testcase><testcase classname="unit" name="waits" time="5">%s</testcase></testsuite>\\n' "$W" > reports/unit.xml
+  - if grep -q "<failure" reports/unit.xml; then echo "tests failed"; exit 1; fi
+  artifacts:
+    name: reports
+    paths: [reports/*.xml]
+    reports:
+      junit: [reports/*.xml]
+`;
+
+interface Tests {
+  counts: Record<string, number>;
+  tests: { case: { id: number; name: string; flaky: boolean }; status: string; message: string }[];
+}
+
+const git = gitAs({ name: 'Ada', email: 'ada@example.com' });
+
+describe.skipIf(docker.skip)('test reports: a real server and its runner', () => {
+  let server: SvcProcess | undefined;
+  let port = 0;
+  let token = '';
+  const url = (path = '') => `http://127.0.0.1:${port}${path}`;
+  const api = (path: string, init: { method?: string; body?: unknown } = {}) =>
+    call({ url: url() }, path, { token, ...init });
+  const svc = async (...args: string[]) => {
+    const run = await runSvc(args, { cwd: tmpdir(), env: { SVC_SERVER: url(), SVC_TOKEN: token } });
+    expect(run.code, run.stderr).toBe(0);
+    return run.stdout;
+  };
+  const settled = (number: number) =>
+    waitFor(
+      `build ${number} to end`,
+      async () => {
+        const answer = (await api(`/api/repos/ada/hello/builds/${number}`)).json as { status?: string };
+        return ['success', 'failure', 'error'].includes(answer.status ?? '') ? answer : undefined;
+      },
+      180_000,
+    );
+  const log = async (number: number) =>
+    ((await api(`/api/repos/ada/hello/builds/${number}/logs/1/2`)).json as { out: string }[]).map((l) =>
+      l.out.trimEnd(),
+    );
+  const restart = async (number: number) => {
+    const answer = await api(`/api/repos/ada/hello/builds/${number}`, { method: 'POST' });
+    expect(answer.status, answer.text).toBe(200);
+    return (answer.json as { number: number }).number;
+  };
+
+  beforeAll(async () => {
+    port = await freePort();
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-reports-data-'));
+    server = await startServer({
+      ...providerServerEnv(port, dataDir, {}),
+      SVC_SERVER_PORT: `:${port}`,
+      SVC_SCML_ENABLED: 'true',
+      SVC_RUNNER_LOCAL: 'true',
+      SVC_STORAGE_DIR: join(dataDir, 'files'),
+      DOCKER_HOST: process.env.DOCKER_HOST ?? '',
+    });
+    ({ token } = await localGitAdmin(url(), () => server?.log() ?? '', 'ada', 'ada-password-1'));
+    expect((await api('/api/local/repos', { method: 'POST', body: { name: 'hello' } })).status).toBe(201);
+    expect((await api('/api/repos/ada/hello', { method: 'POST' })).status).toBe(200);
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('shows a failed step’s two failures in its log, the API and the CLI', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'svc-reports-work-'));
+    git(work, 'init', '-q', '-b', 'main');
+    writeFileSync(join(work, '.drone.yml'), PIPELINE);
+    git(work, 'add', '.');
+    git(work, 'commit', '-q', '-m', 'tests with a report');
+    git(work, 'push', '-q', `http://ada:${token}@127.0.0.1:${port}/git/ada/hello.git`, 'main');
+    expect((await settled(1)).status).toBe('failure');
+    expect(await log(1)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^artifacts: uploaded the test reports of "reports" \(the step failed; /),
+        'tests: 1 passed, 2 failed — from 1 report',
+      ]),
+    );
+    const tests = (await api('/api/repos/ada/hello/builds/1/tests')).json as Tests;
+    expect(tests.counts).toMatchObject({ total: 3, passed: 1, failed: 2, skipped: 0 });
+    expect(tests.tests.map((t) => [t.case.name, t.status])).toEqual([
+      ['divides', 'failed'],
+      ['waits', 'failed'],
+      ['adds', 'passed'],
+    ]);
+    expect(tests.tests[0]?.message).toBe('expected 2, got 3');
+    const text = await svc('build', 'tests', 'ada/hello', '1');
+    expect(text).toContain('3 tests: 1 passed, 2 failed, 0 skipped');
+    expect(text).toMatch(/FAILED\s+unit › divides\s+20 ms\s+test\/unit\s+expected 2, got 3/);
+    expect(await svc('build', 'tests', 'ada/hello', '1', '--status', 'passed')).not.toContain('divides');
+  }, 240_000);
+
+  it('finds the test that passed on a restart of the same commit flaky, with the builds as evidence', async () => {
+    const second = await restart(1);
+    expect((await settled(second)).status).toBe('failure');
+    expect(await log(second)).toContain(
+      'tests: 2 passed, 1 failed; 1 flaky (failed and passed on this commit) — from 1 report',
+    );
+    const flaky = (await api('/api/repos/ada/hello/tests/flaky')).json as {
+      name: string;
+      evidence: { results: { build: number; status: string }[] }[];
+    }[];
+    expect(flaky.map((f) => f.name)).toEqual(['waits']);
+    expect(flaky[0]?.evidence[0]?.results.map((r) => [r.build, r.status])).toEqual([
+      [second, 'passed'],
+      [1, 'failed'],
+    ]);
+    expect(await svc('test', 'flaky', 'ada/hello')).toMatch(/unit › waits/);
+  }, 240_000);
+
+  it('leaves the step green when its only failure is of a quarantined test', async () => {
+    const tests = (await api('/api/repos/ada/hello/builds/1/tests?status=failed&q=divides')).json as Tests;
+    const divides = tests.tests[0]?.case.id ?? 0;
+    expect(
+      await svc('test', 'quarantine', 'ada/hello', String(divides), '--comment', 'tracked in #42'),
+    ).toContain('Quarantined');
+    const third = await restart(1);
+    const done = (await settled(third)) as {
+      status?: string;
+      stages?: { steps?: { name: string; status: string; exit_code: number }[] }[];
+    };
+    expect(done.status).toBe('success');
+    expect(done.stages?.[0]?.steps?.find((s) => s.name === 'unit')).toMatchObject({
+      status: 'success',
+      exit_code: 1,
+    });
+    expect(await log(third)).toEqual(
+      expect.arrayContaining([
+        // `waits` failed on build 1 of this commit: still flaky.
+        'tests: 2 passed, 1 failed (1 quarantined); 1 flaky (failed and passed on this commit) — from 1 report',
+        'tests: every failure is of a quarantined test: the step passes (it exited 1)',
+      ]),
+    );
+    const counted = (await api(`/api/repos/ada/hello/builds/${third}/tests`)).json as Tests;
+    expect(counted.counts).toMatchObject({ failed: 1, quarantined: 1 });
+    const info = await svc('test', 'info', 'ada/hello', String(divides));
+    expect(info).toMatch(/ada\s+quarantined\s+tracked in #42/);
+  }, 240_000);
+});
