@@ -176,6 +176,25 @@ describe('TestRecorder on SQLite and the server’s disk', () => {
     });
   });
 
+  it('finds a test flaky when its results on different commits keep flipping between passing and failing', async () => {
+    const outcomes = ['passed', 'failed', 'passed', 'failed', 'passed'] as const;
+    for (const [i, outcome] of outcomes.entries())
+      expect(
+        await record(await build(`alt${i}`), {
+          'reports/unit.xml': junit({ flips: outcome, solid: 'passed' }),
+        }),
+      ).toMatchObject({
+        flaky: 0,
+      });
+    // The fifth flip: failed after passing, four flips before.
+    expect(
+      await record(await build('alt5'), { 'reports/unit.xml': junit({ flips: 'failed', solid: 'failed' }) }),
+    ).toMatchObject({
+      failed: 2,
+      flaky: 1,
+    });
+  });
+
   it('counts the failures of quarantined tests apart', async () => {
     const source = await build('q1');
     const cases = await store.testReports.cases(repoId, [{ suite: 'unit', name: 'known' }]);

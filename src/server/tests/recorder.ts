@@ -17,6 +17,7 @@ import {
 } from '../../reports/index.js';
 import type { TestCaseResult } from '../../reports/types.js';
 import type { ArtifactService, ArtifactSource } from '../artifacts/service.js';
+import { alternating } from './alternation.js';
 import { earlierOnRef } from './earlier-builds.js';
 
 /** A test that both failed and passed on one commit within this long is flaky. */
@@ -51,7 +52,8 @@ export interface TestRecorderDeps {
  * Reads the test reports of an uploaded artifact (its `junit` paths: JUnit XML, `go test -json` or
  * TAP, told apart by content) and records their results (docs/test-reports.md): each test's case,
  * whether its failure is new (it passed on the branch's previous build), whether it is flaky (it
- * also passed, or failed, on the same commit within 14 days), and whether it was quarantined. A file
+ * also passed, or failed, on the same commit within 14 days; or its recent results flip between
+ * passing and failing: alternation.ts), and whether it was quarantined. A file
  * too large, malformed or hostile is a problem in the summary, never an error: the step goes on.
  */
 export class TestRecorder {
@@ -111,6 +113,11 @@ export class TestRecorder {
       if (failed && testCase.quarantined) summary.quarantined++;
       if (isNew) summary.new++;
     }
+    const failing = results.filter((r) => isTestFailure(r.status) && !flaky.includes(r.caseId));
+    // Read before this upload's results are stored: the history is the earlier builds'.
+    flaky.push(
+      ...(await alternating(this.deps.store.testReports, [...new Set(failing.map((r) => r.caseId))])),
+    );
     summary.flaky = flaky.length;
     await this.deps.store.testReports.replaceResults(source.stepId, attempt, results);
     if (flaky.length > 0) await this.deps.store.testReports.markFlaky(flaky, now);
