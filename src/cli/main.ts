@@ -27,7 +27,7 @@ Commands:
 
 API client (talks to SVC_SERVER with SVC_TOKEN; see docs/cli.md):
   build ls|info|last|create|restart|cancel|approve|decline|approvals|promote|rollback|logs|tests
-  build artifacts ls|get             test info|history|flaky|quarantined|quarantine|release
+  build artifacts ls|get             test info|history|flaky|quarantined|quarantine|release|settings
   secret ls|info|add|update|rm      cron ls|info|add|update|rm|exec
   template ls|info|add|update|rm
   cache ls|rm                        environment ls|info|add|update|rm

@@ -82,6 +82,15 @@ export interface QuarantineChange {
   created: number;
 }
 
+/** A repository's choices about its tests. */
+export interface TestSettings {
+  /** Quarantine is opt-in: until a repository turns it on, no test's failure is forgiven. */
+  quarantine: boolean;
+  /** Who changed them last, and when (epoch milliseconds); '' and 0 when never. */
+  login: string;
+  updated: number;
+}
+
 /** A result seen on a commit: which build and attempt, and how it ended. */
 export interface CommitEvidence {
   caseId: number;
@@ -124,6 +133,9 @@ export interface TestReportStore {
   setQuarantine(change: Omit<QuarantineChange, 'id' | 'repoId'>): Promise<boolean>;
   quarantineLog(caseId: number): Promise<QuarantineChange[]>;
   quarantined(repoId: number): Promise<TestCase[]>;
+  /** The repository's settings; the defaults (quarantine off) when it never changed them. */
+  settings(repoId: number): Promise<TestSettings>;
+  setSettings(repoId: number, settings: TestSettings): Promise<void>;
 }
 
 /** How a case is found among its repository's: its suite and name, exactly (a NUL cannot be in either). */

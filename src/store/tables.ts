@@ -366,6 +366,7 @@ export interface Tables {
   test_cases: TestCaseRow;
   test_results: TestResultRow;
   test_quarantine: TestQuarantineRow;
+  test_settings: TestSettingsRow;
 }
 
 /** environments: `approvers` and `branches` are JSON (since schema version 20). */
@@ -494,4 +495,12 @@ export interface TestQuarantineRow {
   login: string;
   comment: string;
   created: number;
+}
+
+/** test_settings: a repository's choices about its tests (since schema version 22). */
+export interface TestSettingsRow {
+  repo_id: number;
+  quarantine: number;
+  updated: number;
+  login: string;
 }

@@ -145,6 +145,14 @@ describe.skipIf(docker.skip)('test reports: a real server and its runner', () =>
   it('leaves the step green when its only failure is of a quarantined test', async () => {
     const tests = (await api('/api/repos/ada/hello/builds/1/tests?status=failed&q=divides')).json as Tests;
     const divides = tests.tests[0]?.case.id ?? 0;
+    // Quarantine is opt-in: refused until an admin turns it on for the repository.
+    const refused = await runSvc(['test', 'quarantine', 'ada/hello', String(divides)], {
+      cwd: tmpdir(),
+      env: { SVC_SERVER: url(), SVC_TOKEN: token },
+    });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('quarantine is off for ada/hello');
+    expect(await svc('test', 'settings', 'ada/hello', '--quarantine', 'on')).toMatch(/Quarantine:?\s+on/);
     expect(
       await svc('test', 'quarantine', 'ada/hello', String(divides), '--comment', 'tracked in #42'),
     ).toContain('Quarantined');

@@ -231,6 +231,30 @@ export const testGroup: Group = {
         );
       },
     },
+    settings: {
+      args: '<owner/name>',
+      summary: 'Shows the repository’s test settings; --quarantine on|off changes them (admins)',
+      options: {
+        quarantine: { type: 'string', help: '`on` lets quarantined tests’ failures leave steps green' },
+      },
+      async run(context) {
+        const path = `${repoArg(context.positionals[0]).path}/tests/settings`;
+        const given = stringOption(context.values, 'quarantine');
+        if (given !== undefined && given !== 'on' && given !== 'off')
+          throw new UsageError(`--quarantine: expected on or off, got "${given}"`);
+        type Settings = { quarantine: boolean; login: string; updated: number };
+        const settings =
+          given === undefined
+            ? await context.api.get<Settings>(path)
+            : await context.api.patch<Settings>(path, { quarantine: given === 'on' });
+        show(context, settings, (s) =>
+          fields([
+            ['Quarantine', s.quarantine ? 'on' : 'off'],
+            ['Changed', s.login === '' ? 'never' : `by ${s.login}, ${when(s.updated)}`],
+          ]),
+        );
+      },
+    },
     quarantine: quarantineVerb(true),
     release: quarantineVerb(false),
   },

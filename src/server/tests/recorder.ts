@@ -82,6 +82,8 @@ export class TestRecorder {
     const caseOf = (test: TestCaseResult): TestCase | undefined => cases.get(testKey(test.suite, test.name));
     const caseIds = [...new Set([...cases.values()].map((c) => c.id))];
     const now = this.#now();
+    // Quarantine is opt-in: a repository that did not turn it on forgives no failure.
+    const forgiving = (await this.deps.store.testReports.settings(source.repoId)).quarantine;
     const before = await this.#previousStatuses(build, caseIds);
     const flaky = await this.#flaky(source, attempt, build.after, tests, caseOf, now);
     const results: NewTestResult[] = [];
@@ -103,14 +105,14 @@ export class TestRecorder {
         output: test.output ?? '',
         file: test.file ?? '',
         isNew,
-        quarantined: testCase.quarantined,
+        quarantined: forgiving && testCase.quarantined,
         commit: build.after,
         created: now,
       });
       if (failed) summary.failed++;
       else if (test.status === 'passed') summary.passed++;
       else summary.skipped++;
-      if (failed && testCase.quarantined) summary.quarantined++;
+      if (failed && forgiving && testCase.quarantined) summary.quarantined++;
       if (isNew) summary.new++;
     }
     const failing = results.filter((r) => isTestFailure(r.status) && !flaky.includes(r.caseId));

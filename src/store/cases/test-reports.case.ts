@@ -203,6 +203,25 @@ export function testReportsContract(open: OpenFreshStore): void {
       ).toBe(false);
     });
 
+    it('keeps a repository’s test settings: quarantine off until turned on', async () => {
+      const repoId = (await store().repos.create(newRepo())).id;
+      expect(await store().testReports.settings(repoId)).toEqual({
+        quarantine: false,
+        login: '',
+        updated: 0,
+      });
+      const on = { quarantine: true, login: 'octocat', updated: T };
+      await store().testReports.setSettings(repoId, on);
+      await store().testReports.setSettings(repoId, on);
+      expect(await store().testReports.settings(repoId)).toEqual(on);
+      await store().testReports.setSettings(repoId, { quarantine: false, login: 'hubot', updated: T + 1 });
+      expect(await store().testReports.settings(repoId)).toEqual({
+        quarantine: false,
+        login: 'hubot',
+        updated: T + 1,
+      });
+    });
+
     it('lets results go with their build, and cases with their repository', async () => {
       const built = await build();
       const id =

@@ -12,6 +12,8 @@ import { createTable, type Migration } from './migration.js';
  *   (case_id, commit) the results of a test on one commit (the flaky rule); (step_id, attempt) the
  *   results an upload replaces.
  * - `test_quarantine`: every quarantine and lift of a test, with who and why.
+ * - `test_settings`: a repository's choices about its tests (quarantine is opt-in), one row per
+ *   repository that made one.
  */
 async function up(db: Kysely<unknown>, adapter: DialectAdapter): Promise<void> {
   await createTable(
@@ -94,6 +96,18 @@ async function up(db: Kysely<unknown>, adapter: DialectAdapter): Promise<void> {
     { withId: true },
   )
     .addForeignKeyConstraint('test_quarantine_case_fk', ['case_id'], 'test_cases', ['id'], (fk) =>
+      fk.onDelete('cascade'),
+    )
+    .execute();
+  await createTable(
+    db,
+    adapter,
+    'test_settings',
+    { repo_id: 'ref', quarantine: 'flag', updated: 'bigint', login: 'key' },
+    { withId: false },
+  )
+    .addPrimaryKeyConstraint('test_settings_pk', ['repo_id'])
+    .addForeignKeyConstraint('test_settings_repo_fk', ['repo_id'], 'repos', ['id'], (fk) =>
       fk.onDelete('cascade'),
     )
     .execute();

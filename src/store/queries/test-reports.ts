@@ -11,6 +11,7 @@ import {
   type TestReportStore,
   type TestResult,
   type TestResultOfCase,
+  type TestSettings,
   type TestStatus,
 } from '../../core/test-report.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
@@ -351,5 +352,33 @@ export class SqlTestReportStore implements TestReportStore {
       .orderBy('name')
       .execute();
     return rows.map(toCase);
+  }
+
+  async settings(repoId: number): Promise<TestSettings> {
+    const row = await this.#db
+      .selectFrom('test_settings')
+      .selectAll()
+      .where('repo_id', '=', repoId)
+      .executeTakeFirst();
+    if (row === undefined) return { quarantine: false, login: '', updated: 0 };
+    return { quarantine: bool(row.quarantine), login: row.login, updated: Number(row.updated) };
+  }
+
+  async setSettings(repoId: number, settings: TestSettings): Promise<void> {
+    const values = {
+      quarantine: flag(settings.quarantine),
+      login: settings.login,
+      updated: settings.updated,
+    };
+    // Insert, else update: an UPDATE of equal values changes no row on MySQL, so its count says nothing.
+    try {
+      await this.#db
+        .insertInto('test_settings')
+        .values({ repo_id: repoId, ...values })
+        .execute();
+    } catch (error) {
+      if (!this.#adapter.isUniqueViolation(error)) throw error;
+      await this.#db.updateTable('test_settings').set(values).where('repo_id', '=', repoId).execute();
+    }
   }
 }

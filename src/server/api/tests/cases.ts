@@ -1,17 +1,30 @@
 import { z } from 'zod';
-import { NotFoundError } from '../../../core/errors.js';
+import { ConflictError, NotFoundError } from '../../../core/errors.js';
 import type { Repo } from '../../../core/repo.js';
 import type { TestCase, TestReportStore } from '../../../core/test-report.js';
 import { FLAKY_WINDOW_MS } from '../../tests/recorder.js';
 import { ordinal, RepoParams } from '../params.js';
-import { REPO_READ, REPO_WRITE, route, type ApiRoute } from '../route.js';
-import { quarantineChangeJson, testCaseJson, testHistoryJson } from './json.js';
-import { flakyTestSchema, testCaseDetailSchema, testCaseSchema, testHistorySchema } from './schemas.js';
+import { REPO_ADMIN, REPO_READ, REPO_WRITE, route, type ApiRoute } from '../route.js';
+import { quarantineChangeJson, testCaseJson, testHistoryJson, testSettingsJson } from './json.js';
+import {
+  flakyTestSchema,
+  testCaseDetailSchema,
+  testCaseSchema,
+  testHistorySchema,
+  testSettingsSchema,
+} from './schemas.js';
 
 export interface TestCaseRouteDeps {
   readonly tests: Pick<
     TestReportStore,
-    'findCase' | 'history' | 'flaky' | 'quarantined' | 'setQuarantine' | 'quarantineLog'
+    | 'findCase'
+    | 'history'
+    | 'flaky'
+    | 'quarantined'
+    | 'setQuarantine'
+    | 'quarantineLog'
+    | 'settings'
+    | 'setSettings'
   >;
   readonly now?: () => number;
 }
@@ -22,6 +35,9 @@ const HISTORY = 50;
 const EVIDENCE_RESULTS = 200;
 
 const CaseParams = RepoParams.extend({ id: ordinal });
+const SettingsBody = z
+  .object({ quarantine: z.boolean().describe('whether quarantined tests’ failures leave their steps green') })
+  .strict();
 const QuarantineBody = z
   .object({
     quarantined: z.boolean().describe('true quarantines the test, false lifts its quarantine'),
@@ -32,7 +48,8 @@ const QuarantineBody = z
 /**
  * A repository's tests (docs/test-reports.md): one test with its quarantine log, its history, the
  * flaky ones with their evidence, the quarantined ones; and quarantining one (write access: the
- * same people who could change the test itself), every change recorded with who made it.
+ * same people who could change the test itself), every change recorded with who made it, once an
+ * admin turned quarantine on for the repository (it is opt-in).
  */
 export function testCaseRoutes(deps: TestCaseRouteDeps): ApiRoute[] {
   const now = () => (deps.now ?? Date.now)();
@@ -61,6 +78,34 @@ export function testCaseRoutes(deps: TestCaseRouteDeps): ApiRoute[] {
             evidence: evidenceOf(await deps.tests.history(testCase.id, EVIDENCE_RESULTS), since),
           })),
         );
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/repos/:owner/:name/tests/settings',
+      access: REPO_READ,
+      tag,
+      summary: 'The repository’s test settings (quarantine is opt-in)',
+      params: RepoParams,
+      response: { schema: testSettingsSchema, description: 'the settings' },
+      handler: async ({ repo }) => testSettingsJson(await deps.tests.settings(repo.id)),
+    }),
+    route({
+      method: 'PATCH',
+      path: '/api/repos/:owner/:name/tests/settings',
+      access: REPO_ADMIN,
+      tag,
+      summary: 'Turns quarantine on or off for the repository (admins)',
+      params: RepoParams,
+      body: SettingsBody,
+      response: { schema: testSettingsSchema, description: 'the settings after the change' },
+      async handler({ repo, body, principal }) {
+        await deps.tests.setSettings(repo.id, {
+          quarantine: body.quarantine,
+          login: principal.user.login,
+          updated: now(),
+        });
+        return testSettingsJson(await deps.tests.settings(repo.id));
       },
     }),
     route({
@@ -111,6 +156,11 @@ export function testCaseRoutes(deps: TestCaseRouteDeps): ApiRoute[] {
       response: { schema: testCaseDetailSchema, description: 'the test after the change' },
       async handler({ repo, params, body, principal }) {
         const testCase = await find(repo, params.id);
+        if (body.quarantined && !(await deps.tests.settings(repo.id)).quarantine)
+          throw new ConflictError(
+            `quarantine is off for ${repo.slug}: an admin of the repository turns it on first ` +
+              `(PATCH /api/repos/${repo.slug}/tests/settings {"quarantine": true}, or svc test settings ${repo.slug} --quarantine on)`,
+          );
         await deps.tests.setQuarantine({
           caseId: testCase.id,
           quarantined: body.quarantined,

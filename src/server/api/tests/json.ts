@@ -3,6 +3,7 @@ import type {
   TestCase,
   TestHistoryEntry,
   TestResultOfCase,
+  TestSettings,
 } from '../../../core/test-report.js';
 import { FLAKY_WINDOW_MS } from '../../tests/recorder.js';
 import type { Places } from '../json/artifact.js';
@@ -62,6 +63,10 @@ export function testHistoryJson(entry: TestHistoryEntry): Record<string, unknown
     quarantined: entry.quarantined,
     created: seconds(entry.created),
   };
+}
+
+export function testSettingsJson(settings: TestSettings): Record<string, unknown> {
+  return { quarantine: settings.quarantine, login: settings.login, updated: seconds(settings.updated) };
 }
 
 export function quarantineChangeJson(change: QuarantineChange): Record<string, unknown> {

@@ -98,3 +98,13 @@ export const flakyTestSchema = testCaseSchema
       .describe('the commits it both failed and passed on, with those results'),
   })
   .strict();
+
+export const testSettingsSchema = z
+  .object({
+    quarantine: z
+      .boolean()
+      .describe('quarantined tests’ failures leave their steps green (opt-in, off by default)'),
+    login: z.string().describe('who changed the settings last; empty when never'),
+    updated: seconds,
+  })
+  .strict();
