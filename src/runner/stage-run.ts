@@ -9,8 +9,9 @@ import {
 } from '../core/engine.js';
 import { stepAround } from './step-around.js';
 import type { CacheTransport } from './cache/transport.js';
-import type { ArtifactTransport, TestReceipt } from './artifacts/transport.js';
-import { failuresAllQuarantined } from './artifacts/test-lines.js';
+import type { ArtifactTransport } from './artifacts/transport.js';
+import { QuarantineVerdict } from './artifacts/quarantine-verdict.js';
+import { stepOutput } from './step-output.js';
 import type { StageFiles } from './step-around.js';
 import { isFailed } from '../core/status.js';
 import { graphProblem } from './graph.js';
@@ -239,29 +240,23 @@ export class StageRun {
             control.abort(new Error(timeout));
           }, step.timeout)
         : undefined;
-    let tests: TestReceipt | undefined;
-    const onTests = (receipt: TestReceipt): void => {
-      tests = receipt;
-    };
+    const tests = new QuarantineVerdict(output);
     try {
       const exit = await this.o.engine.run(
         this.o.spec,
         withStageStatus(step, this.failedSteps),
         output,
         control.signal,
-        stepAround(step, { ...this.o, output, signal: control.signal, retried, attempt, onTests }),
+        stepAround(step, {
+          ...this.o,
+          output,
+          signal: control.signal,
+          retried,
+          attempt,
+          onTests: tests.told,
+        }),
       );
-      const outcome = exitOutcome(exit);
-      if (outcome.status === 'failure' && !exit.oomKilled && failuresAllQuarantined(tests)) {
-        // The tests failed, and only tests the repository quarantined: the step passes (docs/test-reports.md).
-        output(`tests: every failure is of a quarantined test: the step passes (it exited ${exit.exitCode})`);
-        return {
-          outcome: { ...outcome, status: 'success' },
-          exit: { ...exit, exitCode: 0 },
-          timedOut: false,
-        };
-      }
-      return { outcome, exit, timedOut: false };
+      return { ...tests.judge(exitOutcome(exit), exit), timedOut: false };
     } catch (err) {
       if (timedOut) return { outcome: timedOutOutcome(timeout), exit: undefined, timedOut };
       const stop = this.state.stopMessage;
@@ -273,26 +268,12 @@ export class StageRun {
     }
   }
 
-  /**
-   * Masks, numbers and times each line of a step before it reaches the reporter; the reporter
-   * paces the step (OutputSink.room) while it is open.
-   */
   private output(step: ExecStep, started: number, isOpen: () => boolean): OutputSink {
-    let pos = 0;
-    const sink = (line: string): void => {
-      if (!isOpen()) return;
-      const out = this.masker(line);
-      const time = Math.max(0, Math.floor((this.o.now() - started) / 1000));
-      try {
-        this.o.reporter.stepLine(step, { pos: pos++, out, time });
-      } catch (err) {
-        this.noteReportError(err);
-      }
-    };
-    const reporter = this.o.reporter;
-    if (reporter.stepRoom === undefined) return sink;
-    return Object.assign(sink, {
-      room: () => (isOpen() ? reporter.stepRoom?.(step) : undefined),
+    return stepOutput(step, started, isOpen, {
+      masker: this.masker,
+      reporter: this.o.reporter,
+      now: this.o.now,
+      noteError: (err) => this.noteReportError(err),
     });
   }
 

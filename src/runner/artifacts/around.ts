@@ -61,6 +61,7 @@ export function artifactsAfter(context: StepArtifactsContext): ArtifactsAfter {
           attempt: context.attempt,
           expireIn: artifacts.expireIn,
           junit: reports,
+          reportsOnly: !everything,
           tar,
         },
         context.signal,
@@ -70,7 +71,12 @@ export function artifactsAfter(context: StepArtifactsContext): ArtifactsAfter {
         return undefined;
       }
       if (found.length === 0) {
-        say(`artifacts: "${artifacts.name}": no file matches ${globs.join(', ')}`);
+        if (everything) say(`artifacts: "${artifacts.name}": no file matches ${globs.join(', ')}`);
+        else
+          say(
+            `artifacts: "${artifacts.name}" not uploaded: the step ${retried ? 'runs again' : 'failed (when: always uploads anyway)'}, ` +
+              `and no file matches its test reports (${globs.join(', ')})`,
+          );
         return answer.tests;
       }
       const what = everything

@@ -46,6 +46,8 @@ export interface ArtifactTransport {
       attempt: number;
       expireIn: number;
       junit: readonly string[];
+      /** The files are a failed attempt's test reports alone: the server keeps nothing when there are none. */
+      reportsOnly: boolean;
       tar: Readable;
     },
     signal?: AbortSignal,

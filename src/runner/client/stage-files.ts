@@ -83,7 +83,7 @@ export class RpcStageFiles {
   artifacts(stageId: number): ArtifactTransport {
     return {
       upload: async (
-        { name, step, attempt, expireIn, junit, tar },
+        { name, step, attempt, expireIn, junit, reportsOnly, tar },
         signal,
       ): Promise<ArtifactReceipt | ArtifactRefusal> => {
         const query = new URLSearchParams({
@@ -91,6 +91,7 @@ export class RpcStageFiles {
           attempt: String(attempt),
           expire_in: String(expireIn),
           junit: JSON.stringify(junit),
+          reports_only: String(reportsOnly),
         });
         const path = `/rpc/v2/stage/${stageId}/artifacts/${encodeURIComponent(name)}?${query.toString()}`;
         const { request, answer } = this.#open('PUT', path, 'application/x-tar', signal);

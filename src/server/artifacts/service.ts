@@ -67,6 +67,29 @@ export class ArtifactService {
     meta: { name: string; expireIn: number; junit: readonly string[] },
     body: Readable,
   ): Promise<Artifact> {
+    const artifact = await this.#upload(source, meta, body, false);
+    if (artifact === undefined) throw new Error('an upload that keeps empty artifacts kept none');
+    return artifact;
+  }
+
+  /**
+   * The test reports of a failed step, uploaded alone: as `upload`, except that an upload without
+   * a file is not kept (a step that failed before writing its reports leaves no empty artifact).
+   */
+  uploadReports(
+    source: ArtifactSource,
+    meta: { name: string; expireIn: number; junit: readonly string[] },
+    body: Readable,
+  ): Promise<Artifact | undefined> {
+    return this.#upload(source, meta, body, true);
+  }
+
+  async #upload(
+    source: ArtifactSource,
+    meta: { name: string; expireIn: number; junit: readonly string[] },
+    body: Readable,
+    dropEmpty: boolean,
+  ): Promise<Artifact | undefined> {
     if (!NAME.test(meta.name))
       throw new InvalidInputError('name: expected letters, digits, ., - and _ (up to 100), e.g. binaries');
     if (!Number.isSafeInteger(meta.expireIn) || meta.expireIn < 0)
@@ -87,6 +110,10 @@ export class ArtifactService {
     } catch (error) {
       await this.#deleteBlob(blob);
       throw error;
+    }
+    if (dropEmpty && summary.entries === 0) {
+      await this.#deleteBlob(blob);
+      return undefined;
     }
     const now = this.#now();
     const keep = meta.expireIn > 0 ? meta.expireIn : this.deps.limits.maxAge;

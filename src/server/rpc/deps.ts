@@ -57,7 +57,8 @@ export interface RpcDeps {
   /** Steps' caches (docs/caches.md); undefined: the server keeps none and the routes are absent. */
   readonly caches?: Pick<CacheService, 'restore' | 'save' | 'writeRefusal'> | undefined;
   /** Steps' artifacts (docs/artifacts.md); undefined: the server keeps none and the routes are absent. */
-  readonly artifacts?: Pick<ArtifactService, 'upload' | 'list' | 'tarZst' | 'entries' | 'open'> | undefined;
+  readonly artifacts?:
+    Pick<ArtifactService, 'upload' | 'uploadReports' | 'list' | 'tarZst' | 'entries' | 'open'> | undefined;
   readonly timeouts?: RpcTimeouts | undefined;
   /** The reaper of zombie builds (SVC_CLEANUP_*); undefined when disabled. */
   readonly reaper?: ReaperSettings | undefined;

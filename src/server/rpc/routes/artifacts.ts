@@ -13,7 +13,7 @@ export const ARTIFACT_CONTENT_TYPE = 'application/x-tar';
 
 export interface ArtifactRouteDeps {
   store: Pick<Store, 'stages' | 'steps' | 'builds' | 'repos'>;
-  artifacts: Pick<ArtifactService, 'upload' | 'list' | 'tarZst'>;
+  artifacts: Pick<ArtifactService, 'upload' | 'uploadReports' | 'list' | 'tarZst'>;
   /** Reads the test reports of an upload; without it reports are kept as files only. */
   tests?: Pick<TestRecorder, 'record'>;
 }
@@ -21,6 +21,7 @@ export interface ArtifactRouteDeps {
 const uploadQuery = z.object({
   step: z.string().min(1).max(100),
   attempt: z.coerce.number().int().min(1).max(100).default(1),
+  reports_only: z.enum(['true', 'false']).default('false'),
   expire_in: z.coerce.number().int().min(0).default(0),
   junit: z
     .string()
@@ -37,7 +38,7 @@ const uploadQuery = z.object({
 
 /**
  * The runner protocol's artifacts (docs/artifacts.md), for a stage the runner holds and runs:
- * - `PUT /rpc/v2/stage/{id}/artifacts/{name}?step=…&attempt=…&expire_in=…&junit=[…]` with a tar
+ * - `PUT /rpc/v2/stage/{id}/artifacts/{name}?step=…&attempt=…&expire_in=…&junit=[…]&reports_only=…` with a tar
  *   of workspace paths as the body, streamed → 201 `{files, size, tests?}`; the server makes it a
  *   zip, and reads the test reports among its files (`tests`: their counts and problems).
  * - `GET /rpc/v2/stage/{id}/artifacts/from/{stage}` → 200 the artifacts of the build's stage named
@@ -73,15 +74,18 @@ export function artifactRoutes(app: FastifyInstance, deps: ArtifactRouteDeps): v
       const step = (await deps.store.steps.list(stage.id)).find((s) => s.name === parsed.data.step);
       if (step === undefined) throw new NotFoundError(`step "${parsed.data.step}" of stage ${stage.id}`);
       const source = { repoId: repo.id, buildId: build.id, stageId: stage.id, stepId: step.id };
-      const artifact = await deps.artifacts.upload(
-        source,
-        {
-          name: (request.params as { name: string }).name,
-          expireIn: parsed.data.expire_in,
-          junit: parsed.data.junit,
-        },
-        sweptAsItFlows(request.body as Readable),
-      );
+      const meta = {
+        name: (request.params as { name: string }).name,
+        expireIn: parsed.data.expire_in,
+        junit: parsed.data.junit,
+      };
+      const body = sweptAsItFlows(request.body as Readable);
+      const artifact =
+        parsed.data.reports_only === 'true'
+          ? await deps.artifacts.uploadReports(source, meta, body)
+          : await deps.artifacts.upload(source, meta, body);
+      // A failed step's reports, when it wrote none: nothing kept.
+      if (artifact === undefined) return reply.code(201).send({ files: 0, size: 0 });
       const tests =
         deps.tests === undefined || artifact.junit.length === 0
           ? undefined
