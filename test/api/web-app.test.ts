@@ -52,6 +52,8 @@ describe('the web UI’s page and assets', () => {
       '/octocat/app/12',
       '/octocat/app/12/1/2',
       '/octocat/app/settings',
+      '/octocat/app/tests',
+      '/octocat/app/tests/7',
       '/account',
       '/admin/users',
     ]) {

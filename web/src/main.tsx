@@ -9,6 +9,8 @@ import { BuildPage } from './pages/build.js';
 import { LogPage } from './pages/log.js';
 import { RepoPage } from './pages/repo.js';
 import { ReposPage } from './pages/repos.js';
+import { RepoTestsPage } from './pages/repo-tests.js';
+import { TestPage } from './pages/test.js';
 import { Link, routeOf, usePath } from './router.js';
 
 /** The page for the current path. */
@@ -29,6 +31,10 @@ function Page({ path, account }: { path: string; account: Account }) {
       return <BuildPage owner={route.owner} name={route.name} number={route.number} />;
     case 'log':
       return <LogPage {...route} />;
+    case 'tests':
+      return <RepoTestsPage owner={route.owner} name={route.name} />;
+    case 'test':
+      return <TestPage owner={route.owner} name={route.name} id={route.id} />;
     case 'missing':
       return (
         <main>

@@ -51,6 +51,8 @@ export type Route =
   | { page: 'repo'; owner: string; name: string }
   | { page: 'build'; owner: string; name: string; number: number }
   | { page: 'log'; owner: string; name: string; number: number; stage: number; step: number }
+  | { page: 'tests'; owner: string; name: string }
+  | { page: 'test'; owner: string; name: string; id: number }
   | { page: 'missing' };
 
 export function routeOf(path: string): Route {
@@ -62,6 +64,11 @@ export function routeOf(path: string): Route {
   if (owner === undefined || name === undefined) return { page: 'missing' };
   if (parts.length === 2) return { page: 'repo', owner, name };
   if (parts.length === 3 && number === 'settings') return { page: 'settings', owner, name };
+  if (parts.length === 3 && number === 'tests') return { page: 'tests', owner, name };
+  if (parts.length === 4 && number === 'tests') {
+    const id = Number(stage);
+    return Number.isInteger(id) && id > 0 ? { page: 'test', owner, name, id } : { page: 'missing' };
+  }
   const n = Number(number);
   if (!Number.isInteger(n) || n < 1) return { page: 'missing' };
   if (parts.length === 3) return { page: 'build', owner, name, number: n };

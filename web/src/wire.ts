@@ -75,3 +75,72 @@ export interface Repo {
 }
 
 export const DONE = new Set(['success', 'failure', 'error', 'killed', 'skipped', 'declined']);
+
+/** A test's run status, as its report gave it. */
+export type TestStatus = 'passed' | 'failed' | 'error' | 'skipped';
+
+/** A test of a repository, by suite and name (docs/test-reports.md). */
+export interface TestCase {
+  id: number;
+  suite: string;
+  name: string;
+  quarantined: boolean;
+  flaky: boolean;
+  /** When it last failed and passed on one commit (epoch seconds; 0: never). */
+  flaky_seen: number;
+}
+
+/** One run of a test in a build (GET …/builds/{number}/tests). */
+export interface TestResult {
+  id: number;
+  case: TestCase;
+  stage: { number: number; name: string };
+  step: { number: number; name: string };
+  attempt: number;
+  status: TestStatus;
+  duration_ms: number;
+  message: string;
+  output: string;
+  file: string;
+  new: boolean;
+  quarantined: boolean;
+}
+
+export interface TestCounts {
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  quarantined: number;
+  new: number;
+  flaky: number;
+}
+
+export interface BuildTests {
+  counts: TestCounts;
+  matching: number;
+  tests: TestResult[];
+}
+
+/** One result in a test's history, newest first. */
+export interface TestHistory {
+  build: number;
+  commit: string;
+  attempt: number;
+  status: TestStatus;
+  duration_ms: number;
+  new: boolean;
+  quarantined: boolean;
+  created: number;
+}
+
+export interface TestCaseDetail extends TestCase {
+  quarantine_log: { quarantined: boolean; login: string; comment: string; created: number }[];
+}
+
+export interface FlakyTest extends TestCase {
+  evidence: {
+    commit: string;
+    results: { build: number; attempt: number; status: TestStatus; created: number }[];
+  }[];
+}

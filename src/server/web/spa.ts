@@ -38,6 +38,8 @@ const PAGES = [
   '/admin/*',
   '/:owner/:name',
   '/:owner/:name/settings',
+  '/:owner/:name/tests',
+  '/:owner/:name/tests/:id',
   '/:owner/:name/:number',
   '/:owner/:name/:number/:stage/:step',
 ];

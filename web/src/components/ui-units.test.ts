@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ansiSegments } from './ansi.js';
 import { layout } from './graph-layout.js';
 import { inTime } from './status.js';
-import { bytes } from './units.js';
+import { bytes, millis } from './units.js';
 
 describe('ansiSegments', () => {
   it('turns colour and bold codes into classes, drops other escape sequences', () => {
@@ -57,5 +57,13 @@ describe('inTime', () => {
     expect(inTime(now + 100)).toBe('in 2 minutes');
     expect(inTime(now + 61)).toBe('in 1 minute');
     expect(inTime(now - 10)).toBe('in a minute');
+  });
+});
+
+describe('millis', () => {
+  it('shows a test’s duration in ms, seconds with one decimal, then minutes', () => {
+    expect(millis(12)).toBe('12 ms');
+    expect(millis(1234)).toBe('1.2 s');
+    expect(millis(125_000)).toBe('2m 05s');
   });
 });

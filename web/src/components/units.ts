@@ -11,3 +11,11 @@ export function bytes(size: number): string {
   }
   return `${value.toFixed(1)} ${UNITS[unit] ?? ''}`;
 }
+
+/** A test's duration in milliseconds for people: `12 ms`, `1.2 s`, `2m 05s`. */
+export function millis(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s`;
+}

@@ -11,13 +11,14 @@ import { ArtifactSection, type Artifact } from './build-artifacts.js';
 import { ChangedFiles } from '../components/changed-files.js';
 import { DONE, type Approval, type Build, type Stage } from '../wire.js';
 import { ApprovalList, StageApproval } from './build-approvals.js';
+import { TestSection } from './build-tests.js';
 
 /** How often a running build is read again besides its events: steps change without one. */
 const REFRESH_MS = 5000;
 
 /**
  * `/{owner}/{name}/{number}`: the build, its stage graph, each stage's steps and timeline, its
- * actions, its artifacts. Artifacts appear as steps end: they are read again with the build.
+ * actions, its tests, its artifacts. Tests and artifacts appear as steps end: they are read again with the build.
  */
 export function BuildPage({ owner, name, number }: { owner: string; name: string; number: number }) {
   const slug = `${owner}/${name}`;
@@ -31,8 +32,11 @@ export function BuildPage({ owner, name, number }: { owner: string; name: string
   const { reload: reloadApprovals } = approvals;
   // A server that keeps no artifacts answers 404: not asked again.
   const keepsArtifacts = artifacts.status !== 404;
+  // The tests section reads its own page of tests: it is told when to read it again.
+  const [tick, setTick] = useState(0);
   const refresh = useCallback(() => {
     reloadBuild();
+    setTick((n) => n + 1);
     reloadApprovals();
     if (keepsArtifacts) reloadArtifacts();
   }, [reloadBuild, reloadArtifacts, reloadApprovals, keepsArtifacts]);
@@ -55,6 +59,7 @@ export function BuildPage({ owner, name, number }: { owner: string; name: string
           />
         )}
       </Show>
+      {build.value === undefined ? null : <TestSection slug={slug} path={path} number={number} tick={tick} />}
       {build.value === undefined ? null : (
         <ApprovalList approvals={approvals} stages={build.value.stages ?? []} />
       )}

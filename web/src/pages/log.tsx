@@ -23,6 +23,7 @@ interface Props {
 /**
  * `/{owner}/{name}/{number}/{stage}/{step}`: a step's log. A running step's lines arrive live over
  * its event stream (which first sends what was stored); a finished step's log is read in one request.
+ * `?find=text` searches the log for `text` at once, scrolling to its first line.
  */
 export function LogPage(props: Props) {
   const slug = `${props.owner}/${props.name}`;
@@ -36,7 +37,8 @@ export function LogPage(props: Props) {
     step === undefined ? undefined : !DONE.has(step.status),
   );
   const [follow, setFollow] = useState(true);
-  const [query, setQuery] = useState('');
+  // `?find=TestName` (a failed test's link): the search starts with it, showing its first line.
+  const [query, setQuery] = useState(() => new URLSearchParams(location.search).get('find') ?? '');
   const [hit, setHit] = useState(0);
   const hits = useMemo(() => (query === '' ? [] : matches(lines, query)), [lines, query]);
   const linked = Number(/^#L(\d+)$/.exec(useHash())?.[1] ?? 0) - 1;
