@@ -138,6 +138,12 @@ describe.skipIf(skip)('test reports on the web pages, in Chromium', () => {
     for (const found of (await h.store.testReports.cases(repo.id, all)).values())
       cases.set(found.name, found);
     const octocat = await h.store.users.findLogin('octocat');
+    // Quarantine is opt-in: the repository turned it on.
+    await h.store.testReports.setSettings(repo.id, {
+      quarantine: true,
+      login: 'octocat',
+      updated: T0 - 48 * HOUR,
+    });
     await h.store.testReports.setQuarantine({
       caseId: caseOf(SLOW).id,
       quarantined: true,
@@ -307,6 +313,9 @@ describe.skipIf(skip)('test reports on the web pages, in Chromium', () => {
     expect(await card.getByRole('list', { name: 'evidence' }).innerText()).toMatch(
       new RegExp(`^${build9?.after.slice(0, 10)} → #9 attempt 2 passed, #9 failed$`),
     );
+    const setting = page.getByRole('region', { name: 'test settings' });
+    await setting.getByRole('button', { name: 'Turn quarantine off' }).waitFor();
+    expect(await setting.innerText()).toMatch(/Quarantine is on: quarantined tests’ failures/);
     const quarantined = page.getByRole('region', { name: 'quarantined tests' });
     await quarantined.getByRole('listitem').nth(1).waitFor();
     expect(await quarantined.getByRole('listitem').allInnerTexts()).toEqual([

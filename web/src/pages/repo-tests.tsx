@@ -3,11 +3,13 @@ import { ago, Status } from '../components/status.js';
 import { CaseBadges, TestName, testHref } from '../components/test-badges.js';
 import { Link } from '../router.js';
 import type { FlakyTest, TestCase } from '../wire.js';
+import { TestSettingsSection } from './test-settings.js';
 
 /**
  * `/{owner}/{name}/tests`: the repository's flaky tests (failed and passed on one commit in the
  * last 14 days), each with when it was last seen so and the evidence (each commit with its
- * builds' results), and its quarantined tests. Each test links to its page.
+ * builds' results), whether quarantine is on (opt-in), and its quarantined tests. Each test links
+ * to its page.
  */
 export function RepoTestsPage({ owner, name }: { owner: string; name: string }) {
   const slug = `${owner}/${name}`;
@@ -35,6 +37,7 @@ export function RepoTestsPage({ owner, name }: { owner: string; name: string }) 
           }
         </Show>
       </section>
+      <TestSettingsSection slug={slug} />
       <section aria-label="quarantined tests">
         <h2>Quarantined tests</h2>
         <Show loaded={quarantined}>
