@@ -103,10 +103,15 @@ describe('TestRecorder on SQLite and the server’s disk', () => {
       status: 'failed',
       durationMs: 250,
       message: 'b broke',
-      output: expect.stringContaining('at b.ts:3'),
       commit: 'c1',
       isNew: false,
     });
+  });
+
+  it('keeps a failure’s output', async () => {
+    const source = await build('c-out');
+    await record(source, { 'reports/unit.xml': junit({ b: 'failed' }) });
+    expect((await store.testReports.listBuild(source.buildId))[0]?.output).toContain('at b.ts:3');
   });
 
   it('reads the reports of every tool it knows, told apart by content', async () => {
