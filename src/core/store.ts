@@ -1,5 +1,6 @@
 import type { ArtifactStore } from './artifact.js';
 import type { TestReportStore } from './test-report.js';
+import type { InsightStore } from './insights.js';
 import type { BuildStore } from './build.js';
 import type { BuildHistoryStore } from './build-history.js';
 import type { CacheStore } from './cache.js';
@@ -63,6 +64,8 @@ export interface Store {
   readonly templates: TemplateStore;
   /** Tests of repositories and their results per build (docs/test-reports.md). */
   readonly testReports: TestReportStore;
+  /** Daily rollups of builds, steps, tests, runners and caches (docs/insights.md). */
+  readonly insights: InsightStore;
   /** Leases of the jobs one server of several runs at a time (docs/ha.md). */
   readonly leases: LeaseStore;
   /** Signals to and from the other servers of the database (docs/ha.md). */

@@ -133,6 +133,14 @@ export interface TestReportStore {
   setQuarantine(change: Omit<QuarantineChange, 'id' | 'repoId'>): Promise<boolean>;
   quarantineLog(caseId: number): Promise<QuarantineChange[]>;
   quarantined(repoId: number): Promise<TestCase[]>;
+  /**
+   * A build's tests (the last attempt of each step's) that failed, or were found flaky since
+   * `flakySince`: what its insight rollup counts.
+   */
+  notable(
+    buildId: number,
+    flakySince: number,
+  ): Promise<{ caseId: number; failed: boolean; flaky: boolean }[]>;
   /** The repository's settings; the defaults (quarantine off) when it never changed them. */
   settings(repoId: number): Promise<TestSettings>;
   setSettings(repoId: number, settings: TestSettings): Promise<void>;

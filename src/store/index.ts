@@ -30,6 +30,7 @@ import { SqlRunnerStore } from './queries/runners.js';
 import { SqlSecretStore } from './queries/secrets.js';
 import { SqlTemplateStore } from './queries/templates.js';
 import { SqlTestReportStore } from './queries/test-reports.js';
+import { SqlInsightStore } from './queries/insights.js';
 import { SqlStageStore } from './queries/stages.js';
 import { SqlStatusOutboxStore } from './queries/status-outbox.js';
 import { SqlStepStore } from './queries/steps.js';
@@ -104,6 +105,7 @@ class SqlStore implements Store {
   readonly approvals;
   readonly templates;
   readonly testReports;
+  readonly insights;
   readonly leases;
   readonly signals: ClusterChannel;
   readonly schemaVersion: number;
@@ -142,6 +144,7 @@ class SqlStore implements Store {
     this.approvals = new SqlApprovalStore(connection);
     this.templates = new SqlTemplateStore(connection);
     this.testReports = new SqlTestReportStore(connection);
+    this.insights = new SqlInsightStore(connection);
     this.leases = new SqlLeaseStore(connection);
     this.signals = signals;
   }

@@ -24,6 +24,7 @@ import { stagesStepsContract } from './cases/stages-steps.case.js';
 import { statusOutboxContract } from './cases/status-outbox.case.js';
 import { templatesContract } from './cases/templates.case.js';
 import { testReportsContract } from './cases/test-reports.case.js';
+import { insightsContract } from './cases/insights.case.js';
 import { usersContract } from './cases/users.case.js';
 
 export type { OpenFreshStore } from './cases/fixtures.case.js';
@@ -52,6 +53,7 @@ export function storeContract(open: OpenFreshStore): void {
   environmentsContract(open);
   templatesContract(open);
   testReportsContract(open);
+  insightsContract(open);
 }
 
 /**

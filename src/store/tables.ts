@@ -367,6 +367,18 @@ export interface Tables {
   test_results: TestResultRow;
   test_quarantine: TestQuarantineRow;
   test_settings: TestSettingsRow;
+  insight_recorded: { build_id: number; day: number };
+  insight_build_days: InsightKey & {
+    builds: number;
+    successes: number;
+    duration_sum: number;
+    queue_sum: number;
+  };
+  insight_build_buckets: InsightKey & { metric: number; bucket: number; n: number };
+  insight_step_days: InsightKey & { name: string; runs: number; failures: number; duration_sum: number };
+  insight_test_days: InsightKey & { case_id: number; failures: number; flaky: number };
+  insight_runner_days: InsightKey & { kind: string; stages: number; busy_ms: number };
+  insight_cache_days: InsightKey & { hits: number; misses: number };
 }
 
 /** environments: `approvers` and `branches` are JSON (since schema version 20). */
@@ -503,4 +515,10 @@ export interface TestSettingsRow {
   quarantine: number;
   updated: number;
   login: string;
+}
+
+/** The key every insight rollup starts with: a repository's UTC day (since schema version 23). */
+export interface InsightKey {
+  repo_id: number;
+  day: number;
 }

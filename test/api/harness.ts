@@ -11,6 +11,7 @@ import { pino } from 'pino';
 import type { Datasource } from '../../src/core/datasource.js';
 import type { User } from '../../src/core/user.js';
 import type { BuildListener, QueueSignal } from '../../src/core/events.js';
+import { InsightRollup } from '../../src/server/insights/rollup.js';
 import type { ScmProvider } from '../../src/core/scm.js';
 import type { Store } from '../../src/core/store.js';
 import { createGitHubProvider } from '../../src/scm/github/index.js';
@@ -152,12 +153,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   } satisfies QueueSignal & { wakes: number };
   const announced: Harness['announced'] = [];
   const buildEvents = new BuildEventHub();
+  const insightRollup = new InsightRollup({ store, logger });
   const watches = new BuildWatches({ builds: store.builds });
   // Build changes made through the API (cancel, approve) are heard like the trigger's.
   const apiListener: BuildListener = {
     async buildUpdated(change) {
       await buildEvents.buildUpdated(change);
       await reporter?.buildUpdated(change);
+      await insightRollup.buildUpdated(change);
       announced.push(change);
     },
   };
@@ -227,6 +230,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       async buildUpdated(change) {
         await buildEvents.buildUpdated(change);
         await reporter?.buildUpdated(change);
+        await insightRollup.buildUpdated(change);
         announced.push(change);
       },
     };

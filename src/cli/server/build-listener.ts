@@ -4,11 +4,12 @@ import type { BuildListener } from '../../core/events.js';
 import type { GaugeRegistry } from '../../core/gauges.js';
 import type { ScmProvider } from '../../core/scm.js';
 import type { Store } from '../../core/store.js';
+import { InsightRollup } from '../../server/insights/rollup.js';
 import { CommitStatusReporter, type StatusPoster } from '../../server/status/index.js';
 
 /**
- * The API's event streams, commit statuses at the git provider (unless SVC_STATUS_DISABLED) and
- * global webhooks; a listener never breaks a build.
+ * The API's event streams, commit statuses at the git provider (unless SVC_STATUS_DISABLED), the
+ * insight rollups and global webhooks; a listener never breaks a build.
  */
 export function buildListener(
   settings: ServerSettings,
@@ -46,6 +47,7 @@ export function buildListener(
     gauges.add('commit_statuses', statuses);
     listeners.push({ name: 'reporting its status', listener: statuses });
   }
+  listeners.push({ name: 'counting it in the insights', listener: new InsightRollup({ store, logger }) });
   if (webhooks !== undefined) listeners.push({ name: 'announcing it to webhooks', listener: webhooks });
   return {
     async buildUpdated(change) {

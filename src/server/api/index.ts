@@ -18,6 +18,7 @@ import { buildActionRoutes } from './builds/actions.js';
 import type { BuildEventSource } from '../events/build-events.js';
 import type { CacheService } from '../caches/service.js';
 import { testRoutes } from './tests/index.js';
+import { insightRoutes } from './insights/index.js';
 import { artifactRoutes, type ArtifactReader } from './artifacts/index.js';
 import { badgeRoutes } from './badges/badges.js';
 import { createBuildRoute } from './builds/create.js';
@@ -86,6 +87,7 @@ export interface ApiDeps {
     | 'approvals'
     | 'templates'
     | 'testReports'
+    | 'insights'
   >;
   /** The queue's pause switch (the StageQueue runners poll). */
   readonly queue: QueueSwitch;
@@ -196,6 +198,7 @@ export function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): readonly
       deleteLogRoute(store),
       ...artifactRoutes({ builds: store.builds, stages: store.stages, artifacts: deps.artifacts }),
       ...testRoutes({ builds: store.builds, stages: store.stages, tests: store.testReports }),
+      ...insightRoutes({ insights: store.insights, tests: store.testReports, repos: store.repos }),
       ...streamLogRoutes(api, { ...store, liveLogs: deps.liveLogs, logBatches: deps.logBatches, canWrite }),
       ...streamsBadgesAndAccountRoutes(api, deps, access),
       ...secretRoutes({ secrets: store.secrets, repos: store.repos }),

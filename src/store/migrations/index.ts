@@ -20,6 +20,7 @@ import { buildChangedFiles } from './019-build-changed-files.js';
 import { environments } from './020-environments.js';
 import { templates } from './021-templates.js';
 import { testReports } from './022-test-reports.js';
+import { insights } from './023-insights.js';
 import type { Migration } from './migration.js';
 
 /** Every migration svc knows, oldest first; append, never edit or reorder. */
@@ -46,6 +47,7 @@ export const MIGRATIONS: readonly Migration[] = [
   environments,
   templates,
   testReports,
+  insights,
 ];
 
 /** The schema version this svc writes. */

@@ -354,6 +354,31 @@ export class SqlTestReportStore implements TestReportStore {
     return rows.map(toCase);
   }
 
+  async notable(
+    buildId: number,
+    flakySince: number,
+  ): Promise<{ caseId: number; failed: boolean; flaky: boolean }[]> {
+    const rows = await this.#db
+      .selectFrom('test_results')
+      .innerJoin('test_cases', 'test_cases.id', 'test_results.case_id')
+      .select(['test_results.case_id', 'test_results.status', 'test_cases.flaky_seen'])
+      .where('test_results.build_id', '=', buildId)
+      .where('test_results.superseded', '=', 0)
+      .where((eb) =>
+        eb.or([
+          eb('test_results.status', 'in', ['failed', 'error']),
+          eb('test_cases.flaky_seen', '>=', Math.max(1, flakySince)),
+        ]),
+      )
+      .orderBy('test_results.id')
+      .execute();
+    return rows.map((row) => ({
+      caseId: Number(row.case_id),
+      failed: row.status === 'failed' || row.status === 'error',
+      flaky: Number(row.flaky_seen) >= Math.max(1, flakySince),
+    }));
+  }
+
   async settings(repoId: number): Promise<TestSettings> {
     const row = await this.#db
       .selectFrom('test_settings')

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import { dayOf } from '../../../core/insights.js';
 import { InvalidInputError } from '../../../core/errors.js';
 import type { Store } from '../../../core/store.js';
 import type { CacheService } from '../../caches/service.js';
@@ -12,7 +13,7 @@ import { sweptAsItFlows } from '../../../platform/dead-buffers.js';
 export const CACHE_CONTENT_TYPE = 'application/zstd';
 
 export interface CacheRouteDeps {
-  store: Pick<Store, 'stages' | 'builds' | 'repos'>;
+  store: Pick<Store, 'stages' | 'builds' | 'repos'> & Partial<Pick<Store, 'insights'>>;
   caches: Pick<CacheService, 'restore' | 'save' | 'writeRefusal'>;
 }
 
@@ -49,6 +50,12 @@ export function cacheRoutes(app: FastifyInstance, deps: CacheRouteDeps): void {
     const refusal = deps.caches.writeRefusal(repo, build);
     if (refusal !== undefined) void reply.header('x-svc-cache-write-refused', encodeURIComponent(refusal));
     const found = await deps.caches.restore(repo, build, body.key, body.restore_keys);
+    // The hit rate of the insights (docs/insights.md); a count that fails is not the build's problem.
+    await deps.store.insights
+      ?.countCache(repo.id, dayOf(Date.now()), found !== undefined)
+      .catch((error: unknown) => {
+        request.log.warn({ err: error }, 'build insights: a cache lookup was not counted');
+      });
     if (found === undefined) return reply.code(204).send();
     return reply
       .code(200)
