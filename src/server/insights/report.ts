@@ -90,7 +90,7 @@ export async function insightReport(
 
   const kinds = new Map<string, Map<number, { stages: number; busy: number }>>();
   for (const r of runnerDays) {
-    const kind = kinds.get(r.kind) ?? new Map();
+    const kind = kinds.get(r.kind) ?? new Map<number, { stages: number; busy: number }>();
     kind.set(r.day, { stages: r.stages, busy: r.busyMs });
     kinds.set(r.kind, kind);
   }
