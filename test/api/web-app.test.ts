@@ -54,6 +54,9 @@ describe('the web UI’s page and assets', () => {
       '/octocat/app/settings',
       '/octocat/app/tests',
       '/octocat/app/tests/7',
+      '/octocat/app/insights',
+      '/orgs/octocat/insights',
+      '/orgs/octocat/insights?days=7',
       '/account',
       '/admin/users',
     ]) {
@@ -68,6 +71,10 @@ describe('the web UI’s page and assets', () => {
     const api = await call(h, '/api/no-such-thing');
     expect(api.status).toBe(404);
     expect(api.headers.get('content-type')).toContain('application/json');
+    // `orgs` is no owner: only an organisation's insights are a page under it.
+    for (const path of ['/orgs/octocat', '/orgs/octocat/settings', '/orgs/octocat/12']) {
+      expect((await fetch(`${h.url}${path}`)).status, path).toBe(404);
+    }
   });
 
   it('shows the start page to visitors and the UI to a logged-in browser at /', async () => {

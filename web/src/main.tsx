@@ -6,6 +6,7 @@ import { AccountPage } from './pages/account.js';
 import { AdminPage } from './pages/admin.js';
 import { SettingsPage } from './pages/settings.js';
 import { BuildPage } from './pages/build.js';
+import { OrgInsightsPage, RepoInsightsPage } from './pages/insights.js';
 import { LogPage } from './pages/log.js';
 import { RepoPage } from './pages/repo.js';
 import { ReposPage } from './pages/repos.js';
@@ -35,6 +36,10 @@ function Page({ path, account }: { path: string; account: Account }) {
       return <RepoTestsPage owner={route.owner} name={route.name} />;
     case 'test':
       return <TestPage owner={route.owner} name={route.name} id={route.id} />;
+    case 'insights':
+      return <RepoInsightsPage owner={route.owner} name={route.name} />;
+    case 'org-insights':
+      return <OrgInsightsPage org={route.org} />;
     case 'missing':
       return (
         <main>

@@ -16,6 +16,21 @@ export function usePath(): string {
   return path;
 }
 
+/** The current query string (`?days=30`), following navigation like usePath. */
+export function useSearch(): string {
+  const [search, setSearch] = useState(location.search);
+  useEffect(() => {
+    const update = () => setSearch(location.search);
+    addEventListener('popstate', update);
+    addEventListener('svc:navigate', update);
+    return () => {
+      removeEventListener('popstate', update);
+      removeEventListener('svc:navigate', update);
+    };
+  }, []);
+  return search;
+}
+
 export function navigate(to: string): void {
   if (to === location.pathname + location.search) return;
   history.pushState(null, '', to);
@@ -53,6 +68,8 @@ export type Route =
   | { page: 'log'; owner: string; name: string; number: number; stage: number; step: number }
   | { page: 'tests'; owner: string; name: string }
   | { page: 'test'; owner: string; name: string; id: number }
+  | { page: 'insights'; owner: string; name: string }
+  | { page: 'org-insights'; org: string }
   | { page: 'missing' };
 
 export function routeOf(path: string): Route {
@@ -61,10 +78,17 @@ export function routeOf(path: string): Route {
   if (parts.length === 0) return { page: 'repos' };
   if (parts.length === 1 && owner === 'account') return { page: 'account' };
   if (owner === 'admin') return { page: 'admin' };
+  // `orgs` is never an owner (the server reserves it): `/orgs/{org}/insights` is an organisation's.
+  if (owner === 'orgs') {
+    return parts.length === 3 && number === 'insights' && name !== undefined
+      ? { page: 'org-insights', org: name }
+      : { page: 'missing' };
+  }
   if (owner === undefined || name === undefined) return { page: 'missing' };
   if (parts.length === 2) return { page: 'repo', owner, name };
   if (parts.length === 3 && number === 'settings') return { page: 'settings', owner, name };
   if (parts.length === 3 && number === 'tests') return { page: 'tests', owner, name };
+  if (parts.length === 3 && number === 'insights') return { page: 'insights', owner, name };
   if (parts.length === 4 && number === 'tests') {
     const id = Number(stage);
     return Number.isInteger(id) && id > 0 ? { page: 'test', owner, name, id } : { page: 'missing' };

@@ -144,3 +144,54 @@ export interface FlakyTest extends TestCase {
     results: { build: number; attempt: number; status: TestStatus; created: number }[];
   }[];
 }
+
+/** A day's build numbers in insights (GET /api/insights/…); `date` is a UTC day, YYYY-MM-DD. */
+export interface InsightDay {
+  date: string;
+  builds: number;
+  successes: number;
+  success_rate: number;
+  duration_p50_ms: number;
+  duration_p95_ms: number;
+  queue_p50_ms: number;
+  queue_p95_ms: number;
+}
+
+/** A test in insights' lists of the most failing and the flakiest. */
+export interface InsightTest {
+  id: number;
+  suite: string;
+  name: string;
+  failures: number;
+  flaky: number;
+}
+
+/** Build insights of a repository or an organisation over 7, 30 or 90 days (docs/api.md). */
+export interface Insights {
+  days: 7 | 30 | 90;
+  from: string;
+  to: string;
+  builds: Omit<InsightDay, 'date' | 'builds'> & { total: number };
+  daily: InsightDay[];
+  slowest_steps: {
+    name: string;
+    runs: number;
+    failures: number;
+    mean_ms: number;
+    daily: { date: string; runs: number; mean_ms: number }[];
+  }[];
+  failing_tests: InsightTest[];
+  flaky_tests: InsightTest[];
+  runners: {
+    kind: string;
+    stages: number;
+    busy_ms: number;
+    daily: { date: string; stages: number; busy_ms: number }[];
+  }[];
+  caches: {
+    hits: number;
+    misses: number;
+    hit_rate: number;
+    daily: { date: string; hits: number; misses: number; hit_rate: number }[];
+  };
+}

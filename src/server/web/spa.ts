@@ -29,6 +29,8 @@ const RESERVED = new Set([
   'metrics',
   'docs',
   'version',
+  // `/orgs/{org}/insights` is an organisation's page, never a repository's.
+  'orgs',
 ]);
 
 /** The UI's bookmarkable paths (docs/ui.md), answered with its page. */
@@ -40,6 +42,8 @@ const PAGES = [
   '/:owner/:name/settings',
   '/:owner/:name/tests',
   '/:owner/:name/tests/:id',
+  '/:owner/:name/insights',
+  '/orgs/:org/insights',
   '/:owner/:name/:number',
   '/:owner/:name/:number/:stage/:step',
 ];

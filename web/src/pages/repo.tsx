@@ -33,6 +33,7 @@ export function RepoPage({ owner, name }: { owner: string; name: string }) {
       <div class="toolbar">
         <h1>{slug}</h1>
         <Link href={`/${slug}/tests`}>Flaky tests</Link>
+        <Link href={`/${slug}/insights`}>Insights</Link>
         <Link href={`/${slug}/settings`}>Settings</Link>
       </div>
       <NewBuildForm slug={slug} />
