@@ -44,6 +44,7 @@ const TARGETS: readonly { name: string; metric: RegExp; target: Target }[] = [
   { name: 'failover', metric: /cron/i, target: valueAtMost(1, 'build') },
   { name: 'api-scale', metric: /log/i, target: ratioAtMost(2) },
   { name: 'api-scale', metric: /./, target: p99AtMost(25) },
+  { name: 'insights', metric: /./, target: p99AtMost(100) },
   // Issue 31: "flat" handles and descriptors allow a keep-alive connection or two still closing.
   { name: 'soak', metric: /heap.*per 1000 builds/i, target: valueAtMost(1, 'MiB') },
   { name: 'soak', metric: /RSS above/i, target: valueAtMost(50, 'MiB') },

@@ -8,6 +8,7 @@ import { cacheThroughput } from './cache-throughput.js';
 import { dispatch } from './dispatch.js';
 import { failover } from './failover.js';
 import { firstBuildBenchmark } from './first-build.js';
+import { insights } from './insights.js';
 import { kubeOverhead } from './kube-overhead.js';
 import { logThroughput } from './log-throughput.js';
 import { memory } from './memory.js';
@@ -34,6 +35,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   startup,
   firstBuildBenchmark,
   apiScale,
+  insights,
   failover,
   soak,
   cacheSpeedup,

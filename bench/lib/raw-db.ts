@@ -1,8 +1,11 @@
 /*
  * A plain driver on svc's database, without svc: better-sqlite3 on the SQLite file, one pg client on
- * PostgreSQL. Benchmarks seed through it and measure the raw SQL of a read against svc's answer.
+ * PostgreSQL, one mysql2 connection on MariaDB (in ANSI mode: `||` joins text and "x" names a column,
+ * so that the seeding SQL is the same text). Benchmarks seed through it and measure the raw SQL of a
+ * read against svc's answer.
  */
 import Database from 'better-sqlite3';
+import { createConnection } from 'mysql2/promise';
 import pg from 'pg';
 import type { Datasource } from '../../src/core/datasource.js';
 
@@ -10,7 +13,7 @@ export type Row = Record<string, unknown>;
 
 /** One open database, SQLite or PostgreSQL, spoken to in plain SQL. */
 export interface RawDb {
-  readonly product: 'SQLite' | 'PostgreSQL';
+  readonly product: 'SQLite' | 'PostgreSQL' | 'MySQL';
   /** One statement with `?` placeholders; its rows (none for a write). */
   all(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   /** Statements without parameters, run one after another. */
@@ -20,7 +23,7 @@ export interface RawDb {
   close(): Promise<void>;
 }
 
-/** Opens the datasource's database (a SQLite file or a PostgreSQL database; not MySQL). */
+/** Opens the datasource's database: a SQLite file, a PostgreSQL or a MariaDB database. */
 export async function openRaw(datasource: Datasource): Promise<RawDb> {
   switch (datasource.driver) {
     case 'embedded_sql':
@@ -28,7 +31,7 @@ export async function openRaw(datasource: Datasource): Promise<RawDb> {
     case 'sql_b':
       return postgres(datasource);
     case 'sql_a':
-      throw new Error('raw MySQL is not supported by this benchmark helper');
+      return mysql(datasource);
   }
 }
 
@@ -95,5 +98,33 @@ async function postgres(datasource: Extract<Datasource, { driver: 'sql_b' }>): P
       return result.rows.map((row) => row['QUERY PLAN']);
     },
     close: () => client.end(),
+  };
+}
+
+async function mysql(datasource: Extract<Datasource, { driver: 'sql_a' }>): Promise<RawDb> {
+  const { host, port, user, password, database } = datasource;
+  const connection = await createConnection({
+    host,
+    port,
+    user,
+    password,
+    database,
+    multipleStatements: true,
+  });
+  await connection.query("SET SESSION sql_mode = 'ANSI', SESSION max_recursive_iterations = 100000000");
+  return {
+    product: 'MySQL',
+    async all(sql, params = []) {
+      const [rows] = await connection.query(sql, [...params]);
+      return Array.isArray(rows) ? (rows as Row[]) : [];
+    },
+    async exec(sql) {
+      await connection.query(sql);
+    },
+    async plan(sql, params) {
+      const [rows] = await connection.query(`EXPLAIN ${sql}`, [...params]);
+      return (rows as Row[]).map((row) => JSON.stringify(row));
+    },
+    close: () => connection.end(),
   };
 }

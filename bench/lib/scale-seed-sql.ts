@@ -40,6 +40,14 @@ export const POSTGRES_SEED: SeedDialect = {
   bytes: (e) => `convert_to(${e}, 'UTF8')`,
 };
 
+/** MariaDB, spoken to in ANSI mode (raw-db.ts); its Sequence engine counts. */
+export const MARIADB_SEED: SeedDialect = {
+  series: (n) => `(SELECT seq AS i FROM seq_1_to_${n}) AS seq`,
+  sha: (e) =>
+    `LOWER(LPAD(HEX(${e}), 16, '0') || LPAD(HEX((${e}) * 7919), 16, '0') || LPAD(HEX((${e}) % 4294967291), 8, '0'))`,
+  bytes: (e) => `CAST(${e} AS BINARY)`,
+};
+
 /** The pipeline file every build keeps (builds.config), as the trigger stores it. */
 const PIPELINE = `kind: pipeline
 type: docker

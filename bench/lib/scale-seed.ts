@@ -126,10 +126,10 @@ async function inChunks(
 }
 
 /** The owner's API token: fixed, since svc stores only its hash and a seeded database is reused. */
-const OWNER_TOKEN = 'scale-owner-token-0123456789abcd';
+export const OWNER_TOKEN = 'scale-owner-token-0123456789abcd';
 
 /** A person (not an administrator, so that permissions decide) with an API token and no git provider token. */
-async function createOwner(raw: RawDb, now: number): Promise<number> {
+export async function createOwner(raw: RawDb, now: number): Promise<number> {
   const hash = createHash('sha256').update(OWNER_TOKEN).digest('hex');
   await raw.all(
     `INSERT INTO users (login, email, avatar, machine, admin, active, token_hash, scm_token, scm_refresh, scm_expiry,

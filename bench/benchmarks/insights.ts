@@ -1,0 +1,137 @@
+/*
+ * insights: the build insights of issue 36 on a database of 200,000 builds and 5,000,000 test
+ * results, on SQLite, MariaDB and PostgreSQL. A real `svc server` process serves
+ * `/api/insights/…`; this process asks each question N times in a row, each request followed by the
+ * baseline: the raw SQL of the same answer's heaviest parts (the days' builds and sums, the ten
+ * most failing tests) read from builds and test_results instead of the rollups. Target: every
+ * question's p99 at most 100 ms.
+ */
+import type { Datasource } from '../../src/core/datasource.js';
+import { datasourceSetting, testDialects, type TestDialect } from '../../test/support/databases.js';
+import { freePort, RPC_SECRET, startServer, type SvcProcess } from '../../test/e2e/system.js';
+import type { Benchmark } from '../lib/benchmark.js';
+import { INSIGHTS_SCALE, rawInsightSql } from '../lib/insights-seed-sql.js';
+import { seedInsights, type InsightsSeeded } from '../lib/insights-seed.js';
+import { openRaw, type RawDb } from '../lib/raw-db.js';
+import { timeComparison, type BenchResult } from '../lib/result.js';
+import { percentile, round } from '../lib/stats.js';
+
+const NAME = 'insights';
+const WARM_UP = 3;
+const SAMPLES = 100;
+const DAY = 86_400_000;
+
+const say = (line: string): void => void process.stderr.write(`${NAME}: ${line}\n`);
+
+/** The questions: a repository of 100,000 builds over 7, 30 and 90 days; an organisation of 20 repositories. */
+const QUESTIONS = [
+  { metric: 'big repository, 7 days', path: '/api/insights/repos/big/app?days=7', repos: [1], days: 7 },
+  { metric: 'big repository, 30 days', path: '/api/insights/repos/big/app?days=30', repos: [1], days: 30 },
+  { metric: 'big repository, 90 days', path: '/api/insights/repos/big/app?days=90', repos: [1], days: 90 },
+  {
+    metric: 'organisation of 20 repositories, 90 days',
+    path: '/api/insights/orgs/org-0?days=90',
+    // The repositories named org-0/…: i % 5 = 0, i > 1.
+    repos: Array.from({ length: 20 }, (_, k) => 5 * (k + 1)),
+    days: 90,
+  },
+] as const;
+
+async function serve(datasource: Datasource): Promise<{ url: string; server: SvcProcess }> {
+  const port = await freePort();
+  const server = await startServer({
+    SVC_SERVER_HOST: `127.0.0.1:${port}`,
+    SVC_SERVER_PROTO: 'http',
+    SVC_SERVER_PORT: `127.0.0.1:${port}`,
+    SVC_RPC_SECRET: RPC_SECRET,
+    SVC_DATABASE_DRIVER: datasource.driver,
+    SVC_DATABASE_DATASOURCE: datasourceSetting(datasource),
+  });
+  return { url: `http://127.0.0.1:${port}`, server };
+}
+
+async function ask(url: string, token: string): Promise<{ ms: number; body: string }> {
+  const started = performance.now();
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  const body = await response.text();
+  const ms = performance.now() - started;
+  if (response.status !== 200)
+    throw new Error(`GET ${url} answered ${response.status}: ${body.slice(0, 300)}`);
+  return { ms, body };
+}
+
+async function baseline(raw: RawDb, question: (typeof QUESTIONS)[number]): Promise<number> {
+  const since = (Math.floor(Date.now() / DAY) - question.days + 1) * DAY;
+  const sql = rawInsightSql(question.repos);
+  const started = performance.now();
+  await raw.all(sql.builds, [since]);
+  await raw.all(sql.tests, [since]);
+  return performance.now() - started;
+}
+
+async function measure(dialect: TestDialect): Promise<BenchResult[]> {
+  const database = await dialect.create();
+  try {
+    say(`${dialect.name}: seeding…`);
+    const seeded: InsightsSeeded = await seedInsights(database.datasource, (line) =>
+      say(`${dialect.name}: ${line}`),
+    );
+    say(`${dialect.name}: seeded ${seeded.results} test results in ${seeded.seconds.toFixed(0)} s`);
+    const { url, server } = await serve(database.datasource);
+    const raw = await openRaw(database.datasource);
+    const results: BenchResult[] = [];
+    try {
+      for (const question of QUESTIONS) {
+        let answered = '';
+        for (let i = 0; i < WARM_UP; i++) {
+          answered = (await ask(`${url}${question.path}`, seeded.token)).body;
+          await baseline(raw, question);
+        }
+        const answer = JSON.parse(answered) as { builds?: { total?: number }; daily?: unknown[] };
+        if ((answer.builds?.total ?? 0) === 0 || answer.daily?.length !== question.days)
+          throw new Error(`${question.path}: unexpected answer ${answered.slice(0, 300)}`);
+        const svc: number[] = [];
+        const raws: number[] = [];
+        for (let i = 0; i < SAMPLES; i++) {
+          svc.push((await ask(`${url}${question.path}`, seeded.token)).ms);
+          raws.push(await baseline(raw, question));
+        }
+        say(
+          `${dialect.name}: ${question.metric}: p99 ${round(percentile(svc, 0.99), 1)} ms (${answer.builds?.total} builds); raw SQL p99 ${round(percentile(raws, 0.99), 1)} ms`,
+        );
+        results.push(
+          timeComparison(
+            {
+              name: NAME,
+              metric: `${question.metric} (${dialect.name})`,
+              notes:
+                `${INSIGHTS_SCALE.repos} repositories, ${INSIGHTS_SCALE.builds} builds over ${INSIGHTS_SCALE.days} days, ${seeded.results} test results, seeded in ${seeded.seconds.toFixed(0)} s; ` +
+                `${SAMPLES} sequential GET ${question.path} to an svc server process (the whole answer: builds, percentiles, steps, tests, runners, caches, from the rollups), ` +
+                `each followed by the baseline: the raw SQL of its days' builds and its ten most failing tests over builds and test_results; ` +
+                `baseline p99 ${round(percentile(raws, 0.99), 1)} ms; target: svc p99 ≤ 100 ms`,
+            },
+            svc,
+            raws,
+          ),
+        );
+      }
+    } finally {
+      await raw.close();
+      await server.stop();
+    }
+    return results;
+  } finally {
+    await database.drop();
+  }
+}
+
+/** Insights questions on 200,000 builds and 5,000,000 test results, on every database. */
+export const insights: Benchmark = {
+  name: NAME,
+  needs: ['mariadb', 'postgres'],
+  async run() {
+    const results: BenchResult[] = [];
+    for (const dialect of testDialects()) results.push(...(await measure(dialect)));
+    return results;
+  },
+};
