@@ -55,7 +55,7 @@ export function insightBuildsSql(d: SeedDialect, now: number): string {
 export function insightCasesSql(d: SeedDialect, now: number): string {
   const t = INSIGHTS_SCALE.testsPerRepo;
   return `INSERT INTO test_cases (repo_id, name_hash, suite, name, quarantined, flaky_seen, created)
-  SELECT 1 + (i - 1) / ${t}, 'case-' || i, 'pkg/' || ((i - 1) % 5), 'Test' || ((i - 1) % ${t}), 0, 0, ${now}
+  SELECT 1 + FLOOR((i - 1) / ${t}), 'case-' || i, 'pkg/' || ((i - 1) % 5), 'Test' || ((i - 1) % ${t}), 0, 0, ${now}
   FROM ${d.series(INSIGHTS_SCALE.repos * t)} ORDER BY i`;
 }
 
