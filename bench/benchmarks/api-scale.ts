@@ -5,14 +5,13 @@
  * connection), each request followed by the raw SQL of the same read through a plain driver in this
  * process (better-sqlite3, pg). The plans of the SQL behind each route go in the notes.
  */
-import type { Datasource } from '../../src/core/datasource.js';
-import { datasourceSetting, testDialects, type TestDialect } from '../../test/support/databases.js';
-import { freePort, RPC_SECRET, startServer, type SvcProcess } from '../../test/e2e/system.js';
+import { testDialects, type TestDialect } from '../../test/support/databases.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBareFileServer } from '../lib/bare-file-server.js';
 import type { Benchmark } from '../lib/benchmark.js';
+import { serveDatabase, timedGet } from '../lib/scale-server.js';
 import { cpuSeconds } from '../lib/cpu.js';
 import { openRaw, type RawDb } from '../lib/raw-db.js';
 import { timeComparison, type BenchResult } from '../lib/result.js';
@@ -27,31 +26,6 @@ const NAME = 'api-scale';
 const WARM_UP = 3;
 
 const say = (line: string): void => void process.stderr.write(`${NAME}: ${line}\n`);
-
-/** `svc server` on the datasource's database, as users start it; no git provider (API tokens only). */
-async function serve(datasource: Datasource): Promise<{ url: string; server: SvcProcess }> {
-  const port = await freePort();
-  const server = await startServer({
-    SVC_SERVER_HOST: `127.0.0.1:${port}`,
-    SVC_SERVER_PROTO: 'http',
-    SVC_SERVER_PORT: `127.0.0.1:${port}`,
-    SVC_RPC_SECRET: RPC_SECRET,
-    SVC_DATABASE_DRIVER: datasource.driver,
-    SVC_DATABASE_DATASOURCE: datasourceSetting(datasource),
-  });
-  return { url: `http://127.0.0.1:${port}`, server };
-}
-
-/** Milliseconds from sending the request until its whole body arrived; the body. */
-async function request(url: string, token: string): Promise<{ ms: number; body: string }> {
-  const started = performance.now();
-  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-  const body = await response.text();
-  const ms = performance.now() - started;
-  if (response.status !== 200)
-    throw new Error(`GET ${url} answered ${response.status}: ${body.slice(0, 300)}`);
-  return { ms, body };
-}
 
 async function timed(work: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
@@ -70,7 +44,7 @@ async function sample(
   const path = `${url}${route.path(seeded)}`;
   let bytes = 0;
   for (let i = 0; i < WARM_UP; i++) {
-    const { body } = await request(path, seeded.token);
+    const { body } = await timedGet(path, seeded.token);
     if (i === 0 && !route.answers(JSON.parse(body)))
       throw new Error(`GET ${path}: unexpected answer ${body.slice(0, 300)}`);
     bytes = Buffer.byteLength(body);
@@ -79,7 +53,7 @@ async function sample(
   const samples = { svc: [] as number[], baseline: [] as number[], bytes };
   const cpuBefore = cpuSeconds(serverPid);
   for (let i = 0; i < route.samples; i++) {
-    samples.svc.push((await request(path, seeded.token)).ms);
+    samples.svc.push((await timedGet(path, seeded.token)).ms);
     samples.baseline.push(await timed(() => route.baseline(raw, seeded)));
   }
   // The server is idle between its answers, so its CPU over the loop is what the answers cost.
@@ -100,7 +74,7 @@ async function bareHttp(route: ScaleRoute, raw: RawDb, seeded: Seeded): Promise<
   try {
     const times: number[] = [];
     for (let i = 0; i < WARM_UP + route.samples; i++) {
-      const { ms } = await request(server.url, seeded.token);
+      const { ms } = await timedGet(server.url, seeded.token);
       if (i >= WARM_UP) times.push(ms);
     }
     return `a bare node:http server process reading the same ${round(bytes.length / 1024, 0)} KiB from a file and sending them to the same client: p50 ${round(median(times), 1)} ms, p99 ${round(percentile(times, 0.99), 1)} ms`;
@@ -117,7 +91,7 @@ async function measure(dialect: TestDialect, skipped: string): Promise<BenchResu
     const seeded = await seedScale(database.datasource, (line) => say(`${dialect.name}: ${line}`));
     say(`${dialect.name}: seeded in ${seeded.seconds.toFixed(0)} s; plans…`);
     const plans = await routePlans(database.datasource, seeded, SCALE_ROUTES);
-    const { url, server } = await serve(database.datasource);
+    const { url, server } = await serveDatabase(database.datasource);
     const raw = await openRaw(database.datasource);
     const driver = dialect.name === 'SQLite' ? 'better-sqlite3' : 'pg';
     const results: BenchResult[] = [];

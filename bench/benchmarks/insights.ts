@@ -6,10 +6,9 @@
  * most failing tests) read from builds and test_results instead of the rollups. Target: every
  * question's p99 at most 100 ms.
  */
-import type { Datasource } from '../../src/core/datasource.js';
-import { datasourceSetting, testDialects, type TestDialect } from '../../test/support/databases.js';
-import { freePort, RPC_SECRET, startServer, type SvcProcess } from '../../test/e2e/system.js';
+import { testDialects, type TestDialect } from '../../test/support/databases.js';
 import type { Benchmark } from '../lib/benchmark.js';
+import { serveDatabase, timedGet } from '../lib/scale-server.js';
 import { INSIGHTS_SCALE, rawInsightSql } from '../lib/insights-seed-sql.js';
 import { seedInsights, type InsightsSeeded } from '../lib/insights-seed.js';
 import { openRaw, type RawDb } from '../lib/raw-db.js';
@@ -42,29 +41,6 @@ const QUESTIONS = [
   },
 ] as const;
 
-async function serve(datasource: Datasource): Promise<{ url: string; server: SvcProcess }> {
-  const port = await freePort();
-  const server = await startServer({
-    SVC_SERVER_HOST: `127.0.0.1:${port}`,
-    SVC_SERVER_PROTO: 'http',
-    SVC_SERVER_PORT: `127.0.0.1:${port}`,
-    SVC_RPC_SECRET: RPC_SECRET,
-    SVC_DATABASE_DRIVER: datasource.driver,
-    SVC_DATABASE_DATASOURCE: datasourceSetting(datasource),
-  });
-  return { url: `http://127.0.0.1:${port}`, server };
-}
-
-async function ask(url: string, token: string): Promise<{ ms: number; body: string }> {
-  const started = performance.now();
-  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-  const body = await response.text();
-  const ms = performance.now() - started;
-  if (response.status !== 200)
-    throw new Error(`GET ${url} answered ${response.status}: ${body.slice(0, 300)}`);
-  return { ms, body };
-}
-
 async function baseline(raw: RawDb, question: (typeof QUESTIONS)[number]): Promise<number> {
   const since = (Math.floor(Date.now() / DAY) - question.days + 1) * DAY;
   const sql = rawInsightSql(question.repos);
@@ -82,20 +58,21 @@ async function measure(dialect: TestDialect): Promise<BenchResult[]> {
       say(`${dialect.name}: ${line}`),
     );
     say(`${dialect.name}: seeded ${seeded.results} test results in ${seeded.seconds.toFixed(0)} s`);
-    const { url, server } = await serve(database.datasource);
+    const { url, server } = await serveDatabase(database.datasource);
     const raw = await openRaw(database.datasource);
     const results: BenchResult[] = [];
     try {
       for (const question of QUESTIONS) {
         let answered = '';
-        for (let i = 0; i < WARM_UP; i++) answered = (await ask(`${url}${question.path}`, seeded.token)).body;
+        for (let i = 0; i < WARM_UP; i++)
+          answered = (await timedGet(`${url}${question.path}`, seeded.token)).body;
         const answer = JSON.parse(answered) as { builds?: { total?: number }; daily?: unknown[] };
         if ((answer.builds?.total ?? 0) === 0 || answer.daily?.length !== question.days)
           throw new Error(`${question.path}: unexpected answer ${answered.slice(0, 300)}`);
         const svc: number[] = [];
         const raws: number[] = [];
         for (let i = 0; i < SAMPLES; i++) {
-          svc.push((await ask(`${url}${question.path}`, seeded.token)).ms);
+          svc.push((await timedGet(`${url}${question.path}`, seeded.token)).ms);
           if (i % BASELINE_EVERY === 0) raws.push(await baseline(raw, question));
         }
         say(

@@ -15,6 +15,8 @@ import { groups } from './read-batch.js';
 
 type Counters = 'insight_build_days' | 'insight_build_buckets' | 'insight_step_days' | 'insight_test_days';
 type Rollup = Counters | 'insight_runner_days' | 'insight_cache_days';
+/** A row of a grouped sum: its keys as the database sent them, its sums as numbers. */
+type SummedRow = Record<string, number | string>;
 
 /** A lock wait one statement lost (MySQL/MariaDB 1213, PostgreSQL 40P01): it is run again. */
 function isDeadlock(error: unknown): boolean {
@@ -152,6 +154,36 @@ export class SqlInsightStore implements InsightStore {
     }
   }
 
+  /**
+   * SUM(`sums`) of `table`'s rows of the repositories and days `from`…`to`, grouped by `keys`: one
+   * statement per group of repository ids, whose rows are added together by key.
+   */
+  async #summed(
+    table: Rollup,
+    keys: readonly string[],
+    sums: readonly string[],
+    repoIds: readonly number[],
+    from: number,
+    to: number,
+  ): Promise<SummedRow[]> {
+    const merged = new Map<string, SummedRow>();
+    const keyRefs = sql.join(keys.map((key) => sql.ref(key)));
+    const sumRefs = sql.join(sums.map((column) => sql`SUM(${sql.ref(column)}) AS ${sql.ref(column)}`));
+    for (const group of groups(repoIds)) {
+      const { rows } = await sql<SummedRow>`SELECT ${keyRefs}, ${sumRefs} FROM ${sql.table(table)}
+        WHERE ${sql.ref('repo_id')} IN (${sql.join(group)}) AND ${sql.ref('day')} >= ${from} AND ${sql.ref('day')} <= ${to}
+        GROUP BY ${keyRefs}`.execute(this.#db);
+      for (const row of rows) {
+        const key = keys.map((column) => String(row[column])).join('\u0000');
+        const found = merged.get(key);
+        if (found === undefined)
+          merged.set(key, { ...row, ...Object.fromEntries(sums.map((c) => [c, Number(row[c])])) });
+        else for (const column of sums) found[column] = Number(found[column]) + Number(row[column]);
+      }
+    }
+    return [...merged.values()];
+  }
+
   async buildDays(repoIds: readonly number[], from: number, to: number): Promise<BuildDay[]> {
     const days = new Map<number, BuildDay>();
     const dayOf = (day: number): BuildDay => {
@@ -170,79 +202,34 @@ export class SqlInsightStore implements InsightStore {
       }
       return found;
     };
-    for (const group of groups(repoIds)) {
-      const rows = await this.#db
-        .selectFrom('insight_build_days')
-        .select(['day'])
-        .select((eb) => [
-          eb.fn.sum<number>('builds').as('builds'),
-          eb.fn.sum<number>('successes').as('successes'),
-          eb.fn.sum<number>('duration_sum').as('duration_sum'),
-          eb.fn.sum<number>('queue_sum').as('queue_sum'),
-        ])
-        .where('repo_id', 'in', group)
-        .where('day', '>=', from)
-        .where('day', '<=', to)
-        .groupBy('day')
-        .execute();
-      for (const row of rows) {
-        const day = dayOf(Number(row.day));
-        day.builds += Number(row.builds);
-        day.successes += Number(row.successes);
-        day.durationSumMs += Number(row.duration_sum);
-        day.queueSumMs += Number(row.queue_sum);
-      }
-      const buckets = await this.#db
-        .selectFrom('insight_build_buckets')
-        .select(['day', 'metric', 'bucket'])
-        .select((eb) => eb.fn.sum<number>('n').as('n'))
-        .where('repo_id', 'in', group)
-        .where('day', '>=', from)
-        .where('day', '<=', to)
-        .groupBy(['day', 'metric', 'bucket'])
-        .execute();
-      for (const row of buckets) {
-        const day = dayOf(Number(row.day));
-        const histogram = Number(row.metric) === 0 ? day.durations : day.queues;
-        const bucket = Number(row.bucket);
-        histogram.set(bucket, (histogram.get(bucket) ?? 0) + Number(row.n));
-      }
+    const sums = ['builds', 'successes', 'duration_sum', 'queue_sum'];
+    for (const row of await this.#summed('insight_build_days', ['day'], sums, repoIds, from, to)) {
+      const day = dayOf(Number(row.day));
+      day.builds = Number(row.builds);
+      day.successes = Number(row.successes);
+      day.durationSumMs = Number(row.duration_sum);
+      day.queueSumMs = Number(row.queue_sum);
+    }
+    const keys = ['day', 'metric', 'bucket'];
+    for (const row of await this.#summed('insight_build_buckets', keys, ['n'], repoIds, from, to)) {
+      const day = dayOf(Number(row.day));
+      (Number(row.metric) === 0 ? day.durations : day.queues).set(Number(row.bucket), Number(row.n));
     }
     return [...days.values()].sort((a, b) => a.day - b.day);
   }
 
   async stepDays(repoIds: readonly number[], from: number, to: number): Promise<StepDay[]> {
-    const steps = new Map<string, StepDay>();
-    for (const group of groups(repoIds)) {
-      const rows = await this.#db
-        .selectFrom('insight_step_days')
-        .select(['day', 'name'])
-        .select((eb) => [
-          eb.fn.sum<number>('runs').as('runs'),
-          eb.fn.sum<number>('failures').as('failures'),
-          eb.fn.sum<number>('duration_sum').as('duration_sum'),
-        ])
-        .where('repo_id', 'in', group)
-        .where('day', '>=', from)
-        .where('day', '<=', to)
-        .groupBy(['day', 'name'])
-        .execute();
-      for (const row of rows) {
-        const key = `${row.day}\u0000${row.name}`;
-        const step = steps.get(key) ?? {
-          day: Number(row.day),
-          name: row.name,
-          runs: 0,
-          failures: 0,
-          durationSumMs: 0,
-        };
-        step.runs += Number(row.runs);
-        step.failures += Number(row.failures);
-        step.durationSumMs += Number(row.duration_sum);
-        steps.set(key, step);
-      }
-    }
-    return [...steps.values()].sort((a, b) => a.day - b.day || a.name.localeCompare(b.name));
+    const sums = ['runs', 'failures', 'duration_sum'];
+    const rows = await this.#summed('insight_step_days', ['day', 'name'], sums, repoIds, from, to);
+    return rows
+      .map((row) => ({
+        day: Number(row.day),
+        name: String(row.name),
+        runs: Number(row.runs),
+        failures: Number(row.failures),
+        durationSumMs: Number(row.duration_sum),
+      }))
+      .sort((a, b) => a.day - b.day || a.name.localeCompare(b.name));
   }
 
   async testTotals(
@@ -251,78 +238,47 @@ export class SqlInsightStore implements InsightStore {
     to: number,
     limit: number,
   ): Promise<TestTotal[]> {
-    const totals = new Map<number, TestTotal>();
-    for (const group of groups(repoIds)) {
-      const rows = await this.#db
-        .selectFrom('insight_test_days')
-        .select(['case_id'])
-        .select((eb) => [
-          eb.fn.sum<number>('failures').as('failures'),
-          eb.fn.sum<number>('flaky').as('flaky'),
-        ])
-        .where('repo_id', 'in', group)
-        .where('day', '>=', from)
-        .where('day', '<=', to)
-        .groupBy('case_id')
-        .execute();
-      for (const row of rows) {
-        const caseId = Number(row.case_id);
-        const total = totals.get(caseId) ?? { caseId, failures: 0, flaky: 0 };
-        total.failures += Number(row.failures);
-        total.flaky += Number(row.flaky);
-        totals.set(caseId, total);
-      }
-    }
-    return [...totals.values()]
+    const rows = await this.#summed(
+      'insight_test_days',
+      ['case_id'],
+      ['failures', 'flaky'],
+      repoIds,
+      from,
+      to,
+    );
+    return rows
+      .map((row) => ({
+        caseId: Number(row.case_id),
+        failures: Number(row.failures),
+        flaky: Number(row.flaky),
+      }))
       .sort((a, b) => b.failures - a.failures || b.flaky - a.flaky || a.caseId - b.caseId)
       .slice(0, limit);
   }
 
   async runnerDays(repoIds: readonly number[], from: number, to: number): Promise<RunnerDay[]> {
-    const kinds = new Map<string, RunnerDay>();
-    for (const group of groups(repoIds)) {
-      const rows = await this.#db
-        .selectFrom('insight_runner_days')
-        .select(['day', 'kind'])
-        .select((eb) => [
-          eb.fn.sum<number>('stages').as('stages'),
-          eb.fn.sum<number>('busy_ms').as('busy_ms'),
-        ])
-        .where('repo_id', 'in', group)
-        .where('day', '>=', from)
-        .where('day', '<=', to)
-        .groupBy(['day', 'kind'])
-        .execute();
-      for (const row of rows) {
-        const key = `${row.day}\u0000${row.kind}`;
-        const day = kinds.get(key) ?? { day: Number(row.day), kind: row.kind, stages: 0, busyMs: 0 };
-        day.stages += Number(row.stages);
-        day.busyMs += Number(row.busy_ms);
-        kinds.set(key, day);
-      }
-    }
-    return [...kinds.values()].sort((a, b) => a.day - b.day || a.kind.localeCompare(b.kind));
+    const rows = await this.#summed(
+      'insight_runner_days',
+      ['day', 'kind'],
+      ['stages', 'busy_ms'],
+      repoIds,
+      from,
+      to,
+    );
+    return rows
+      .map((row) => ({
+        day: Number(row.day),
+        kind: String(row.kind),
+        stages: Number(row.stages),
+        busyMs: Number(row.busy_ms),
+      }))
+      .sort((a, b) => a.day - b.day || a.kind.localeCompare(b.kind));
   }
 
   async cacheDays(repoIds: readonly number[], from: number, to: number): Promise<CacheDay[]> {
-    const days = new Map<number, CacheDay>();
-    for (const group of groups(repoIds)) {
-      const rows = await this.#db
-        .selectFrom('insight_cache_days')
-        .select(['day'])
-        .select((eb) => [eb.fn.sum<number>('hits').as('hits'), eb.fn.sum<number>('misses').as('misses')])
-        .where('repo_id', 'in', group)
-        .where('day', '>=', from)
-        .where('day', '<=', to)
-        .groupBy('day')
-        .execute();
-      for (const row of rows) {
-        const day = days.get(Number(row.day)) ?? { day: Number(row.day), hits: 0, misses: 0 };
-        day.hits += Number(row.hits);
-        day.misses += Number(row.misses);
-        days.set(day.day, day);
-      }
-    }
-    return [...days.values()].sort((a, b) => a.day - b.day);
+    const rows = await this.#summed('insight_cache_days', ['day'], ['hits', 'misses'], repoIds, from, to);
+    return rows
+      .map((row) => ({ day: Number(row.day), hits: Number(row.hits), misses: Number(row.misses) }))
+      .sort((a, b) => a.day - b.day);
   }
 }
