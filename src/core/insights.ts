@@ -23,6 +23,11 @@ export function bucketOf(ms: number): number {
   return Math.min(BUCKETS - 1, 1 + Math.floor(Math.log(ms / 1000) / Math.log(BUCKET_GROWTH)));
 }
 
+/** The end of bucket `bucket` (durations in it are shorter); the last bucket has none. */
+export function bucketEndMs(bucket: number): number {
+  return bucket >= BUCKETS - 1 ? Infinity : 1000 * BUCKET_GROWTH ** Math.max(0, bucket);
+}
+
 /** A duration that stands for bucket `bucket`: the geometric middle of its bounds. */
 export function bucketValue(bucket: number): number {
   if (bucket <= 0) return 500;
@@ -101,6 +106,24 @@ export interface CacheDay {
 }
 
 /**
+ * Every repository's rollups added up over all days: what the Prometheus counters and histograms
+ * of GET /metrics show (docs/insights.md). Sums only grow as builds finish.
+ */
+export interface InsightTotals {
+  builds: number;
+  successes: number;
+  durationSumMs: number;
+  queueSumMs: number;
+  /** Log-scaled histogram buckets → builds, as in BuildDay. */
+  durations: Map<number, number>;
+  queues: Map<number, number>;
+  runners: { kind: string; stages: number; busyMs: number }[];
+  cache: { hits: number; misses: number };
+  /** Failed test results, and tests found flaky in a build (once per build). */
+  tests: { failures: number; flaky: number };
+}
+
+/**
  * Persistence of the rollups. `record` adds one finished build's facts once: a second call for the
  * same build id changes nothing (answers false), so that a repeated or replayed update is harmless.
  * Readers take the repositories (one, or an organisation's) and the days `from`..`to` inclusive.
@@ -114,4 +137,11 @@ export interface InsightStore {
   testTotals(repoIds: readonly number[], from: number, to: number, limit: number): Promise<TestTotal[]>;
   runnerDays(repoIds: readonly number[], from: number, to: number): Promise<RunnerDay[]>;
   cacheDays(repoIds: readonly number[], from: number, to: number): Promise<CacheDay[]>;
+  /** All repositories and days added up. */
+  totals(): Promise<InsightTotals>;
+  /**
+   * Builds done (last changed before `before`) and not counted yet, after `afterId` in id order, at
+   * most `limit`: what the backfill counts.
+   */
+  uncounted(afterId: number, before: number, limit: number): Promise<number[]>;
 }

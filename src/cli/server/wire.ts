@@ -26,6 +26,7 @@ import { TokenRefresher } from '../../scm/refreshing.js';
 import { startupWarnings } from './startup-warnings.js';
 import { storedFiles, type CacheStorage } from './stored-files.js';
 import { buildListener } from './build-listener.js';
+import { insightBackfill } from './insight-backfill.js';
 import { clusterParts } from './cluster.js';
 import { serverMetrics } from './metrics.js';
 import { pipelinePlugins, webhookEvents } from './plugins.js';
@@ -123,6 +124,7 @@ export function wireServer({
     gauges,
     poster,
   );
+  insightBackfill(app, store, logger, cluster.leader);
   const buildActions = new BuildActions({ store, listener, queue, watches, liveLogs, logger });
   const approvalDesk = approvals(app, store, provider, buildActions, logger, cluster.leader);
   const files =

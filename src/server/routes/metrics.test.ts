@@ -12,6 +12,7 @@ import { InMemoryLiveLogs } from '../logs/live-logs.js';
 import { HeldEntries } from '../../platform/metrics/held-entries.js';
 import { ProcessGauges } from '../../platform/metrics/process-gauges.js';
 import { metricsRoute } from './metrics.js';
+import { newRepo } from '../../store/cases/fixtures.case.js';
 
 const ADMIN = 'a'.repeat(32);
 const USER = 'u'.repeat(32);
@@ -109,5 +110,51 @@ describe('GET /metrics: the process gauges', () => {
     const before = processGauges.read().fullCollections;
     expect((await get('/metrics?gc=full', ADMIN)).statusCode).toBe(200);
     expect(processGauges.read().fullCollections).toBeGreaterThan(before);
+  });
+
+  it('shows the insight rollups as counters and histograms that Prometheus can add up', async () => {
+    await start(false);
+    const repo = await store.repos.create(newRepo());
+    const finished = (succeeded: boolean, durationMs: number, queueMs: number) => ({
+      repoId: repo.id,
+      day: 20_000,
+      succeeded,
+      durationMs,
+      queueMs,
+      steps: [],
+      stages: [{ kind: 'docker', busyMs: durationMs }],
+      failedTests: [4],
+      flakyTests: [],
+    });
+    await store.insights.record(1, finished(true, 90_000, 500));
+    await store.insights.record(2, finished(false, 3_000, 30_000));
+    await store.insights.countCache(repo.id, 20_000, true);
+    const text = (await get('/metrics', ADMIN)).body;
+    expect(text).toContain('# TYPE svc_builds_finished_total counter\n');
+    expect(sample(text, 'svc_builds_finished_total')).toBe(2);
+    expect(sample(text, 'svc_builds_succeeded_total')).toBe(1);
+    expect(text).toContain('# TYPE svc_build_duration_seconds histogram\n');
+    // Bounds are rollup buckets' ends: 3 s is under 5.96 s, 90 s under 211.8 s, not under 86.7 s.
+    expect(sample(text, 'svc_build_duration_seconds_bucket{le="1"}')).toBe(0);
+    expect(sample(text, 'svc_build_duration_seconds_bucket{le="5.96046"}')).toBe(1);
+    expect(sample(text, 'svc_build_duration_seconds_bucket{le="86.7362"}')).toBe(1);
+    expect(sample(text, 'svc_build_duration_seconds_bucket{le="211.758"}')).toBe(2);
+    expect(sample(text, 'svc_build_duration_seconds_bucket{le="+Inf"}')).toBe(2);
+    expect(sample(text, 'svc_build_duration_seconds_count')).toBe(2);
+    expect(sample(text, 'svc_build_duration_seconds_sum')).toBe(93);
+    expect(sample(text, 'svc_build_queue_seconds_bucket{le="1"}')).toBe(1);
+    expect(sample(text, 'svc_build_queue_seconds_sum')).toBe(30.5);
+    expect(sample(text, 'svc_runner_stages_total{kind="docker"}')).toBe(2);
+    expect(sample(text, 'svc_runner_busy_seconds_total{kind="docker"}')).toBe(93);
+    expect(sample(text, 'svc_cache_restores_total{result="hit"}')).toBe(1);
+    expect(sample(text, 'svc_cache_restores_total{result="miss"}')).toBe(0);
+    expect(sample(text, 'svc_test_failures_total')).toBe(2);
+    expect(sample(text, 'svc_test_flaky_total')).toBe(0);
+    // Every bucket line is cumulative: never fewer builds under a larger bound.
+    const counts = [...text.matchAll(/^svc_build_duration_seconds_bucket\{le="[^"]+"\} (\d+)$/gm)].map((m) =>
+      Number(m[1]),
+    );
+    expect(counts).toHaveLength(17);
+    expect(counts).toEqual([...counts].sort((x, y) => x - y));
   });
 });

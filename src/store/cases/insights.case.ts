@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bucketOf, quantile, type BuildFacts } from '../../core/insights.js';
-import { newRepo, useStore, type OpenFreshStore } from './fixtures.case.js';
+import { newBuild, newRepo, newStage, useStore, type OpenFreshStore } from './fixtures.case.js';
 
 const DAY = 20_000;
 
@@ -107,6 +107,56 @@ export function insightsContract(open: OpenFreshStore): void {
       expect((await store().insights.stepDays([repoId], DAY, DAY)).find((s) => s.name === 'test')?.runs).toBe(
         20,
       );
+    });
+
+    it('adds every repository and day up for the metrics, only growing as builds finish', async () => {
+      const before = await store().insights.totals();
+      const [a, b] = [(await store().repos.create(newRepo())).id, (await store().repos.create(newRepo())).id];
+      await store().insights.record(nextBuild++, facts(a, { failedTests: [3, 3], flakyTests: [3] }));
+      await store().insights.record(
+        nextBuild++,
+        facts(b, { day: DAY + 40, succeeded: false, durationMs: 600_000, queueMs: 0 }),
+      );
+      await store().insights.countCache(b, DAY + 40, false);
+      const after = await store().insights.totals();
+      expect([
+        after.builds - before.builds,
+        after.successes - before.successes,
+        after.durationSumMs - before.durationSumMs,
+        after.queueSumMs - before.queueSumMs,
+        after.cache.misses - before.cache.misses,
+        after.tests.failures - before.tests.failures,
+        after.tests.flaky - before.tests.flaky,
+      ]).toEqual([2, 1, 660_000, 2_000, 1, 2, 1]);
+      const grew = (now: Map<number, number>, then: Map<number, number>, bucket: number) =>
+        (now.get(bucket) ?? 0) - (then.get(bucket) ?? 0);
+      expect(grew(after.durations, before.durations, bucketOf(600_000))).toBe(1);
+      expect(grew(after.queues, before.queues, bucketOf(0))).toBe(1);
+      const docker = (t: typeof after) =>
+        t.runners.find((r) => r.kind === 'docker') ?? { stages: 0, busyMs: 0 };
+      expect(docker(after).stages - docker(before).stages).toBe(2);
+      expect(docker(after).busyMs - docker(before).busyMs).toBe(110_000);
+    });
+
+    it('finds the builds done and not counted yet, in id order, for the backfill', async () => {
+      const repoId = (await store().repos.create(newRepo())).id;
+      const build = async (status: 'success' | 'failure' | 'running' | 'killed') =>
+        (await store().builds.create(newBuild(repoId, { status }), [newStage(1, 1)])).build.id;
+      const [done, running, counted, killed] = [
+        await build('success'),
+        await build('running'),
+        await build('failure'),
+        await build('killed'),
+      ];
+      await store().insights.record(counted, facts(repoId));
+      const ours = (ids: number[]) => ids.filter((id) => [done, running, counted, killed].includes(id));
+      const later = Date.now() + 60_000;
+      expect(ours(await store().insights.uncounted(0, later, 1000))).toEqual([done, killed]);
+      expect(ours(await store().insights.uncounted(done, later, 1000))).toEqual([killed]);
+      // Changed since `before`: left to the listener counting it now.
+      expect(ours(await store().insights.uncounted(0, Date.now() - 60_000, 1000))).toEqual([]);
+      const first = await store().insights.uncounted(0, later, 1);
+      expect(first).toHaveLength(1);
     });
   });
 }

@@ -5,12 +5,15 @@ import {
   type BuildFacts,
   type CacheDay,
   type InsightStore,
+  type InsightTotals,
   type RunnerDay,
   type StepDay,
   type TestTotal,
 } from '../../core/insights.js';
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
 import type { Tables } from '../tables.js';
+import { uncountedBuilds } from './insight-backlog.js';
+import { insightTotals } from './insight-totals.js';
 import { groups } from './read-batch.js';
 
 type Counters = 'insight_build_days' | 'insight_build_buckets' | 'insight_step_days' | 'insight_test_days';
@@ -280,5 +283,13 @@ export class SqlInsightStore implements InsightStore {
     return rows
       .map((row) => ({ day: Number(row.day), hits: Number(row.hits), misses: Number(row.misses) }))
       .sort((a, b) => a.day - b.day);
+  }
+
+  totals(): Promise<InsightTotals> {
+    return insightTotals(this.#db);
+  }
+
+  uncounted(afterId: number, before: number, limit: number): Promise<number[]> {
+    return uncountedBuilds(this.#db, afterId, before, limit);
   }
 }
