@@ -1,22 +1,28 @@
 /**
  * Issue 36, test reports end to end: a real `svc server` (the built-in git provider, its
  * in-process Docker runner, SQLite) builds a push whose step writes a JUnit report with two
- * failures. The API and `svc build tests` show them; a restart of the same commit where one of them
- * passes makes that test flaky; once the other is quarantined (`svc test quarantine`), a restart
- * whose only failure is quarantined leaves the step, and the build, green.
+ * failures. The API, `svc build tests` and the build's page in Debian's Chromium show them; a restart
+ * of the same commit where one of them passes makes that test flaky (in the API, the CLI and the
+ * browser); once the other is quarantined (`svc test quarantine`), a restart whose only failure is
+ * quarantined leaves the step, and the build, green. The browser steps are skipped alone when
+ * Chromium is missing outside CI.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerForTests } from '../../src/engines/docker/testing.case.js';
+import { WEB_DIST } from '../../src/server/web/web-app.js';
 import { call } from '../api/client.js';
 import { gitAs } from '../support/git-client.js';
 import { localGitAdmin } from '../support/local-git-admin.js';
 import { runSvc } from '../support/svc-process.js';
+import { browserSkip, launchBrowser, watchProblems } from '../web/browser.js';
 import { freePort, providerServerEnv, startServer, waitFor, type SvcProcess } from './system.js';
 
 const docker = await dockerForTests(['local/busybox', 'svc/git']);
+const noBrowser = docker.skip || browserSkip();
 
 /** `divides` always fails; `waits` fails on build 1 only (a timing problem); `adds` passes. */
 const PIPELINE = `kind: pipeline
@@ -43,12 +49,19 @@ interface Tests {
   tests: { case: { id: number; name: string; flaky: boolean }; status: string; message: string }[];
 }
 
+/** Build 1's Tests section before any restart: nothing is new on a repository's first build. */
+const COUNTS_OF_BUILD_1 = '3 tests: 1 passed, 2 failed, 0 quarantined, 0 skipped, 0 flaky';
+
 const git = gitAs({ name: 'Ada', email: 'ada@example.com' });
 
 describe.skipIf(docker.skip)('test reports: a real server and its runner', () => {
   let server: SvcProcess | undefined;
   let port = 0;
   let token = '';
+  let browser: Browser | undefined;
+  /** ada's page in Chromium, logged in through the login form; its problems are collected. */
+  let page: Page;
+  let problems: string[] = [];
   const url = (path = '') => `http://127.0.0.1:${port}${path}`;
   const api = (path: string, init: { method?: string; body?: unknown } = {}) =>
     call({ url: url() }, path, { token, ...init });
@@ -90,11 +103,32 @@ describe.skipIf(docker.skip)('test reports: a real server and its runner', () =>
     ({ token } = await localGitAdmin(url(), () => server?.log() ?? '', 'ada', 'ada-password-1'));
     expect((await api('/api/local/repos', { method: 'POST', body: { name: 'hello' } })).status).toBe(201);
     expect((await api('/api/repos/ada/hello', { method: 'POST' })).status).toBe(200);
+    if (noBrowser) return;
+    // The server serves the built web UI; without it the pages would be empty.
+    if (!existsSync(join(WEB_DIST, 'index.html')))
+      throw new Error('the web UI is not built: run npm run build');
+    browser = await launchBrowser();
+    page = await (await browser.newContext()).newPage();
+    problems = watchProblems(page);
+    await page.goto(url('/login'));
+    await page.getByLabel('Username').fill('ada');
+    await page.getByLabel('Password').fill('ada-password-1');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: 'Repositories' }).waitFor();
   }, 60_000);
 
   afterAll(async () => {
+    await browser?.close();
     await server?.stop();
   });
+
+  /** Build `number`'s Tests section and its list of results, once the section is shown. */
+  const testsOf = async (number: number) => {
+    await page.goto(url(`/ada/hello/${number}`));
+    const section = page.getByRole('region', { name: 'tests' });
+    await section.getByRole('heading', { name: 'Tests' }).waitFor();
+    return { section, items: section.getByRole('list', { name: 'test results' }).getByRole('listitem') };
+  };
 
   it('shows a failed step’s two failures in its log, the API and the CLI', async () => {
     const work = mkdtempSync(join(tmpdir(), 'svc-reports-work-'));
@@ -124,6 +158,35 @@ describe.skipIf(docker.skip)('test reports: a real server and its runner', () =>
     expect(await svc('build', 'tests', 'ada/hello', '1', '--status', 'passed')).not.toContain('divides');
   }, 240_000);
 
+  it.skipIf(noBrowser)(
+    'shows the two failures first on build 1’s page, and a test’s results strip',
+    async () => {
+      const { section, items } = await testsOf(1);
+      expect(await section.getByLabel('test counts').innerText()).toBe(COUNTS_OF_BUILD_1);
+      // Failures first, each with its message; the passing test last, with none.
+      expect(await items.locator('.test-line').allInnerTexts()).toEqual([
+        expect.stringMatching(/^failed\s+unit › divides\s/),
+        expect.stringMatching(/^failed\s+unit › waits\s/),
+        expect.stringMatching(/^passed\s+unit › adds\s/),
+      ]);
+      expect(await items.locator('.test-message').allInnerTexts()).toEqual([
+        'expected 2, got 3',
+        'timed out after 5s',
+      ]);
+      expect(await items.last().locator('.test-message').count()).toBe(0);
+      // The name links to the test's page: its last results, one bar per run, newest right.
+      await items.first().getByRole('link', { name: 'unit › divides' }).click();
+      await page.waitForURL(/\/ada\/hello\/tests\/\d+$/);
+      await page.getByRole('heading', { name: 'Last results' }).waitFor();
+      const strip = page.locator('svg.test-strip');
+      await strip.waitFor();
+      expect(await strip.locator('rect.bar').count()).toBe(1);
+      expect(await strip.locator('a').getAttribute('aria-label')).toMatch(/^#1 failed/);
+      expect(problems).toEqual([]);
+    },
+    60_000,
+  );
+
   it('finds the test that passed on a restart of the same commit flaky, with the builds as evidence', async () => {
     const second = await restart(1);
     expect((await settled(second)).status).toBe('failure');
@@ -141,6 +204,28 @@ describe.skipIf(docker.skip)('test reports: a real server and its runner', () =>
     ]);
     expect(await svc('test', 'flaky', 'ada/hello')).toMatch(/unit › waits/);
   }, 240_000);
+
+  it.skipIf(noBrowser)(
+    'marks the test that passed on the restart flaky on build 1’s page and its own',
+    async () => {
+      const { items } = await testsOf(1);
+      const waits = items.filter({ hasText: 'unit › waits' });
+      await waits.locator('.badge-flaky').getByText('flaky').waitFor();
+      await waits.getByRole('link', { name: 'unit › waits' }).click();
+      await page.getByRole('heading', { level: 1 }).getByText('flaky').waitFor();
+      await page.getByText(/^Failed and passed on one commit/).waitFor();
+      // Oldest first: build 1's failure, then the restart's (build 2) pass, each bar linking its build.
+      const runs = page.locator('svg.test-strip a.result');
+      await runs.nth(1).waitFor();
+      expect(await runs.count()).toBe(2);
+      expect(await runs.first().getAttribute('aria-label')).toMatch(/^#1 failed,/);
+      expect(await runs.last().getAttribute('aria-label')).toMatch(/^#2 passed,/);
+      expect(await runs.first().locator('rect').getAttribute('class')).toBe('bar bar-failed');
+      expect(await runs.last().locator('rect').getAttribute('class')).toBe('bar bar-passed');
+      expect(problems).toEqual([]);
+    },
+    60_000,
+  );
 
   it('leaves the step green when its only failure is of a quarantined test', async () => {
     const tests = (await api('/api/repos/ada/hello/builds/1/tests?status=failed&q=divides')).json as Tests;
