@@ -25,6 +25,10 @@ const SAMPLES = 100;
 const BASELINE_EVERY = SAMPLES;
 const DAY = 86_400_000;
 
+/** What the metrics' build counters and duration sum would cost without the rollups. */
+const METRICS_BASELINE = `SELECT COUNT(*) AS builds, SUM(CASE WHEN status = 'success' THEN 1 ELSE 0 END) AS successes,
+  SUM(finished - started) AS duration_sum FROM builds WHERE finished > 0`;
+
 const say = (line: string): void => void process.stderr.write(`${NAME}: ${line}\n`);
 
 /** The questions: a repository of 100,000 builds over 7, 30 and 90 days; an organisation of 20 repositories. */
@@ -50,6 +54,46 @@ async function baseline(raw: RawDb, question: (typeof QUESTIONS)[number]): Promi
   return performance.now() - started;
 }
 
+/**
+ * GET /metrics as Prometheus scrapes it: the insight counters and histograms add every repository's
+ * rollups up over all days. Baseline: the raw SQL of its build counts and durations over builds.
+ */
+async function scrape(
+  url: string,
+  raw: RawDb,
+  dialect: string,
+  seeded: InsightsSeeded,
+): Promise<BenchResult> {
+  const first = (await timedGet(`${url}/metrics`, seeded.token)).body;
+  const finished = /^svc_builds_finished_total (\d+)$/m.exec(first)?.[1];
+  if (finished !== String(INSIGHTS_SCALE.builds))
+    throw new Error(`/metrics: svc_builds_finished_total is ${finished}, not ${INSIGHTS_SCALE.builds}`);
+  const svc: number[] = [];
+  const raws: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    svc.push((await timedGet(`${url}/metrics`, seeded.token)).ms);
+    if (i % 20 === 0) {
+      const started = performance.now();
+      await raw.all(METRICS_BASELINE);
+      raws.push(performance.now() - started);
+    }
+  }
+  say(
+    `${dialect}: GET /metrics: p99 ${round(percentile(svc, 0.99), 1)} ms; raw SQL p99 ${round(percentile(raws, 0.99), 1)} ms`,
+  );
+  return timeComparison(
+    {
+      name: NAME,
+      metric: `GET /metrics (${dialect})`,
+      notes:
+        `${SAMPLES} sequential scrapes of an svc server process with ${INSIGHTS_SCALE.builds} builds counted in the rollups (Drone's gauges, the insight counters and histograms, the process's own), ` +
+        `every 20th followed by the baseline: the build counts, successes and duration sum over the builds table (${raws.length} runs); target: svc p99 ≤ 100 ms, as the insights API`,
+    },
+    svc,
+    raws,
+  );
+}
+
 async function measure(dialect: TestDialect): Promise<BenchResult[]> {
   const database = await dialect.create();
   try {
@@ -58,7 +102,10 @@ async function measure(dialect: TestDialect): Promise<BenchResult[]> {
       say(`${dialect.name}: ${line}`),
     );
     say(`${dialect.name}: seeded ${seeded.results} test results in ${seeded.seconds.toFixed(0)} s`);
-    const { url, server } = await serveDatabase(database.datasource);
+    // The metrics readable without an administrator's token: the seeded owner is none.
+    const { url, server } = await serveDatabase(database.datasource, {
+      SVC_METRICS_ANONYMOUS_ACCESS: 'true',
+    });
     const raw = await openRaw(database.datasource);
     const results: BenchResult[] = [];
     try {
@@ -94,6 +141,7 @@ async function measure(dialect: TestDialect): Promise<BenchResult[]> {
           ),
         );
       }
+      results.push(await scrape(url, raw, dialect.name, seeded));
     } finally {
       await raw.close();
       await server.stop();

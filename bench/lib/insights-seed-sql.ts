@@ -123,6 +123,8 @@ export function insightRollupsSql(): string[] {
     SELECT repo_id, day, 'docker', builds * 3, duration_sum * 2 FROM insight_build_days`,
     `INSERT INTO insight_cache_days (repo_id, day, hits, misses)
     SELECT repo_id, day, builds * 4, builds FROM insight_build_days`,
+    // Counted, as the listener marks them: the server's backfill then finds nothing to add.
+    `INSERT INTO insight_recorded (build_id, day) SELECT id, ${dayOf('finished')} FROM builds WHERE finished > 0`,
   ];
 }
 

@@ -3,8 +3,14 @@ import type { Datasource } from '../../src/core/datasource.js';
 import { datasourceSetting } from '../../test/support/databases.js';
 import { freePort, RPC_SECRET, startServer, type SvcProcess } from '../../test/e2e/system.js';
 
-/** `svc server` on the datasource's database, as users start it; no git provider (API tokens only). */
-export async function serveDatabase(datasource: Datasource): Promise<{ url: string; server: SvcProcess }> {
+/**
+ * `svc server` on the datasource's database, as users start it, with `env` on top; no git provider
+ * (API tokens only).
+ */
+export async function serveDatabase(
+  datasource: Datasource,
+  env: Record<string, string> = {},
+): Promise<{ url: string; server: SvcProcess }> {
   const port = await freePort();
   const server = await startServer({
     SVC_SERVER_HOST: `127.0.0.1:${port}`,
@@ -13,6 +19,7 @@ export async function serveDatabase(datasource: Datasource): Promise<{ url: stri
     SVC_RPC_SECRET: RPC_SECRET,
     SVC_DATABASE_DRIVER: datasource.driver,
     SVC_DATABASE_DATASOURCE: datasourceSetting(datasource),
+    ...env,
   });
   return { url: `http://127.0.0.1:${port}`, server };
 }

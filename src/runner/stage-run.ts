@@ -1,4 +1,5 @@
 import { formatDuration } from '../config/values/duration.js';
+import { messageOf, runAttempt, type AttemptContext } from './step-attempt.js';
 import {
   attemptStepId,
   type Engine,
@@ -7,28 +8,23 @@ import {
   type OutputSink,
   type StepExit,
 } from '../core/engine.js';
-import { stepAround } from './step-around.js';
 import type { CacheTransport } from './cache/transport.js';
 import type { ArtifactTransport } from './artifacts/transport.js';
-import { QuarantineVerdict } from './artifacts/quarantine-verdict.js';
 import { stepOutput } from './step-output.js';
 import type { StageFiles } from './step-around.js';
 import { isFailed } from '../core/status.js';
 import { graphProblem } from './graph.js';
-import { withStageStatus } from './status-env.js';
 import { createMasker, type Masker } from './masker.js';
 import {
-  engineErrorOutcome,
   EXIT_SKIP_REST,
   exitOutcome,
   killedOutcome,
   skipReason,
-  timedOutOutcome,
   stageOutcome,
   type StageSoFar,
 } from './outcome.js';
 import type { StageReporter, StageResult, StepResult } from './reporter.js';
-import { exitRetried, retryReason, type Attempt } from './retry.js';
+import { exitRetried, retryReason } from './retry.js';
 import type { Semaphore } from './semaphore.js';
 
 /** Everything one execution of one stage shares. */
@@ -181,7 +177,9 @@ export class StageRun {
     const attempts = 1 + (step.retry?.max ?? 0);
     let attempt = 1;
     const retried = (exit: StepExit) => attempt < attempts && exitRetried(step.retry, exit);
-    let run = await this.attempt(step, output, retried, attempt);
+    const runAs = (each: ExecStep) =>
+      runAttempt(this.attemptContext(), { step: each, output, retried, attempt });
+    let run = await runAs(step);
     while (attempt < attempts && !this.stopped()) {
       const why = retryReason(step.retry, run);
       if (why === undefined) break;
@@ -192,7 +190,7 @@ export class StageRun {
       output(`retry: attempt ${attempt} of ${attempts} failed (${why}); the step runs again`);
       attempt++;
       // Each attempt is a step of its own to the engine: a new container, never the exited one.
-      run = await this.attempt({ ...step, id: attemptStepId(step.id, attempt) }, output, retried, attempt);
+      run = await runAs({ ...step, id: attemptStepId(step.id, attempt) });
     }
 
     result.attempts = attempt;
@@ -216,56 +214,16 @@ export class StageRun {
     await this.report(() => this.o.reporter.stepFinished(step, { ...result }));
   }
 
-  /**
-   * One run of the step in the engine. Its signal is aborted by the stage's (cancel, stage timeout)
-   * or by the step's own timeout, which counts for each attempt and fails the step. `retried` says,
-   * once the step has exited, whether this attempt will be run again.
-   */
-  private async attempt(
-    step: ExecStep,
-    output: OutputSink,
-    retried: (exit: StepExit) => boolean,
-    attempt: number,
-  ): Promise<Attempt> {
-    const control = new AbortController();
-    const onStop = (): void => control.abort(this.stop.signal.reason);
-    if (this.stop.signal.aborted) onStop();
-    this.stop.signal.addEventListener('abort', onStop, { once: true });
-    const timeout = `step timed out after ${formatDuration(step.timeout)} (its timeout)`;
-    let timedOut = false;
-    const timer =
-      step.timeout > 0 && !step.detach
-        ? setTimeout(() => {
-            timedOut = true;
-            control.abort(new Error(timeout));
-          }, step.timeout)
-        : undefined;
-    const tests = new QuarantineVerdict(output);
-    try {
-      const exit = await this.o.engine.run(
-        this.o.spec,
-        withStageStatus(step, this.failedSteps),
-        output,
-        control.signal,
-        stepAround(step, {
-          ...this.o,
-          output,
-          signal: control.signal,
-          retried,
-          attempt,
-          onTests: tests.told,
-        }),
-      );
-      return { ...tests.judge(exitOutcome(exit), exit), timedOut: false };
-    } catch (err) {
-      if (timedOut) return { outcome: timedOutOutcome(timeout), exit: undefined, timedOut };
-      const stop = this.state.stopMessage;
-      if (stop !== undefined) return { outcome: killedOutcome(stop), exit: undefined, timedOut };
-      return { outcome: engineErrorOutcome(this.masker(messageOf(err))), exit: undefined, timedOut };
-    } finally {
-      clearTimeout(timer);
-      this.stop.signal.removeEventListener('abort', onStop);
-    }
+  /** What each attempt of a step reads of this run (step-attempt.ts). */
+  private attemptContext(): AttemptContext {
+    const stopMessage = () => this.state.stopMessage;
+    return {
+      ...this.o,
+      stageSignal: this.stop.signal,
+      failedSteps: this.failedSteps,
+      stopMessage,
+      masker: this.masker,
+    };
   }
 
   private output(step: ExecStep, started: number, isOpen: () => boolean): OutputSink {
@@ -336,8 +294,4 @@ export class StageRun {
     this.reportFailed = true;
     this.reportError = err;
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
