@@ -3,7 +3,8 @@
  * each product's own tool from rows that svc's own store wrote: scripts/upgrade-fixtures.ts) is
  * restored into a fresh database and opened by this svc. It migrates to the newest schema and keeps
  * every user, repository, permission, secret (decrypted with the same SVC_DATABASE_SECRET), build,
- * stage, step, log line, cron job and runner token — on SQLite, MariaDB and PostgreSQL.
+ * stage, step, log line, cron job and runner token — on SQLite, MariaDB and PostgreSQL — and
+ * counts its builds in the build insights that came after it (the backfill).
  *
  * And the rolling-upgrade rule (docs/database.md, "Upgrading"): servers of the older version that are
  * still running when a newer one migrates keep working, because a migration never drops or renames
@@ -14,6 +15,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { dayOf } from '../../src/core/insights.js';
+import { InsightBackfill } from '../../src/server/insights/backfill.js';
+import { InsightRollup } from '../../src/server/insights/rollup.js';
 import { openStore } from '../../src/store/index.js';
 import { LATEST_VERSION } from '../../src/store/migrations/index.js';
 import { testDialects, type TestDialect } from '../support/databases.js';
@@ -51,6 +56,15 @@ describe.each(testDialects())('upgrading a database of an older svc: $name', (di
           // And it goes on from there: the next build takes the next number.
           const repo = await store.repos.findUid(EXPECTED_UPGRADE_DATA.repo.uid);
           expect(await store.repos.setCounter(repo?.id ?? 0, 3)).toBe(true);
+          // The builds of before insights are counted in them (issue 36), once.
+          const logger = pino({ level: 'silent' });
+          const backfill = () =>
+            new InsightBackfill({ store, rollup: new InsightRollup({ store, logger }), logger }).pass();
+          expect(await backfill()).toBe(2);
+          expect(await backfill()).toBe(0);
+          const day = dayOf(1_700_000_060_000);
+          const [counted] = await store.insights.buildDays([repo?.id ?? 0], day, day);
+          expect([counted?.builds, counted?.successes, counted?.durationSumMs]).toEqual([2, 1, 120_000]);
         } finally {
           await store.close();
         }
