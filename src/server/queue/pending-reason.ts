@@ -42,7 +42,9 @@ export interface PendingContext {
 /** A stage's facts as the queue reads them; `active` and `running` as in QueuedStage. */
 export type PendingFacts = Pick<QueuedStage, 'stage' | 'repo' | 'build' | 'active' | 'running'>;
 
-const RECENT = 5 * 60_000;
+/** A runner that polled this recently is present: it may take a stage (and counts in the metrics). */
+export const RUNNER_RECENT_MS = 5 * 60_000;
+const RECENT = RUNNER_RECENT_MS;
 
 /**
  * Why a stage that has not started waits, or undefined for a stage that does not wait (running,

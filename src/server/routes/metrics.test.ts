@@ -12,7 +12,7 @@ import { InMemoryLiveLogs } from '../logs/live-logs.js';
 import { HeldEntries } from '../../platform/metrics/held-entries.js';
 import { ProcessGauges } from '../../platform/metrics/process-gauges.js';
 import { metricsRoute } from './metrics.js';
-import { newRepo } from '../../store/cases/fixtures.case.js';
+import { newBuild, newRepo, newStage, runnerRegistration } from '../../store/cases/fixtures.case.js';
 
 const ADMIN = 'a'.repeat(32);
 const USER = 'u'.repeat(32);
@@ -156,5 +156,29 @@ describe('GET /metrics: the process gauges', () => {
     );
     expect(counts).toHaveLength(17);
     expect(counts).toEqual([...counts].sort((x, y) => x - y));
+  });
+
+  it('shows the present runners’ capacity against the stages running, by kind, for utilisation', async () => {
+    await start(false);
+    await store.runners.register(runnerRegistration({ capacity: 4 }));
+    await store.runners.register(runnerRegistration({ capacity: 2 }));
+    await store.runners.register(
+      runnerRegistration({ kind: 'kubernetes', type: 'kubernetes', capacity: 10 }),
+    );
+    // Gone quiet six minutes ago: no longer counted.
+    await store.runners.register(runnerRegistration({ capacity: 8, lastSeen: Date.now() - 6 * 60_000 }));
+    const repo = await store.repos.create(newRepo());
+    await store.builds.create(newBuild(repo.id, { status: 'running' }), [
+      newStage(1, 1, { status: 'running', type: 'docker' }),
+      newStage(2, 1, { status: 'running', type: 'docker' }),
+      newStage(3, 1, { status: 'running', type: 'kubernetes' }),
+      newStage(4, 1, { status: 'pending', type: 'kubernetes' }),
+    ]);
+    const text = (await get('/metrics', ADMIN)).body;
+    expect(sample(text, 'svc_runners_present{kind="docker"}')).toBe(2);
+    expect(sample(text, 'svc_runner_capacity{kind="docker"}')).toBe(6);
+    expect(sample(text, 'svc_runner_capacity{kind="kubernetes"}')).toBe(10);
+    expect(sample(text, 'svc_runner_running_stages{kind="docker"}')).toBe(2);
+    expect(sample(text, 'svc_runner_running_stages{kind="kubernetes"}')).toBe(1);
   });
 });

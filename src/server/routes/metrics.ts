@@ -4,6 +4,7 @@ import { ForbiddenError, InvalidInputError, UnauthorizedError } from '../../core
 import type { InsightStore } from '../../core/insights.js';
 import type { Store } from '../../core/store.js';
 import type { RepoStore } from '../../core/repo.js';
+import type { RunnerStore } from '../../core/runner.js';
 import type { StageStore } from '../../core/stage.js';
 import type { UserStore } from '../../core/user.js';
 import type { Authenticator } from '../auth/authenticator.js';
@@ -12,6 +13,7 @@ import type { HeldEntries } from '../../platform/metrics/held-entries.js';
 import type { ProcessGauges } from '../../platform/metrics/process-gauges.js';
 import { processMetrics } from '../../platform/metrics/process-metrics.js';
 import { insightMetrics } from '../insights/metrics.js';
+import { runnerGauges } from '../queue/runner-gauges.js';
 
 /** What the metrics endpoint reads. */
 export interface MetricsDeps {
@@ -22,6 +24,7 @@ export interface MetricsDeps {
     builds: Pick<BuildStore, 'count' | 'listIncomplete'>;
     stages: Pick<StageStore, 'listStatus'>;
     insights: Pick<InsightStore, 'totals'>;
+    runners: Pick<RunnerStore, 'list'>;
   } & Pick<Store, 'connections'>;
   /** The process's memory, heap, handles and descriptors. */
   readonly process: Pick<ProcessGauges, 'read' | 'collect'>;
@@ -41,7 +44,8 @@ async function requireAdmin(deps: MetricsDeps, request: FastifyRequest, what: st
 /**
  * GET /metrics: gauges in Prometheus' text format — users, enabled repositories, builds (all,
  * pending, running) and stages (pending, running) as Drone's server reports them, the insight
- * rollups' counters and histograms (builds, durations, queue time, runners, caches, tests), then the
+ * rollups' counters and histograms (builds, durations, queue time, runners, caches, tests), runner
+ * capacity against the stages running, then the
  * process's own (memory, heap, handles, descriptors, database connections, in-memory maps).
  * Readable by svc administrators (API token or session), or by anyone with
  * SVC_METRICS_ANONYMOUS_ACCESS. `?gc=full` first makes V8 collect all garbage, so that the heap
@@ -55,15 +59,17 @@ export function metricsRoute(app: FastifyInstance, deps: MetricsDeps): void {
     if (gc === 'full') await requireAdmin(deps, request, 'full collections');
     else if (!deps.anonymous) await requireAdmin(deps, request, 'the metrics');
     const { store } = deps;
-    const [users, repos, builds, incomplete, pendingStages, runningStages, totals] = await Promise.all([
-      store.users.count(),
-      store.repos.listActive(),
-      store.builds.count(),
-      store.builds.listIncomplete(),
-      store.stages.listStatus('pending'),
-      store.stages.listStatus('running'),
-      store.insights.totals(),
-    ]);
+    const [users, repos, builds, incomplete, pendingStages, runningStages, totals, runners] =
+      await Promise.all([
+        store.users.count(),
+        store.repos.listActive(),
+        store.builds.count(),
+        store.builds.listIncomplete(),
+        store.stages.listStatus('pending'),
+        store.stages.listStatus('running'),
+        store.insights.totals(),
+        store.runners.list(),
+      ]);
     const body = [
       gauge('svc_user_count', 'Total number of users.', users),
       gauge('svc_repo_count', 'Total number of enabled repositories.', repos.length),
@@ -81,6 +87,7 @@ export function metricsRoute(app: FastifyInstance, deps: MetricsDeps): void {
       gauge('svc_pending_jobs', 'Number of pending stages.', pendingStages.length),
       gauge('svc_running_jobs', 'Number of running stages.', runningStages.length),
       insightMetrics(totals),
+      runnerGauges(runners, runningStages, Date.now()),
     ].join('');
     if (gc === 'full') deps.process.collect();
     const own = processMetrics(deps.process.read(), deps.held.read(), store.connections());
