@@ -125,6 +125,27 @@ export function insightRollupsSql(): string[] {
     SELECT repo_id, day, builds * 4, builds FROM insight_build_days`,
     // Counted, as the listener marks them: the server's backfill then finds nothing to add.
     `INSERT INTO insight_recorded (build_id, day) SELECT id, ${dayOf('finished')} FROM builds WHERE finished > 0`,
+    // The all-time totals of GET /metrics, as migration 24 adds them up.
+    ...(
+      [
+        ['builds', 'builds', 'insight_build_days'],
+        ['successes', 'successes', 'insight_build_days'],
+        ['duration_sum', 'duration_sum', 'insight_build_days'],
+        ['queue_sum', 'queue_sum', 'insight_build_days'],
+        ['cache_hits', 'hits', 'insight_cache_days'],
+        ['cache_misses', 'misses', 'insight_cache_days'],
+        ['test_failures', 'failures', 'insight_test_days'],
+        ['test_flaky', 'flaky', 'insight_test_days'],
+      ] as const
+    ).map(
+      ([metric, column, table]) =>
+        `INSERT INTO insight_totals (metric, label, n) SELECT '${metric}', '', SUM(${column}) FROM ${table}`,
+    ),
+    `INSERT INTO insight_totals (metric, label, n)
+    SELECT CASE WHEN metric = 0 THEN 'duration_bucket' ELSE 'queue_bucket' END, '' || bucket, SUM(n)
+    FROM insight_build_buckets GROUP BY metric, bucket`,
+    `INSERT INTO insight_totals (metric, label, n) SELECT 'runner_stages', kind, SUM(stages) FROM insight_runner_days GROUP BY kind`,
+    `INSERT INTO insight_totals (metric, label, n) SELECT 'runner_busy', kind, SUM(busy_ms) FROM insight_runner_days GROUP BY kind`,
   ];
 }
 

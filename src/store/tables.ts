@@ -379,6 +379,8 @@ export interface Tables {
   insight_test_days: InsightKey & { case_id: number; failures: number; flaky: number };
   insight_runner_days: InsightKey & { kind: string; stages: number; busy_ms: number };
   insight_cache_days: InsightKey & { hits: number; misses: number };
+  /** Since schema version 24: all-time sums by metric and label (a bucket, a runner kind, or ''). */
+  insight_totals: { metric: string; label: string; n: number };
 }
 
 /** environments: `approvers` and `branches` are JSON (since schema version 20). */

@@ -129,18 +129,21 @@ describe('start page', () => {
     expect(login.text).toContain('Login is not configured');
   });
 
-  it('serves docs/caches.md, which the settings page’s caches link to, as the installation has it', async () => {
-    const file = new URL('../../docs/caches.md', import.meta.url);
-    const doc = await call(withProvider, '/docs/caches.md');
-    if (existsSync(file)) {
-      expect(doc.status).toBe(200);
-      expect(doc.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
-      expect(doc.text).toBe(readFileSync(file, 'utf8'));
-    } else {
-      expect(doc.json).toMatchObject({
-        code: 'NOT_FOUND',
-        message: 'docs/caches.md (not part of this installation) not found',
-      });
-    }
-  });
+  it.each(['caches.md', 'artifacts.md', 'test-reports.md'])(
+    'serves docs/%s, which the pages’ empty states link to, as the installation has it',
+    async (name) => {
+      const file = new URL(`../../docs/${name}`, import.meta.url);
+      const doc = await call(withProvider, `/docs/${name}`);
+      if (existsSync(file)) {
+        expect(doc.status).toBe(200);
+        expect(doc.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+        expect(doc.text).toBe(readFileSync(file, 'utf8'));
+      } else {
+        expect(doc.json).toMatchObject({
+          code: 'NOT_FOUND',
+          message: `docs/${name} (not part of this installation) not found`,
+        });
+      }
+    },
+  );
 });

@@ -125,6 +125,10 @@ describe.skipIf(docker.skip)('test reports: a real server and its runner', () =>
   /** Build `number`'s Tests section and its list of results, once the section is shown. */
   const testsOf = async (number: number) => {
     await page.goto(url(`/ada/hello/${number}`));
+    // The build opens on its pipeline; the Tests tab says the counts before it is chosen.
+    const tab = page.getByRole('tab', { name: /^Tests/ });
+    await tab.getByText(/failed/).waitFor();
+    await tab.click();
     const section = page.getByRole('region', { name: 'tests' });
     await section.getByRole('heading', { name: 'Tests' }).waitFor();
     return { section, items: section.getByRole('list', { name: 'test results' }).getByRole('listitem') };

@@ -43,7 +43,7 @@ describe.skipIf(skip)('build artifacts on the build page, in Chromium', () => {
     page.on('response', (response) => {
       if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
     });
-    await page.goto(`${h.url}/octocat/app/${number}`);
+    await page.goto(`${h.url}/octocat/app/${number}?tab=artifacts`);
     await page.getByRole('heading', { name: `octocat/app #${number}` }).waitFor();
     return page;
   }
@@ -121,11 +121,37 @@ describe.skipIf(skip)('build artifacts on the build page, in Chromium', () => {
     expect(problems).toEqual([]);
   });
 
-  it('shows nothing for a build without artifacts', async () => {
+  it('says how to keep artifacts on the tab of a build without any', async () => {
     const page = await buildPage(2);
+    const section = page.getByRole('region', { name: 'artifacts' });
+    await section.getByText('No artifacts in this build.').waitFor();
+    expect(await section.getByRole('link', { name: 'docs/artifacts.md' }).getAttribute('href')).toBe(
+      '/docs/artifacts.md',
+    );
+    expect(await page.getByRole('tab', { name: /^Artifacts/ }).innerText()).toBe('Artifacts 0');
+    expect(problems).toEqual([]);
+  });
+
+  it('moves between the build’s tabs by click, by arrow key, and keeps the tab in the address', async () => {
+    const page = await buildPage(1);
+    await page.getByRole('region', { name: 'artifacts' }).waitFor();
+    const pipeline = page.getByRole('tab', { name: 'Pipeline' });
+    await pipeline.click();
     await page.getByRole('region', { name: 'stage build' }).waitFor();
-    await page.waitForLoadState('networkidle');
+    expect(page.url()).toBe(`${h.url}/octocat/app/1`);
     expect(await page.getByRole('region', { name: 'artifacts' }).count()).toBe(0);
+    await page.getByRole('tab', { name: /^Artifacts/ }).click();
+    await page.getByRole('region', { name: 'artifacts' }).waitFor();
+    expect(page.url()).toBe(`${h.url}/octocat/app/1?tab=artifacts`);
+    // Right from the last tab comes round to the first; the focus follows the selection.
+    await page.keyboard.press('ArrowRight');
+    await page.getByRole('region', { name: 'stage build' }).waitFor();
+    await page.waitForFunction("document.activeElement?.id === 'build-tab-pipeline'");
+    await page.keyboard.press('ArrowLeft');
+    await page.getByRole('region', { name: 'artifacts' }).waitFor();
+    expect(await page.getByRole('tab', { selected: true }).innerText()).toMatch(/^Artifacts \d+$/);
+    await page.goBack();
+    await page.getByRole('region', { name: 'stage build' }).waitFor();
     expect(problems).toEqual([]);
   });
 });

@@ -209,9 +209,10 @@ describe.skipIf(skip)('test reports on the web pages, in Chromium', () => {
   });
 
   it('shows the build’s tests: counts, failures first with their message, filters, search, pages', async () => {
-    const page = await open(`/octocat/app/${BUILDS}`);
+    const page = await open(`/octocat/app/${BUILDS}?tab=tests`);
     const section = page.getByRole('region', { name: 'tests' });
     await section.getByRole('heading', { name: 'Tests' }).waitFor();
+    await page.getByRole('tab', { name: 'Tests 60 · 2 failed', selected: true }).waitFor();
     expect(await section.getByLabel('test counts').innerText()).toBe(
       '60 tests: 57 passed, 2 failed (1 new), 1 quarantined, 1 skipped, 1 flaky',
     );
@@ -225,7 +226,8 @@ describe.skipIf(skip)('test reports on the web pages, in Chromium', () => {
     await section.getByText('Page 1 of 2', { exact: true }).waitFor();
     await section.getByRole('button', { name: 'Next' }).click();
     await section.getByText('Page 2 of 2', { exact: true }).waitFor();
-    expect(await items.count()).toBe(10);
+    // The page number changes at the click, the list once page 2 is read.
+    await expect.poll(() => items.count()).toBe(10);
 
     await section.getByRole('button', { name: /^Failed/ }).click();
     await section.getByText('2 tests', { exact: true }).waitFor();
@@ -242,7 +244,7 @@ describe.skipIf(skip)('test reports on the web pages, in Chromium', () => {
   });
 
   it('links a failure to the line of its step’s log that names it', async () => {
-    const page = await open(`/octocat/app/${BUILDS}`);
+    const page = await open(`/octocat/app/${BUILDS}?tab=tests`);
     await page.getByRole('link', { name: 'log of TestCheckout' }).click();
     await page.getByText('1 of 1', { exact: true }).waitFor();
     expect(page.url()).toBe(`${h.url}/octocat/app/${BUILDS}/2/1?find=TestCheckout`);
@@ -252,7 +254,7 @@ describe.skipIf(skip)('test reports on the web pages, in Chromium', () => {
 
   it('shows a test’s last results as a strip and a table, and quarantines it', async () => {
     const id = caseOf(CHECKOUT).id;
-    const page = await open(`/octocat/app/${BUILDS}`);
+    const page = await open(`/octocat/app/${BUILDS}?tab=tests`);
     await page
       .getByRole('link', { name: /TestCheckout/ })
       .first()
@@ -331,7 +333,7 @@ describe.skipIf(skip)('test reports on the web pages, in Chromium', () => {
 
   it('fits a phone’s 360 px, in the dark theme too', async () => {
     const paths = [
-      `/octocat/app/${BUILDS}`,
+      `/octocat/app/${BUILDS}?tab=tests`,
       `/octocat/app/tests/${caseOf(CHECKOUT).id}`,
       '/octocat/app/tests',
     ];

@@ -4,12 +4,13 @@ import { NotFoundError } from '../../core/errors.js';
 
 /**
  * The docs the server's own pages link to: the settings reference (the start page's "how to enable
- * login") and the build caches (the web UI's settings page).
+ * login"), the build caches (the web UI's settings page), artifacts and test reports (a build
+ * page's empty tabs).
  */
-const SERVED_DOCS = ['settings.md', 'caches.md'] as const;
+const SERVED_DOCS = ['settings.md', 'caches.md', 'artifacts.md', 'test-reports.md'] as const;
 
 /**
- * GET /docs/settings.md and GET /docs/caches.md: those docs as they ship with svc, read from the
+ * GET /docs/{name}.md for each of them: those docs as they ship with svc, read from the
  * installed package's docs/ (three levels up from both src/server/web and dist/server/web), so that
  * the links work on a server that has no other way to show them.
  */

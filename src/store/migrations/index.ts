@@ -21,6 +21,7 @@ import { environments } from './020-environments.js';
 import { templates } from './021-templates.js';
 import { testReports } from './022-test-reports.js';
 import { insights } from './023-insights.js';
+import { insightTotals } from './024-insight-totals.js';
 import type { Migration } from './migration.js';
 
 /** Every migration svc knows, oldest first; append, never edit or reorder. */
@@ -48,6 +49,7 @@ export const MIGRATIONS: readonly Migration[] = [
   templates,
   testReports,
   insights,
+  insightTotals,
 ];
 
 /** The schema version this svc writes. */

@@ -1,43 +1,74 @@
-import { sql, type Kysely } from 'kysely';
-import type { InsightTotals } from '../../core/insights.js';
+import type { Kysely } from 'kysely';
+import { bucketOf, type BuildFacts, type InsightTotals } from '../../core/insights.js';
 import type { Tables } from '../tables.js';
 
-type Row = Record<string, number | string | null>;
-
-/** A SUM as a number: the drivers send big sums as strings (MySQL's DECIMAL, PostgreSQL's numeric). */
-const num = (value: number | string | null | undefined): number => Number(value ?? 0) || 0;
+/** A row of `insight_totals` (migration 024): what to add to the counter of a metric and label. */
+export interface TotalRow extends Record<string, number | string> {
+  metric: string;
+  label: string;
+  n: number;
+}
 
 /**
- * Every repository's rollups added up over all days (the Prometheus counters of GET /metrics):
- * five grouped sums over the rollup tables, whose rows number repositories × days (× buckets),
- * never builds or test results.
+ * What one counted build adds to the all-time totals, in key order (the order every writer locks
+ * rows in, so that builds finishing together never deadlock for long); counters left as they are
+ * are left out.
  */
-export async function insightTotals(db: Kysely<Tables>): Promise<InsightTotals> {
-  const rows = async (query: ReturnType<typeof sql<Row>>) => (await query.execute(db)).rows;
-  const [builds, buckets, runners, cache, tests] = await Promise.all([
-    rows(sql<Row>`SELECT SUM(builds) AS builds, SUM(successes) AS successes,
-      SUM(duration_sum) AS duration_sum, SUM(queue_sum) AS queue_sum FROM insight_build_days`),
-    rows(sql<Row>`SELECT metric, bucket, SUM(n) AS n FROM insight_build_buckets GROUP BY metric, bucket`),
-    rows(sql<Row>`SELECT kind, SUM(stages) AS stages, SUM(busy_ms) AS busy_ms
-      FROM insight_runner_days GROUP BY kind`),
-    rows(sql<Row>`SELECT SUM(hits) AS hits, SUM(misses) AS misses FROM insight_cache_days`),
-    rows(sql<Row>`SELECT SUM(failures) AS failures, SUM(flaky) AS flaky FROM insight_test_days`),
-  ]);
-  const durations = new Map<number, number>();
-  const queues = new Map<number, number>();
-  for (const row of buckets) (num(row.metric) === 0 ? durations : queues).set(num(row.bucket), num(row.n));
-  const [build, hits, failures] = [builds[0] ?? {}, cache[0] ?? {}, tests[0] ?? {}];
+export function totalsOf(facts: BuildFacts): TotalRow[] {
+  const rows: TotalRow[] = [
+    { metric: 'builds', label: '', n: 1 },
+    { metric: 'successes', label: '', n: facts.succeeded ? 1 : 0 },
+    { metric: 'duration_sum', label: '', n: Math.max(0, facts.durationMs) },
+    { metric: 'queue_sum', label: '', n: Math.max(0, facts.queueMs) },
+    { metric: 'duration_bucket', label: String(bucketOf(facts.durationMs)), n: 1 },
+    { metric: 'queue_bucket', label: String(bucketOf(facts.queueMs)), n: 1 },
+    { metric: 'test_failures', label: '', n: facts.failedTests.length },
+    { metric: 'test_flaky', label: '', n: new Set(facts.flakyTests).size },
+  ];
+  for (const stage of facts.stages) {
+    rows.push({ metric: 'runner_stages', label: stage.kind, n: 1 });
+    rows.push({ metric: 'runner_busy', label: stage.kind, n: Math.max(0, stage.busyMs) });
+  }
+  const summed = new Map<string, TotalRow>();
+  for (const row of rows) {
+    if (row.n === 0) continue;
+    const key = `${row.metric}\u0000${row.label}`;
+    const found = summed.get(key);
+    if (found === undefined) summed.set(key, { ...row });
+    else found.n += row.n;
+  }
+  return [...summed.values()].sort((a, b) =>
+    a.metric === b.metric ? (a.label < b.label ? -1 : 1) : a.metric < b.metric ? -1 : 1,
+  );
+}
+
+/** A cache lookup's addition to the totals. */
+export function cacheTotal(hit: boolean): TotalRow {
+  return { metric: hit ? 'cache_hits' : 'cache_misses', label: '', n: 1 };
+}
+
+/**
+ * The all-time totals (the Prometheus counters of GET /metrics): every row of `insight_totals`, a
+ * few dozen whatever the number of builds and days behind them.
+ */
+export async function readTotals(db: Kysely<Tables>): Promise<InsightTotals> {
+  const rows = await db.selectFrom('insight_totals').select(['metric', 'label', 'n']).execute();
+  const value = (metric: string, label = '') =>
+    Number(rows.find((row) => row.metric === metric && row.label === label)?.n ?? 0);
+  const histogram = (metric: string) =>
+    new Map(rows.filter((row) => row.metric === metric).map((row) => [Number(row.label), Number(row.n)]));
+  const kinds = [...new Set(rows.filter((row) => row.metric === 'runner_stages').map((row) => row.label))];
   return {
-    builds: num(build.builds),
-    successes: num(build.successes),
-    durationSumMs: num(build.duration_sum),
-    queueSumMs: num(build.queue_sum),
-    durations,
-    queues,
-    runners: runners
-      .map((row) => ({ kind: String(row.kind), stages: num(row.stages), busyMs: num(row.busy_ms) }))
-      .sort((a, b) => a.kind.localeCompare(b.kind)),
-    cache: { hits: num(hits.hits), misses: num(hits.misses) },
-    tests: { failures: num(failures.failures), flaky: num(failures.flaky) },
+    builds: value('builds'),
+    successes: value('successes'),
+    durationSumMs: value('duration_sum'),
+    queueSumMs: value('queue_sum'),
+    durations: histogram('duration_bucket'),
+    queues: histogram('queue_bucket'),
+    runners: kinds
+      .sort((a, b) => a.localeCompare(b))
+      .map((kind) => ({ kind, stages: value('runner_stages', kind), busyMs: value('runner_busy', kind) })),
+    cache: { hits: value('cache_hits'), misses: value('cache_misses') },
+    tests: { failures: value('test_failures'), flaky: value('test_flaky') },
   };
 }

@@ -13,11 +13,11 @@ import {
 import type { Connection, DialectAdapter } from '../dialects/adapter.js';
 import type { Tables } from '../tables.js';
 import { uncountedBuilds } from './insight-backlog.js';
-import { insightTotals } from './insight-totals.js';
+import { cacheTotal, readTotals, totalsOf } from './insight-totals.js';
 import { groups } from './read-batch.js';
 
 type Counters = 'insight_build_days' | 'insight_build_buckets' | 'insight_step_days' | 'insight_test_days';
-type Rollup = Counters | 'insight_runner_days' | 'insight_cache_days';
+type Rollup = Counters | 'insight_runner_days' | 'insight_cache_days' | 'insight_totals';
 /** A row of a grouped sum: its keys as the database sent them, its sums as numbers. */
 type SummedRow = Record<string, number | string>;
 
@@ -115,14 +115,14 @@ export class SqlInsightStore implements InsightStore {
         { ...key, kind, ...(kinds.get(kind) ?? { stages: 0, busy_ms: 0 }) },
         ['stages', 'busy_ms'],
       );
+    for (const total of totalsOf(facts)) await this.#add('insight_totals', total, ['n']);
     return true;
   }
 
-  countCache(repoId: number, day: number, hit: boolean): Promise<void> {
-    return this.#add('insight_cache_days', { repo_id: repoId, day, hits: hit ? 1 : 0, misses: hit ? 0 : 1 }, [
-      'hits',
-      'misses',
-    ]);
+  async countCache(repoId: number, day: number, hit: boolean): Promise<void> {
+    const sums = { hits: hit ? 1 : 0, misses: hit ? 0 : 1 };
+    await this.#add('insight_cache_days', { repo_id: repoId, day, ...sums }, ['hits', 'misses']);
+    await this.#add('insight_totals', cacheTotal(hit), ['n']);
   }
 
   /** Adds `row`'s `sums` to the counters of its key, creating the row when it is the first. */
@@ -286,7 +286,7 @@ export class SqlInsightStore implements InsightStore {
   }
 
   totals(): Promise<InsightTotals> {
-    return insightTotals(this.#db);
+    return readTotals(this.#db);
   }
 
   uncounted(afterId: number, before: number, limit: number): Promise<number[]> {

@@ -46,8 +46,19 @@ const filePath = (path: string) => path.split('/').map(encodeURIComponent).join(
 export function ArtifactSection({ path, artifacts }: { path: string; artifacts: Loaded<Artifact[]> }) {
   if (artifacts.error !== undefined)
     return artifacts.status === 404 ? null : <ErrorNote error={artifacts.error} />;
-  const list = artifacts.value ?? [];
-  if (list.length === 0) return null;
+  if (artifacts.value === undefined) return <p class="muted">Reading the build’s artifacts…</p>;
+  const list = artifacts.value;
+  if (list.length === 0)
+    return (
+      <section class="artifacts empty" aria-label="artifacts">
+        <h2>Artifacts</h2>
+        <p>
+          No artifacts in this build. A step keeps files for later with <code>artifacts: paths:</code>, to
+          download here, with <code>svc build artifacts get</code>, or in a later stage: see{' '}
+          <a href="/docs/artifacts.md">docs/artifacts.md</a>.
+        </p>
+      </section>
+    );
   return (
     <section class="artifacts" aria-label="artifacts">
       <h2>Artifacts</h2>

@@ -23,7 +23,7 @@ type Filter = (typeof FILTERS)[number]['id'];
 /**
  * The build's tests from its reports (docs/test-reports.md): the counts, failures first with their
  * message and output, a search and status filters (the API's `q` and `status`), a page at a time.
- * Nothing is shown while the build has no tests. `tick` changes when the build does.
+ * A build without tests says how to get them. `tick` changes when the build does.
  */
 export function TestSection(props: { slug: string; path: string; number: number; tick: number }) {
   const { slug, path, number, tick } = props;
@@ -40,7 +40,8 @@ export function TestSection(props: { slug: string; path: string; number: number;
   }, [tick, reload]);
   if (tests.error !== undefined) return <ErrorNote error={tests.error} />;
   const value = tests.value;
-  if (value === undefined || value.counts.total === 0) return null;
+  if (value === undefined) return <p class="muted">Reading the build’s tests…</p>;
+  if (value.counts.total === 0 && q === '' && status === undefined) return <NoTests />;
   const pages = Math.max(1, Math.ceil(value.matching / PER_PAGE));
   return (
     <section class="tests" aria-label="tests">
@@ -148,5 +149,19 @@ function ResultItem({ slug, build, test }: { slug: string; build: number; test: 
         </details>
       )}
     </li>
+  );
+}
+
+/** The empty state: where tests come from, for a build whose steps uploaded no report. */
+function NoTests() {
+  return (
+    <section class="tests empty" aria-label="tests">
+      <h2>Tests</h2>
+      <p>
+        No test reports in this build. A step names its report files (JUnit XML, <code>go test -json</code>,
+        TAP) under <code>artifacts: reports: junit:</code>, and its tests show here as it ends: see{' '}
+        <a href="/docs/test-reports.md">docs/test-reports.md</a>.
+      </p>
+    </section>
   );
 }

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { ActionButton } from '../components/action.js';
@@ -6,30 +7,36 @@ import { Show, useApi } from '../components/load.js';
 import { duration, Status } from '../components/status.js';
 import { useBuildEvents } from '../components/stream.js';
 import { Timeline } from '../components/timeline.js';
-import { Link, navigate } from '../router.js';
+import { Link, navigate, useSearch } from '../router.js';
 import { ArtifactSection, type Artifact } from './build-artifacts.js';
 import { ChangedFiles } from '../components/changed-files.js';
-import { DONE, type Approval, type Build, type Stage } from '../wire.js';
+import { DONE, type Approval, type Build, type BuildTests, type Stage } from '../wire.js';
 import { ApprovalList, StageApproval } from './build-approvals.js';
 import { TestSection } from './build-tests.js';
+import { BuildTabs, tabOf, type BuildTab } from './build-tabs.js';
 
 /** How often a running build is read again besides its events: steps change without one. */
 const REFRESH_MS = 5000;
 
 /**
- * `/{owner}/{name}/{number}`: the build, its stage graph, each stage's steps and timeline, its
- * actions, its tests, its artifacts. Tests and artifacts appear as steps end: they are read again with the build.
+ * `/{owner}/{name}/{number}`: the build, its actions, then its views as tabs (`?tab=`): the pipeline
+ * (stage graph, each stage's steps and timeline, approvals), its tests, its artifacts. Tests and
+ * artifacts appear as steps end: they are read again with the build.
  */
 export function BuildPage({ owner, name, number }: { owner: string; name: string; number: number }) {
   const slug = `${owner}/${name}`;
   const path = `/api/repos/${slug}/builds/${number}`;
+  const tab = tabOf(useSearch());
   const build = useApi<Build>(path);
   const artifacts = useApi<Artifact[]>(`${path}/artifacts`);
   const approvals = useApi<Approval[]>(`${path}/approvals`);
+  // The tabs' test counts: one result is enough, the counts are the build's.
+  const tests = useApi<BuildTests>(`${path}/tests?per_page=1`);
   const status = build.value?.status;
   const { reload: reloadBuild } = build;
   const { reload: reloadArtifacts } = artifacts;
   const { reload: reloadApprovals } = approvals;
+  const { reload: reloadTests } = tests;
   // A server that keeps no artifacts answers 404: not asked again.
   const keepsArtifacts = artifacts.status !== 404;
   // The tests section reads its own page of tests: it is told when to read it again.
@@ -37,15 +44,24 @@ export function BuildPage({ owner, name, number }: { owner: string; name: string
   const refresh = useCallback(() => {
     reloadBuild();
     setTick((n) => n + 1);
+    reloadTests();
     reloadApprovals();
     if (keepsArtifacts) reloadArtifacts();
-  }, [reloadBuild, reloadArtifacts, reloadApprovals, keepsArtifacts]);
+  }, [reloadBuild, reloadArtifacts, reloadApprovals, reloadTests, keepsArtifacts]);
   useBuildEvents(slug, refresh);
   useEffect(() => {
     if (status === undefined || DONE.has(status)) return;
     const timer = setInterval(refresh, REFRESH_MS);
     return () => clearInterval(timer);
   }, [status, refresh]);
+  const panel =
+    tab === 'tests' ? (
+      <TestSection slug={slug} path={path} number={number} tick={tick} />
+    ) : tab === 'artifacts' ? (
+      <ArtifactSection path={`${path}/artifacts`} artifacts={artifacts} />
+    ) : (
+      <ApprovalList approvals={approvals} stages={build.value?.stages ?? []} />
+    );
   return (
     <main>
       <Show loaded={build}>
@@ -56,16 +72,20 @@ export function BuildPage({ owner, name, number }: { owner: string; name: string
             build={value}
             approvals={approvals.value ?? []}
             changed={refresh}
+            tab={tab}
+            tabs={
+              <BuildTabs
+                base={`/${slug}/${number}`}
+                tab={tab}
+                tests={tests.value?.counts}
+                artifacts={artifacts.value?.length}
+                keepsArtifacts={keepsArtifacts}
+              />
+            }
+            panel={panel}
           />
         )}
       </Show>
-      {build.value === undefined ? null : <TestSection slug={slug} path={path} number={number} tick={tick} />}
-      {build.value === undefined ? null : (
-        <ApprovalList approvals={approvals} stages={build.value.stages ?? []} />
-      )}
-      {build.value === undefined ? null : (
-        <ArtifactSection path={`${path}/artifacts`} artifacts={artifacts} />
-      )}
     </main>
   );
 }
@@ -76,12 +96,19 @@ function BuildView({
   build,
   approvals,
   changed,
+  tab,
+  tabs,
+  panel,
 }: {
   slug: string;
   path: string;
   build: Build;
   approvals: readonly Approval[];
   changed: () => void;
+  tab: BuildTab;
+  tabs: ComponentChildren;
+  /** The chosen tab's content, after the stages on the pipeline's. */
+  panel: ComponentChildren;
 }) {
   const [selected, setSelected] = useState<string>();
   const stages = build.stages ?? [];
@@ -126,19 +153,27 @@ function BuildView({
         )}
         <Promote path={path} done={opened} />
       </div>
-      <StageGraph stages={stages} select={(stage) => setSelected(stage.name)} />
-      {stages.map((stage) => (
-        <StageView
-          key={stage.number}
-          slug={slug}
-          build={build}
-          stage={stage}
-          path={path}
-          approvals={approvals}
-          focused={selected === stage.name}
-          changed={changed}
-        />
-      ))}
+      {tabs}
+      <div role="tabpanel" id="build-tab-panel" aria-labelledby={`build-tab-${tab}`}>
+        {tab === 'pipeline' ? (
+          <>
+            <StageGraph stages={stages} select={(stage) => setSelected(stage.name)} />
+            {stages.map((stage) => (
+              <StageView
+                key={stage.number}
+                slug={slug}
+                build={build}
+                stage={stage}
+                path={path}
+                approvals={approvals}
+                focused={selected === stage.name}
+                changed={changed}
+              />
+            ))}
+          </>
+        ) : null}
+        {panel}
+      </div>
     </>
   );
 }
