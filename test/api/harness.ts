@@ -28,6 +28,7 @@ import {
 } from '../../src/server/auth/index.js';
 import { ApprovalDesk } from '../../src/server/queue/approval-desk.js';
 import { hookRoute } from '../../src/server/hook/index.js';
+import { noLocalGitRoute } from '../../src/server/local-git/api-routes.js';
 import { IdTokenIssuer, OidcKeyring, oidcRoutes } from '../../src/server/oidc/index.js';
 import { InMemoryLiveLogs } from '../../src/server/logs/live-logs.js';
 import { BuildActions, BuildWatches, StageQueue } from '../../src/server/queue/index.js';
@@ -246,6 +247,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       templates: { renderer: new TemplateRenderer({ evaluators: {} }), store: store.templates },
     });
     hookRoute(app, { repos: store.repos, provider, trigger, deliveries: store.hookDeliveries });
+    // As svc server without the built-in git provider: the UI asks whether it is there.
+    noLocalGitRoute(app);
     // The runner protocol, so that tests can move builds along as a runner does (/rpc/v2/…).
     registerRpcRoutes(app, {
       store,

@@ -19,7 +19,7 @@ import { millis } from '../../web/src/components/units.js';
 import type { Insights } from '../../web/src/wire.js';
 import { call, enable, loginAs, type BrowserSession } from '../api/client.js';
 import { startHarness, type Harness } from '../api/harness.js';
-import { browserSkip, launchBrowser } from './browser.js';
+import { browserSkip, launchBrowser, watchProblems } from './browser.js';
 
 const skip = browserSkip();
 const SHOTS = fileURLToPath(new URL('../../docs/ui/', import.meta.url));
@@ -56,18 +56,7 @@ describe.skipIf(skip)('build insights on the web pages, in Chromium', () => {
     );
     const page = await context.newPage();
     await page.clock.setFixedTime(FIXED);
-    problems = [];
-    page.on('console', (message) => {
-      if (message.type() !== 'error') return;
-      if (message.location().url.endsWith('/api/local')) return;
-      problems.push(`console: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
-    page.on('response', (response) => {
-      // The harness has no built-in git provider: the repository page's question for it is a 404.
-      if (response.url().endsWith('/api/local')) return;
-      if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
-    });
+    problems = watchProblems(page);
     await page.goto(`${h.url}${path}`);
     return page;
   }

@@ -16,7 +16,7 @@ import { stageSource } from '../api/artifacts-support.js';
 import { call, enable, loginAs, type BrowserSession } from '../api/client.js';
 import { RPC_SECRET, startHarness, type Harness } from '../api/harness.js';
 import { BUILD_AND_TEST } from '../api/pipelines.js';
-import { browserSkip, launchBrowser } from './browser.js';
+import { browserSkip, launchBrowser, watchProblems } from './browser.js';
 
 const skip = browserSkip();
 const SHOTS = fileURLToPath(new URL('../../docs/ui/', import.meta.url));
@@ -69,18 +69,7 @@ describe.skipIf(skip)('test reports on the web pages, in Chromium', () => {
     );
     const page = await context.newPage();
     await page.clock.setFixedTime(LATER);
-    problems = [];
-    page.on('console', (message) => {
-      if (message.type() !== 'error') return;
-      if (message.location().url.endsWith('/api/local')) return;
-      problems.push(`console: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
-    page.on('response', (response) => {
-      // The harness has no built-in git provider: the repository page's question for it is a 404.
-      if (response.url().endsWith('/api/local')) return;
-      if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
-    });
+    problems = watchProblems(page);
     await page.goto(`${h.url}${path}`);
     return page;
   }

@@ -13,10 +13,14 @@ import { ReposPage } from './pages/repos.js';
 import { RepoTestsPage } from './pages/repo-tests.js';
 import { TestPage } from './pages/test.js';
 import { Link, routeOf, usePath } from './router.js';
+import { useTitle } from './components/document-status.js';
+import { titleOf } from './page-titles.js';
+import { Shortcuts } from './components/shortcuts.js';
 
 /** The page for the current path. */
 function Page({ path, account }: { path: string; account: Account }) {
   const route = routeOf(path);
+  useTitle(titleOf(route));
   switch (route.page) {
     case 'repos':
       return <ReposPage />;
@@ -95,6 +99,7 @@ function App() {
         </nav>
       </header>
       <Page path={path} account={account} />
+      <Shortcuts />
     </>
   );
 }

@@ -44,6 +44,8 @@ export function Link(props: {
   class?: string;
   children: ComponentChildren;
   'aria-label'?: string;
+  /** One of the page's list items that `j` and `k` move through (components/shortcuts.tsx). */
+  nav?: boolean;
 }) {
   const onClick = (event: TargetedMouseEvent<HTMLAnchorElement>) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
@@ -51,7 +53,13 @@ export function Link(props: {
     navigate(props.href);
   };
   return (
-    <a href={props.href} class={props.class} onClick={onClick} aria-label={props['aria-label']}>
+    <a
+      href={props.href}
+      class={props.class}
+      onClick={onClick}
+      aria-label={props['aria-label']}
+      data-nav={props.nav === true ? 'item' : undefined}
+    >
       {props.children}
     </a>
   );

@@ -20,7 +20,7 @@ function observed(buckets: ReadonlyMap<number, number>, count: number, sumMs: nu
 }
 
 /**
- * The insight rollups of every repository as Prometheus counters and histograms (docs/insights.md):
+ * The insight rollups' all-time totals as Prometheus counters and histograms (docs/insights.md):
  * read from the database, so that every server of a cluster tells the same, and a restart does not
  * start them over. Builds finished before the rollups existed count once the backfill reached them.
  */

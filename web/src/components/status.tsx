@@ -31,6 +31,17 @@ export function ago(seconds: number | undefined): string {
   return 'just now';
 }
 
+/** `3 minutes ago` for epoch seconds, as a `<time>` whose hover shows the date and time. */
+export function Ago({ seconds }: { seconds: number | undefined }) {
+  if (!seconds) return null;
+  const date = new Date(seconds * 1000);
+  return (
+    <time dateTime={date.toISOString()} title={date.toLocaleString()}>
+      {ago(seconds)}
+    </time>
+  );
+}
+
 /** `in 3 days`, for epoch seconds still to come, rounded in its largest unit; `in a minute` for what is due. */
 export function inTime(seconds: number): string {
   const diff = Math.max(0, seconds - Date.now() / 1000);

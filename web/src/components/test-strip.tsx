@@ -1,6 +1,6 @@
 import { Link, navigate } from '../router.js';
 import type { TestHistory } from '../wire.js';
-import { ago, Status } from './status.js';
+import { Ago, Status } from './status.js';
 import { millis } from './units.js';
 
 const BAR = 8;
@@ -93,7 +93,7 @@ export function HistoryTable({ slug, history }: { slug: string; history: readonl
                 <code>{result.commit.slice(0, 10)}</code>
               </td>
               <td title={result.created > 0 ? new Date(result.created * 1000).toLocaleString() : undefined}>
-                {ago(result.created)}
+                <Ago seconds={result.created} />
               </td>
             </tr>
           ))}

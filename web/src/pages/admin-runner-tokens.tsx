@@ -3,7 +3,7 @@ import { api } from '../api.js';
 import { ActionButton } from '../components/action.js';
 import { ApiForm } from '../components/form.js';
 import { Show, useApi } from '../components/load.js';
-import { ago } from '../components/status.js';
+import { Ago } from '../components/status.js';
 
 interface RunnerToken {
   name: string;
@@ -50,9 +50,18 @@ export function RunnerTokens() {
                       .map(([k, v]) => `${k}=${v}`)
                       .join(', ')}
                   </span>{' '}
-                  · {token.last_used === 0 ? 'never used' : `used ${ago(token.last_used)}`}{' '}
+                  ·{' '}
+                  {token.last_used === 0 ? (
+                    'never used'
+                  ) : (
+                    <>
+                      used <Ago seconds={token.last_used} />
+                    </>
+                  )}{' '}
                   {token.revoked !== 0 ? (
-                    <span class="muted">· revoked {ago(token.revoked)}</span>
+                    <span class="muted">
+                      · revoked <Ago seconds={token.revoked} />
+                    </span>
                   ) : (
                     <ActionButton
                       label="Revoke"

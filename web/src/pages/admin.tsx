@@ -3,7 +3,7 @@ import { api } from '../api.js';
 import { ActionButton } from '../components/action.js';
 import { ApiForm } from '../components/form.js';
 import { Show, useApi } from '../components/load.js';
-import { ago, Status } from '../components/status.js';
+import { Ago, Status } from '../components/status.js';
 import type { Stage } from '../wire.js';
 import { RunnerTokens } from './admin-runner-tokens.js';
 import { LocalAccounts } from './admin-local-accounts.js';
@@ -168,7 +168,8 @@ function Runners() {
               {list.map((runner) => (
                 <li key={runner.name}>
                   <strong>{runner.name}</strong> {runner.kind} {runner.os}/{runner.arch} ·{' '}
-                  {runner.stages_running}/{runner.capacity} running · last contact {ago(runner.last_contact)}{' '}
+                  {runner.stages_running}/{runner.capacity} running · last contact{' '}
+                  <Ago seconds={runner.last_contact} />{' '}
                   <span class="muted">
                     {Object.entries(runner.labels)
                       .map(([k, v]) => `${k}=${v}`)

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { ActionButton } from '../components/action.js';
 import type { Loaded } from '../components/load.js';
-import { ago } from '../components/status.js';
+import { Ago } from '../components/status.js';
 import type { Approval, Stage } from '../wire.js';
 
 /**
@@ -98,7 +98,7 @@ export function ApprovalList({
           <li key={a.id}>
             <strong>{a.login || 'Nobody'}</strong> {VERB[a.decision]} <em>{nameOf(a.stage)}</em>{' '}
             <span class="muted" title={new Date(a.created * 1000).toLocaleString()}>
-              {ago(a.created)}
+              <Ago seconds={a.created} />
             </span>
             {a.comment ? <q>{a.comment}</q> : null}
           </li>

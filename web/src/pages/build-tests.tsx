@@ -67,6 +67,7 @@ export function TestSection(props: { slug: string; path: string; number: number;
           Search tests{' '}
           <input
             type="search"
+            data-shortcut="search"
             value={q}
             maxLength={200}
             placeholder="suite or name"

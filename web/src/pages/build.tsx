@@ -14,6 +14,7 @@ import { DONE, type Approval, type Build, type BuildTests, type Stage } from '..
 import { ApprovalList, StageApproval } from './build-approvals.js';
 import { TestSection } from './build-tests.js';
 import { BuildTabs, tabOf, type BuildTab } from './build-tabs.js';
+import { statusTitle, useStatusIcon, useTitle } from '../components/document-status.js';
 
 /** How often a running build is read again besides its events: steps change without one. */
 const REFRESH_MS = 5000;
@@ -33,6 +34,8 @@ export function BuildPage({ owner, name, number }: { owner: string; name: string
   // The tabs' test counts: one result is enough, the counts are the build's.
   const tests = useApi<BuildTests>(`${path}/tests?per_page=1`);
   const status = build.value?.status;
+  useTitle(statusTitle(status, `${slug} #${number}`));
+  useStatusIcon(status);
   const { reload: reloadBuild } = build;
   const { reload: reloadArtifacts } = artifacts;
   const { reload: reloadApprovals } = approvals;
@@ -228,7 +231,9 @@ function StageView(props: {
         <ol>
           {(stage.steps ?? []).map((step) => (
             <li key={step.number}>
-              <Link href={`/${props.slug}/${build.number}/${stage.number}/${step.number}`}>{step.name}</Link>{' '}
+              <Link href={`/${props.slug}/${build.number}/${stage.number}/${step.number}`} nav>
+                {step.name}
+              </Link>{' '}
               <Status status={step.status} />{' '}
               <span class="muted">{duration(step.started, step.stopped)}</span>
               {step.exit_code ? <span class="muted"> exit code {step.exit_code}</span> : null}

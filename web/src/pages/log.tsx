@@ -4,6 +4,7 @@ import { ErrorNote, messageOf, useApi } from '../components/load.js';
 import { useFolding } from '../components/log-folding.js';
 import { LogView } from '../components/log-view.js';
 import { duration, Status } from '../components/status.js';
+import { statusTitle, useStatusIcon, useTitle } from '../components/document-status.js';
 import { Link } from '../router.js';
 import { DONE, type Build } from '../wire.js';
 
@@ -32,6 +33,8 @@ export function LogPage(props: Props) {
   const build = useApi<Build>(buildPath);
   const stage = build.value?.stages?.find((s) => s.number === props.stage);
   const step = stage?.steps?.find((s) => s.number === props.step);
+  useTitle(statusTitle(step?.status, `${step?.name ?? `step ${props.step}`} · ${slug} #${props.number}`));
+  useStatusIcon(build.value?.status);
   const { lines, error, live } = useLogLines(
     logPath,
     step === undefined ? undefined : !DONE.has(step.status),
@@ -71,6 +74,7 @@ export function LogPage(props: Props) {
           Search{' '}
           <input
             type="search"
+            data-shortcut="search"
             value={query}
             onInput={(e) => {
               setQuery(e.currentTarget.value);

@@ -1,5 +1,5 @@
 import { Show, useApi } from '../components/load.js';
-import { ago, Status } from '../components/status.js';
+import { Ago, Status } from '../components/status.js';
 import { CaseBadges, TestName, testHref } from '../components/test-badges.js';
 import { Link } from '../router.js';
 import type { FlakyTest, TestCase } from '../wire.js';
@@ -71,7 +71,7 @@ function FlakyCard({ slug, test }: { slug: string; test: FlakyTest }) {
       </Link>
       <CaseBadges test={test} />
       <span class="muted" title={new Date(test.flaky_seen * 1000).toLocaleString()}>
-        last seen {ago(test.flaky_seen)}
+        last seen <Ago seconds={test.flaky_seen} />
       </span>
       <ul class="evidence" aria-label="evidence">
         {test.evidence.map((commit) => (

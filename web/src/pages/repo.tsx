@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'preact/hooks';
 import { Show, useApi } from '../components/load.js';
-import { ago, duration, Status } from '../components/status.js';
+import { Ago, duration, Status } from '../components/status.js';
 import { Link } from '../router.js';
 import { useBuildEvents } from '../components/stream.js';
 import { LocalRefs } from './local-refs.js';
@@ -101,7 +101,9 @@ function BuildTable({ slug, builds }: { slug: string; builds: Build[] }) {
         {builds.map((build) => (
           <tr key={build.number}>
             <td>
-              <Link href={`/${slug}/${build.number}`}>#{build.number}</Link>
+              <Link href={`/${slug}/${build.number}`} nav>
+                #{build.number}
+              </Link>
             </td>
             <td>
               <Status status={build.status} />
@@ -110,7 +112,9 @@ function BuildTable({ slug, builds }: { slug: string; builds: Build[] }) {
             <td>{build.target}</td>
             <td class="message">{build.message.split('\n')[0]}</td>
             <td>{duration(build.started, build.finished)}</td>
-            <td>{ago(build.created)}</td>
+            <td>
+              <Ago seconds={build.created} />
+            </td>
           </tr>
         ))}
       </tbody>

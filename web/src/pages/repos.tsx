@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { ActionButton } from '../components/action.js';
 import { Show, useApi } from '../components/load.js';
-import { ago, Status } from '../components/status.js';
+import { Ago, Status } from '../components/status.js';
 import { Link } from '../router.js';
 import type { Repo } from '../wire.js';
 import { LocalRepoPanel } from './local-repo.js';
@@ -20,7 +20,13 @@ export function ReposPage() {
       </div>
       <div class="filters">
         <label>
-          Search <input type="search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
+          Search{' '}
+          <input
+            type="search"
+            data-shortcut="search"
+            value={query}
+            onInput={(e) => setQuery(e.currentTarget.value)}
+          />
         </label>
         <label>
           <input
@@ -55,14 +61,14 @@ function RepoCard({ repo, enabled }: { repo: Repo; enabled: () => void }) {
   const build = repo.build;
   return (
     <li class="card">
-      <Link href={`/${repo.slug}`} class="title">
+      <Link href={`/${repo.slug}`} class="title" nav>
         {repo.slug}
       </Link>
       {build === undefined ? (
         <span class="muted">{repo.active ? 'no builds yet' : 'not enabled'}</span>
       ) : (
         <span>
-          <Status status={build.status} /> #{build.number} · {build.target} · {ago(build.created)}
+          <Status status={build.status} /> #{build.number} · {build.target} · <Ago seconds={build.created} />
         </span>
       )}
       {!repo.active && repo.permissions?.admin ? (

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { ActionButton } from '../components/action.js';
 import { Show, useApi } from '../components/load.js';
-import { ago } from '../components/status.js';
+import { Ago } from '../components/status.js';
 import { bytes } from '../components/units.js';
 
 interface Cache {
@@ -81,7 +81,9 @@ function CacheTable(props: { caches: readonly Cache[]; path: string; admin: bool
               ) : null}
               <td>{cache.scope}</td>
               <td>{bytes(cache.size)}</td>
-              <td title={new Date(cache.used * 1000).toLocaleString()}>{ago(cache.used)}</td>
+              <td>
+                <Ago seconds={cache.used} />
+              </td>
               {props.admin && index === 0 ? (
                 <td rowSpan={entries.length}>
                   <ActionButton

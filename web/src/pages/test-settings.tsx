@@ -1,7 +1,7 @@
 import { api } from '../api.js';
 import { ActionButton } from '../components/action.js';
 import { Show, useApi } from '../components/load.js';
-import { ago } from '../components/status.js';
+import { Ago } from '../components/status.js';
 
 interface TestSettings {
   quarantine: boolean;
@@ -29,7 +29,7 @@ export function TestSettingsSection({ slug }: { slug: string }) {
                 : ': every failure fails its step; tests can be quarantined once it is on.'}{' '}
               {current.login === '' ? null : (
                 <span class="muted">
-                  Changed by {current.login} {ago(current.updated)}.
+                  Changed by {current.login} <Ago seconds={current.updated} />.
                 </span>
               )}
             </p>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { ActionButton } from '../components/action.js';
 import { Show, useApi } from '../components/load.js';
-import { ago } from '../components/status.js';
+import { Ago } from '../components/status.js';
 import { CaseBadges, TestName } from '../components/test-badges.js';
 import { HistoryTable, TestStrip } from '../components/test-strip.js';
 import { Link } from '../router.js';
@@ -31,7 +31,8 @@ export function TestPage({ owner, name, id }: { owner: string; name: string; id:
             </h1>
             {test.flaky ? (
               <p class="muted">
-                Failed and passed on one commit {ago(test.flaky_seen)}: its failures may not be the code’s.
+                Failed and passed on one commit <Ago seconds={test.flaky_seen} />: its failures may not be the
+                code’s.
               </p>
             ) : null}
             {test.quarantined ? (
@@ -94,7 +95,7 @@ function Quarantine({ path, test, changed }: { path: string; test: TestCaseDetai
               <strong>{change.login || 'Nobody'}</strong>{' '}
               {change.quarantined ? 'quarantined it' : 'lifted its quarantine'}{' '}
               <span class="muted" title={new Date(change.created * 1000).toLocaleString()}>
-                {ago(change.created)}
+                <Ago seconds={change.created} />
               </span>
               {change.comment ? <q>{change.comment}</q> : null}
             </li>

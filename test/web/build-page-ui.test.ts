@@ -1,8 +1,9 @@
 /*
- * The build page's artifacts in Debian's Chromium, against svc in-process (the API harness with the
- * built web UI): each stage's artifacts with their sizes and a zip download, the file list opened
- * on demand, a text file opening in a new tab with its content, an artifact uploaded while the
- * page is open showing up, and nothing at all for a build without artifacts.
+ * The build page in Debian's Chromium, against svc in-process (the API harness with the built web
+ * UI): its tabs (by click, arrow keys, in the address); each stage's artifacts with their sizes and a
+ * zip download, the file list opened on demand, a text file opening in a new tab with its content,
+ * an artifact uploaded while the page is open showing up, the empty state of a build without any;
+ * the build's status in the browser tab's title and icon; the keyboard shortcuts.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,11 +13,11 @@ import { stageSource, upload } from '../api/artifacts-support.js';
 import { enable, loginAs, type BrowserSession } from '../api/client.js';
 import { startHarness, type Harness } from '../api/harness.js';
 import { BUILD_AND_TEST } from '../api/pipelines.js';
-import { browserSkip, launchBrowser } from './browser.js';
+import { browserSkip, launchBrowser, watchProblems } from './browser.js';
 
 const skip = browserSkip();
 
-describe.skipIf(skip)('build artifacts on the build page, in Chromium', () => {
+describe.skipIf(skip)('the build page in Chromium: tabs, artifacts, title and icon, shortcuts', () => {
   let h: Harness;
   let browser: Browser | undefined;
   let session: BrowserSession;
@@ -24,8 +25,15 @@ describe.skipIf(skip)('build artifacts on the build page, in Chromium', () => {
   /** Every failed response and console error of the current page. */
   let problems: string[] = [];
 
-  /** The build page of build `number`, as octocat sees it. */
+  /** The build page of build `number`, on its Artifacts tab, as octocat sees it. */
   async function buildPage(number: number): Promise<Page> {
+    const page = await open(`/octocat/app/${number}?tab=artifacts`);
+    await page.getByRole('heading', { name: `octocat/app #${number}` }).waitFor();
+    return page;
+  }
+
+  /** The page at `path`, as octocat sees it. */
+  async function open(path: string): Promise<Page> {
     if (browser === undefined) throw new Error('no browser');
     const context = await browser.newContext();
     await context.addCookies(
@@ -35,16 +43,8 @@ describe.skipIf(skip)('build artifacts on the build page, in Chromium', () => {
       }),
     );
     const page = await context.newPage();
-    problems = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
-    page.on('response', (response) => {
-      if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
-    });
-    await page.goto(`${h.url}/octocat/app/${number}?tab=artifacts`);
-    await page.getByRole('heading', { name: `octocat/app #${number}` }).waitFor();
+    problems = watchProblems(page);
+    await page.goto(`${h.url}${path}`);
     return page;
   }
 
@@ -152,6 +152,61 @@ describe.skipIf(skip)('build artifacts on the build page, in Chromium', () => {
     expect(await page.getByRole('tab', { selected: true }).innerText()).toMatch(/^Artifacts \d+$/);
     await page.goBack();
     await page.getByRole('region', { name: 'stage build' }).waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it('says the build’s status in the tab’s title and icon, and gives svc’s back on leaving', async () => {
+    const page = await buildPage(1);
+    await page.getByRole('region', { name: 'artifacts' }).waitFor();
+    const icon = () => page.locator('link[rel="icon"]').getAttribute('href');
+    // Its second stage waits for a runner.
+    expect(await page.title()).toBe('○ octocat/app #1 (pending) · svc');
+    expect(decodeURIComponent((await icon()) ?? '')).toContain('fill="#9a6700"');
+    await page.getByRole('link', { name: 'octocat/app' }).first().click();
+    await page.getByRole('heading', { name: 'octocat/app', exact: true }).waitFor();
+    expect(await page.title()).toBe('octocat/app · svc');
+    expect(await icon()).not.toMatch(/^data:/);
+    expect(problems).toEqual([]);
+  });
+
+  it('moves through builds and steps with j and k, opens one with Enter, lists the keys with ?', async () => {
+    const page = await open('/octocat/app');
+    await page.getByRole('link', { name: '#1', exact: true }).waitFor();
+    const focused = () => page.evaluate<string>('document.activeElement?.textContent?.trim() ?? ""');
+    await page.keyboard.press('j');
+    expect(await focused()).toBe('#2');
+    await page.keyboard.press('j');
+    expect(await focused()).toBe('#1');
+    await page.keyboard.press('k');
+    expect(await focused()).toBe('#2');
+    await page.keyboard.press('j');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'octocat/app #1' }).waitFor();
+    // Build 1's first stage was taken by a runner: its steps are listed.
+    const steps = page.locator('[data-nav="item"]');
+    await steps.first().waitFor();
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    expect(await focused()).toBe((await steps.nth(1).innerText()).trim());
+    await page.keyboard.press('?');
+    const list = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await list.waitFor();
+    expect(await list.getByRole('term').allInnerTexts()).toEqual(['j', 'k', 'Enter', '/', 'Esc', '?']);
+    await page.keyboard.press('Escape');
+    await list.waitFor({ state: 'hidden' });
+    expect(problems).toEqual([]);
+  });
+
+  it('goes to the search with /, types there without shortcuts, and leaves it with Esc', async () => {
+    const page = await open('/');
+    const search = page.getByRole('searchbox', { name: 'Search' });
+    await search.waitFor();
+    await page.keyboard.press('/');
+    await page.keyboard.type('jk?');
+    expect(await search.inputValue()).toBe('jk?');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    expect(await page.evaluate<string>('document.activeElement?.tagName ?? ""')).toBe('BODY');
     expect(problems).toEqual([]);
   });
 });
