@@ -114,8 +114,14 @@ describe.skipIf(skip)('the web UI in Chromium: server, Docker runner, GitHub dou
     const graph = page.getByRole('img', { name: 'stage graph' });
     await graph.getByRole('button', { name: /stage build: / }).waitFor();
     await graph.getByRole('button', { name: /stage check: / }).waitFor();
-    // The step shows up once the runner started the stage; its log is followed live.
+    // The step shows up once the runner started the stage; choosing it shows its log beside the
+    // stages, followed live, without leaving the build page.
     await page.getByRole('link', { name: 'greet' }).click({ timeout: 60_000 });
+    await page.waitForURL(url(`/${REPO}/1?step=1.1`));
+    const panel = page.getByRole('region', { name: 'log of greet' });
+    await panel.getByRole('log').getByText('hello from svc', { exact: true }).waitFor({ timeout: 30_000 });
+    // Its own page has the whole log, live too.
+    await panel.getByRole('link', { name: 'Full log' }).click();
     await page.waitForURL(url(`/${REPO}/1/1/1`));
     const log = page.getByRole('log');
     await log.getByText('hello from svc', { exact: true }).waitFor({ timeout: 30_000 });
@@ -125,6 +131,8 @@ describe.skipIf(skip)('the web UI in Chromium: server, Docker runner, GitHub dou
 
     await page.getByRole('link', { name: `${REPO} #1` }).click();
     await page.getByRole('button', { name: 'stage check: failure' }).waitFor({ timeout: 60_000 });
+    // A failed build opens on its first failed step's log.
+    await page.getByRole('region', { name: 'log of test' }).waitFor();
     await page.getByRole('button', { name: 'Restart failed stages' }).click();
     await page.waitForURL(url(`/${REPO}/2`));
     await page.getByRole('button', { name: 'stage build: success' }).waitFor();

@@ -2,17 +2,16 @@ import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { ActionButton } from '../components/action.js';
-import { StageGraph } from '../components/graph.js';
 import { Show, useApi } from '../components/load.js';
 import { duration, Status } from '../components/status.js';
 import { useBuildEvents } from '../components/stream.js';
-import { Timeline } from '../components/timeline.js';
 import { Link, navigate, useSearch } from '../router.js';
 import { ArtifactSection, type Artifact } from './build-artifacts.js';
 import { ChangedFiles } from '../components/changed-files.js';
-import { DONE, type Approval, type Build, type BuildTests, type Stage } from '../wire.js';
-import { ApprovalList, StageApproval } from './build-approvals.js';
+import { DONE, type Approval, type Build, type BuildTests } from '../wire.js';
+import { ApprovalList } from './build-approvals.js';
 import { TestSection } from './build-tests.js';
+import { PipelineView } from './build-pipeline.js';
 import { BuildTabs, tabOf, type BuildTab } from './build-tabs.js';
 import { statusTitle, useStatusIcon, useTitle } from '../components/document-status.js';
 
@@ -113,8 +112,6 @@ function BuildView({
   /** The chosen tab's content, after the stages on the pipeline's. */
   panel: ComponentChildren;
 }) {
-  const [selected, setSelected] = useState<string>();
-  const stages = build.stages ?? [];
   const opened = (to: Build) => navigate(`/${slug}/${to.number}`);
   return (
     <>
@@ -159,94 +156,11 @@ function BuildView({
       {tabs}
       <div role="tabpanel" id="build-tab-panel" aria-labelledby={`build-tab-${tab}`}>
         {tab === 'pipeline' ? (
-          <>
-            <StageGraph stages={stages} select={(stage) => setSelected(stage.name)} />
-            {stages.map((stage) => (
-              <StageView
-                key={stage.number}
-                slug={slug}
-                build={build}
-                stage={stage}
-                path={path}
-                approvals={approvals}
-                focused={selected === stage.name}
-                changed={changed}
-              />
-            ))}
-          </>
+          <PipelineView slug={slug} build={build} path={path} approvals={approvals} changed={changed} />
         ) : null}
         {panel}
       </div>
     </>
-  );
-}
-
-function StageView(props: {
-  slug: string;
-  build: Build;
-  stage: Stage;
-  path: string;
-  approvals: readonly Approval[];
-  focused: boolean;
-  changed: () => void;
-}) {
-  const { stage, build } = props;
-  const now = Date.now() / 1000;
-  return (
-    <section
-      class={`stage${props.focused ? ' focused' : ''}`}
-      id={`stage-${stage.number}`}
-      aria-label={`stage ${stage.name}`}
-    >
-      <h2>
-        {stage.name} <Status status={stage.status} />{' '}
-        <span class="muted">{duration(stage.started, stage.stopped)}</span>
-      </h2>
-      {stage.pending_reason ? (
-        <p class="reason">
-          Waiting: {stage.pending_reason.message} <code>{stage.pending_reason.code}</code>
-        </p>
-      ) : null}
-      {stage.error ? <p class="error">{stage.error}</p> : null}
-      {stage.status === 'blocked' ? (
-        <StageApproval
-          stage={stage}
-          stages={build.stages ?? []}
-          path={props.path}
-          approvals={props.approvals}
-          changed={props.changed}
-        />
-      ) : stage.deployment ? (
-        <p class="muted">
-          Deploys to <strong>{stage.deployment.environment}</strong>
-          {stage.deployment.approvals_required > 0
-            ? stage.deployment.approved
-              ? ', approved'
-              : ', not approved'
-            : ''}
-          .
-        </p>
-      ) : null}
-      <div class="steps">
-        <ol>
-          {(stage.steps ?? []).map((step) => (
-            <li key={step.number}>
-              <Link href={`/${props.slug}/${build.number}/${stage.number}/${step.number}`} nav>
-                {step.name}
-              </Link>{' '}
-              <Status status={step.status} />{' '}
-              <span class="muted">{duration(step.started, step.stopped)}</span>
-              {step.exit_code ? <span class="muted"> exit code {step.exit_code}</span> : null}
-              {(step.attempts ?? 0) > 1 ? <span class="muted"> after {step.attempts} attempts</span> : null}
-              {step.error !== '' && step.status !== 'skipped' ? (
-                <span class="muted"> ({step.error})</span>
-              ) : null}
-            </li>
-          ))}
-        </ol>
-        <Timeline steps={stage.steps ?? []} now={now} />
-      </div>
-    </section>
   );
 }
 

@@ -1,17 +1,12 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { api } from '../api.js';
-import { ErrorNote, messageOf, useApi } from '../components/load.js';
+import { ErrorNote, useApi } from '../components/load.js';
+import { useLogLines } from '../components/log-lines.js';
 import { useFolding } from '../components/log-folding.js';
 import { LogView } from '../components/log-view.js';
 import { duration, Status } from '../components/status.js';
 import { statusTitle, useStatusIcon, useTitle } from '../components/document-status.js';
 import { Link } from '../router.js';
 import { DONE, type Build } from '../wire.js';
-
-interface LogLine {
-  pos: number;
-  out: string;
-}
 
 interface Props {
   owner: string;
@@ -119,56 +114,6 @@ export function LogPage(props: Props) {
   );
 }
 
-/** The log's lines: read once for a finished step, streamed for a running one (undefined: not known yet). */
-function useLogLines(path: string, running: boolean | undefined) {
-  const [lines, setLines] = useState<string[]>([]);
-  const [error, setError] = useState<string>();
-  const [live, setLive] = useState(false);
-  useEffect(() => {
-    if (running === undefined) return;
-    setLines([]);
-    if (!running) {
-      api<LogLine[] | undefined>('GET', path).then(
-        (log) => setLines(splitLines(log ?? [])),
-        (failure: unknown) => setError(messageOf(failure)),
-      );
-      return;
-    }
-    const source = new EventSource(`${path}/stream`);
-    let pending: string[] = [];
-    // Lines come one event each: add them to the page at most once a frame, not once a line.
-    let frame = 0;
-    const flush = () => {
-      frame = 0;
-      const add = pending;
-      pending = [];
-      setLines((current) => current.concat(add));
-    };
-    setLive(true);
-    // After a lost connection the event source reconnects by itself and the stream starts again
-    // with the stored lines: the ones already shown are skipped by their position.
-    let lastPos = -1;
-    source.onmessage = (event: MessageEvent<string>) => {
-      const line = JSON.parse(event.data) as LogLine;
-      if (line.pos <= lastPos) return;
-      lastPos = line.pos;
-      pending.push(...splitLines([line]));
-      if (frame === 0) frame = requestAnimationFrame(flush);
-    };
-    source.addEventListener('end', () => {
-      source.close();
-      if (frame !== 0) cancelAnimationFrame(frame);
-      flush();
-      setLive(false);
-    });
-    return () => {
-      source.close();
-      if (frame !== 0) cancelAnimationFrame(frame);
-    };
-  }, [path, running]);
-  return { lines, error, live };
-}
-
 /** The URL's `#…`, following changes (a line's link, a link to another line). */
 function useHash(): string {
   const [hash, setHash] = useState(location.hash);
@@ -178,15 +123,6 @@ function useHash(): string {
     return () => removeEventListener('hashchange', update);
   }, []);
   return hash;
-}
-
-function splitLines(log: readonly LogLine[]): string[] {
-  const lines: string[] = [];
-  for (const line of log) {
-    const text = line.out.endsWith('\n') ? line.out.slice(0, -1) : line.out;
-    for (const part of text.split('\n')) lines.push(part);
-  }
-  return lines;
 }
 
 function matches(lines: readonly string[], query: string): number[] {
