@@ -179,6 +179,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     health: store,
     trustedProxies: options.trustedProxies ?? [],
   });
+  // As svc server without the built-in git provider answers the UI's question whether it is there;
+  // like the provider's own routes, outside the API's route table (registered before it is watched).
+  noLocalGitRoute(app);
   const registered: { method: string; url: string }[] = [];
   app.addHook('onRoute', (options) => {
     for (const method of [options.method].flat()) registered.push({ method, url: options.url });
@@ -247,8 +250,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       templates: { renderer: new TemplateRenderer({ evaluators: {} }), store: store.templates },
     });
     hookRoute(app, { repos: store.repos, provider, trigger, deliveries: store.hookDeliveries });
-    // As svc server without the built-in git provider: the UI asks whether it is there.
-    noLocalGitRoute(app);
     // The runner protocol, so that tests can move builds along as a runner does (/rpc/v2/…).
     registerRpcRoutes(app, {
       store,
