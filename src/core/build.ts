@@ -69,6 +69,9 @@ export interface BuildChangedFiles {
   skipped: string[];
 }
 
+/** What a list of a repository's recent builds shows of each: enough to chart their durations. */
+export type RecentBuild = Pick<Build, 'number' | 'status' | 'started' | 'finished'>;
+
 export type NewBuild = Omit<Build, 'id' | 'number' | 'created' | 'updated' | 'version'>;
 
 /** A stage to create with its build, with the steps known at creation time. */
@@ -106,6 +109,9 @@ export interface Page {
  * - `newestOf(repoIds)` returns the newest build (highest number) of each of the repositories that
  *   has one, keyed by repository id: a list of a thousand repositories with their newest builds
  *   costs a few statements, not a thousand.
+ * - `recentOf(repoIds, count)` returns the last `count` builds (highest numbers) of each of the
+ *   repositories that has any, newest first, keyed by repository id: one statement per 500
+ *   repositories, however many builds each has.
  * - `listRecent` returns the newest builds (at most `limit`) of the repositories the user has any
  *   permission on, newest first: the user's recent activity.
  */
@@ -114,6 +120,7 @@ export interface BuildStore {
   findNumber(repoId: number, number: number): Promise<Build | undefined>;
   list(repoId: number, page: Page, filter?: BuildFilter): Promise<Build[]>;
   newestOf(repoIds: readonly number[]): Promise<Map<number, Build>>;
+  recentOf(repoIds: readonly number[], count: number): Promise<Map<number, RecentBuild[]>>;
   listIncomplete(): Promise<Build[]>;
   findLatest(repoId: number, which: { branch?: string; ref?: string }): Promise<Build | undefined>;
   listRecent(userId: number, limit: number): Promise<Build[]>;

@@ -17,6 +17,7 @@ import { logsContract } from './cases/logs.case.js';
 import { oidcKeysContract } from './cases/oidc-keys.case.js';
 import { permsContract } from './cases/perms.case.js';
 import { queueContract } from './cases/queue.case.js';
+import { recentBuildsContract } from './cases/recent-builds.case.js';
 import { reposContract } from './cases/repos.case.js';
 import { runnersContract } from './cases/runners.case.js';
 import { secretsContract } from './cases/secrets.case.js';
@@ -35,6 +36,7 @@ export function storeContract(open: OpenFreshStore): void {
   reposContract(open);
   permsContract(open);
   buildsContract(open);
+  recentBuildsContract(open);
   historyContract(open);
   stagesStepsContract(open);
   logsContract(open);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newBuild } from '../../src/store/cases/fixtures.case.js';
 import { call, loginAs, tokenOf, type BrowserSession } from './client.js';
 import { startHarness, type Harness } from './harness.js';
 
@@ -9,6 +10,7 @@ interface RepoJson {
   user_id: number;
   permissions?: { read: boolean; write: boolean; admin: boolean };
   build?: { number: number };
+  recent?: { number: number; status: string; started: number; finished: number }[];
 }
 
 describe('repositories: sync, enable, read access', () => {
@@ -187,6 +189,52 @@ describe('repositories: sync, enable, read access', () => {
       status: 'pending',
     });
     expect(repos.find((r) => r.slug === 'acme/tools')).not.toHaveProperty('build');
+  });
+
+  it('adds each repository’s last builds with ?recent=N, newest first, times in epoch seconds', async () => {
+    const tools = await h.store.repos.findSlug('acme', 'tools');
+    if (tools === undefined) throw new Error('acme/tools is synced');
+    const started = 1_700_000_000_000;
+    for (const [status, seconds] of [
+      ['failure', 30],
+      ['success', 95],
+      ['success', 190],
+    ] as const) {
+      await h.store.builds.create(
+        newBuild(tools.id, { status, started, finished: started + seconds * 1000 }),
+        [],
+      );
+    }
+    await h.store.builds.create(newBuild(tools.id, { status: 'running', started: started + 500 }), []);
+    const answer = await call(h, '/api/user/repos?latest=true&recent=3', { session: owner });
+    expect(answer.status).toBe(200);
+    const repos = answer.json as RepoJson[];
+    const listed = repos.find((r) => r.slug === 'acme/tools');
+    expect(listed?.build?.number).toBe(4);
+    expect(listed?.recent).toEqual([
+      { number: 4, status: 'running', started: 1_700_000_000, finished: 0 },
+      { number: 3, status: 'success', started: 1_700_000_000, finished: 1_700_000_190 },
+      { number: 2, status: 'success', started: 1_700_000_000, finished: 1_700_000_095 },
+    ]);
+    // Every repository gets the list when it is asked for, empty without builds.
+    expect(repos.find((r) => r.slug === 'octocat/secret')?.recent).toEqual([]);
+    // Without ?recent there is none; it does not need ?latest.
+    const plain = (await call(h, '/api/user/repos?latest=true', { session: owner })).json as RepoJson[];
+    expect(plain.every((r) => r.recent === undefined)).toBe(true);
+    const alone = (await call(h, '/api/user/repos?recent=1', { session: owner })).json as RepoJson[];
+    expect(alone.find((r) => r.slug === 'acme/tools')).toMatchObject({ recent: [{ number: 4 }] });
+    expect(alone.find((r) => r.slug === 'acme/tools')).not.toHaveProperty('build');
+  });
+
+  it('refuses ?recent= other than a whole number from 1 to 50', async () => {
+    for (const value of ['0', '51', '2.5', 'many', '', '-1']) {
+      const answer = await call(h, `/api/user/repos?latest=true&recent=${value}`, { session: owner });
+      expect(answer.status, value).toBe(400);
+      expect((answer.json as { message: string }).message).toBe(
+        'recent: must be a whole number of builds from 1 to 50',
+      );
+    }
+    expect((await call(h, '/api/user/repos?recent=50', { session: owner })).status).toBe(200);
   });
 });
 

@@ -72,6 +72,16 @@ export interface Repo {
   link: string;
   permissions?: { read: boolean; write: boolean; admin: boolean };
   build?: Build;
+  /** The last builds, newest first, with `?recent=N`. */
+  recent?: RecentBuild[];
+}
+
+/** What `?recent=N` tells of each of a repository's last builds (epoch seconds; 0 when not yet). */
+export interface RecentBuild {
+  number: number;
+  status: string;
+  started: number;
+  finished: number;
 }
 
 export const DONE = new Set(['success', 'failure', 'error', 'killed', 'skipped', 'declined']);

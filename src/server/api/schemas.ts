@@ -245,6 +245,10 @@ export const repoSchema = z.object({
   version: int,
   permissions: permissionsSchema.optional().describe('the caller’s; absent for anonymous callers'),
   build: buildSchema.optional().describe('the newest build, with ?latest=true'),
+  recent: z
+    .array(z.object({ number: int, status, started: seconds, finished: seconds }))
+    .optional()
+    .describe('the last builds, newest first, with ?recent=N'),
 });
 
 export const logLineSchema = z.object({

@@ -8,6 +8,7 @@ import type {
   NewBuild,
   NewStageWithSteps,
   Page,
+  RecentBuild,
 } from '../../core/build.js';
 import { InvalidInputError, NotFoundError } from '../../core/errors.js';
 import type { LatestKind } from '../../core/latest.js';
@@ -19,6 +20,7 @@ import { inTransaction } from '../transaction.js';
 import { deleteLatest, indexLatest, latestRows } from './latest.js';
 import { newestRows } from './newest.js';
 import { ReadBatch } from './read-batch.js';
+import { recentRows } from './recent.js';
 import { bool, changed, checkVersioned, flag, insertId, parseMap, toJson, write } from './rows.js';
 import { stageColumns } from './stages.js';
 import { insertStep } from './steps.js';
@@ -153,6 +155,13 @@ export class SqlBuildStore implements BuildStore {
   async newestOf(repoIds: readonly number[]): Promise<Map<number, Build>> {
     const rows = await newestRows(this.#db, [...new Set(repoIds)]);
     return new Map(rows.map((row) => [Number(row.repo_id), toBuild(row)]));
+  }
+
+  async recentOf(repoIds: readonly number[], count: number): Promise<Map<number, RecentBuild[]>> {
+    if (!Number.isInteger(count) || count < 1) {
+      throw new InvalidInputError(`${count} recent builds: the count must be a whole number of at least 1`);
+    }
+    return recentRows(this.#db, [...new Set(repoIds)], count);
   }
 
   async list(repoId: number, { page, perPage }: Page, filter: BuildFilter = {}): Promise<Build[]> {

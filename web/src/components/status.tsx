@@ -10,9 +10,14 @@ export function duration(
   now = Date.now() / 1000,
 ): string {
   if (!started) return '';
-  const seconds = Math.max(0, Math.round((stopped || now) - started));
-  const minutes = Math.floor(seconds / 60);
-  return minutes > 0 ? `${minutes}m ${String(seconds % 60).padStart(2, '0')}s` : `${seconds}s`;
+  return span((stopped || now) - started);
+}
+
+/** `1m 05s`, `42s` for a number of seconds (rounded; never negative). */
+export function span(seconds: number): string {
+  const whole = Math.max(0, Math.round(seconds));
+  const minutes = Math.floor(whole / 60);
+  return minutes > 0 ? `${minutes}m ${String(whole % 60).padStart(2, '0')}s` : `${whole}s`;
 }
 
 /** `3 minutes ago`, for epoch seconds. */

@@ -2,14 +2,21 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { ActionButton } from '../components/action.js';
 import { Show, useApi } from '../components/load.js';
+import { BuildSparkline } from '../components/build-sparkline.js';
 import { Ago, Status } from '../components/status.js';
 import { Link } from '../router.js';
 import type { Repo } from '../wire.js';
 import { LocalRepoPanel } from './local-repo.js';
 
-/** `/`: the caller's repositories with their newest build; search, only-enabled filter, sync, enable. */
+/** How many of each repository's last builds the sparkline shows. */
+const RECENT = 20;
+
+/**
+ * `/`: the caller's repositories with their newest build and a sparkline of their last builds'
+ * durations; search, only-enabled filter, sync, enable.
+ */
 export function ReposPage() {
-  const repos = useApi<Repo[]>('/api/user/repos?latest=true');
+  const repos = useApi<Repo[]>(`/api/user/repos?latest=true&recent=${RECENT}`);
   const [query, setQuery] = useState('');
   const [activeOnly, setActiveOnly] = useState(true);
   return (
@@ -71,6 +78,7 @@ function RepoCard({ repo, enabled }: { repo: Repo; enabled: () => void }) {
           <Status status={build.status} /> #{build.number} · {build.target} · <Ago seconds={build.created} />
         </span>
       )}
+      {repo.recent === undefined ? null : <BuildSparkline recent={repo.recent} slots={RECENT} />}
       {!repo.active && repo.permissions?.admin ? (
         <ActionButton label="Enable" run={() => api('POST', `/api/repos/${repo.slug}`)} done={enabled} />
       ) : null}
