@@ -29,6 +29,7 @@ interface StageJson {
   id: number;
   name: string;
   status: string;
+  machine?: string;
   pending_reason?: { code: string; message: string };
 }
 
@@ -142,6 +143,23 @@ describe('queue, runners, incomplete builds and statistics API', () => {
       code: 'accepted',
       message: 'runner "runner-eu" took the stage and is starting it',
     });
+  });
+
+  it('adds each incomplete build’s stages with their runner and reasons on ?stages=true', async () => {
+    // The previous test gave the first stage to runner-eu; the second waits on it.
+    const answer = await as(admin, 'GET', '/api/builds/incomplete?stages=true');
+    expect(answer.status, answer.text).toBe(200);
+    const [entry] = answer.json as { slug: string; build: { number: number; stages: StageJson[] } }[];
+    expect(entry?.slug).toBe('octocat/app');
+    expect(entry?.build.number).toBe(1);
+    expect(entry?.build.stages.map((s) => [s.name, s.status, s.machine, s.pending_reason?.code])).toEqual([
+      ['build', 'pending', 'runner-eu', 'accepted'],
+      ['test', 'waiting_on_dependencies', '', 'waiting_on_dependencies'],
+    ]);
+    expect(entry?.build.stages[0]).not.toHaveProperty('steps');
+    const plain = (await as(admin, 'GET', '/api/builds/incomplete')).json as { build: object }[];
+    expect(plain[0]?.build).not.toHaveProperty('stages');
+    expect((await as(member, 'GET', '/api/builds/incomplete?stages=true')).status).toBe(403);
   });
 
   it('lists the incomplete builds with their repositories, and counts users, repositories and builds', async () => {

@@ -4,6 +4,7 @@ import { api, useCsrf, type Account } from './api.js';
 import { messageOf } from './components/load.js';
 import { AccountPage } from './pages/account.js';
 import { AdminPage } from './pages/admin.js';
+import { AdminRunningPage } from './pages/admin-running.js';
 import { SettingsPage } from './pages/settings.js';
 import { BuildPage } from './pages/build.js';
 import { OrgInsightsPage, RepoInsightsPage } from './pages/insights.js';
@@ -28,6 +29,8 @@ function Page({ path, account }: { path: string; account: Account }) {
       return <AccountPage account={account} />;
     case 'admin':
       return <AdminPage />;
+    case 'admin-running':
+      return <AdminRunningPage />;
     case 'settings':
       return <SettingsPage owner={route.owner} name={route.name} />;
     case 'repo':

@@ -13,6 +13,8 @@ export function titleOf(route: Route): string | undefined {
       return 'Account';
     case 'admin':
       return 'Administration';
+    case 'admin-running':
+      return 'Running now · Administration';
     case 'settings':
       return `Settings · ${repo}`;
     case 'repo':

@@ -70,6 +70,7 @@ export type Route =
   | { page: 'repos' }
   | { page: 'account' }
   | { page: 'admin' }
+  | { page: 'admin-running' }
   | { page: 'settings'; owner: string; name: string }
   | { page: 'repo'; owner: string; name: string }
   | { page: 'build'; owner: string; name: string; number: number }
@@ -85,7 +86,10 @@ export function routeOf(path: string): Route {
   const [owner, name, number, stage, step] = parts;
   if (parts.length === 0) return { page: 'repos' };
   if (parts.length === 1 && owner === 'account') return { page: 'account' };
-  if (owner === 'admin') return { page: 'admin' };
+  if (owner === 'admin') {
+    if (parts.length === 1) return { page: 'admin' };
+    return parts.length === 2 && name === 'running' ? { page: 'admin-running' } : { page: 'missing' };
+  }
   // `orgs` is never an owner (the server reserves it): `/orgs/{org}/insights` is an organisation's.
   if (owner === 'orgs') {
     return parts.length === 3 && number === 'insights' && name !== undefined

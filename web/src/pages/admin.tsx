@@ -4,6 +4,7 @@ import { ActionButton } from '../components/action.js';
 import { ApiForm } from '../components/form.js';
 import { Show, useApi } from '../components/load.js';
 import { Ago, Status } from '../components/status.js';
+import { Link } from '../router.js';
 import type { Stage } from '../wire.js';
 import { RunnerTokens } from './admin-runner-tokens.js';
 import { LocalAccounts } from './admin-local-accounts.js';
@@ -34,11 +35,18 @@ interface QueueItem extends Stage {
   build_id: number;
 }
 
-/** `/admin`: accounts, the queue with why each stage waits, the runners and their tokens (administrators). */
+/**
+ * `/admin`: accounts, the queue with why each stage waits, the runners and their tokens
+ * (administrators); every build running now, with its runners, is on `/admin/running`.
+ */
 export function AdminPage() {
   return (
     <main>
       <h1>Administration</h1>
+      <p>
+        <Link href="/admin/running">Running now</Link>: every build running or waiting, with the runner each
+        stage runs on.
+      </p>
       <Users />
       <LocalAccounts />
       <Queue />

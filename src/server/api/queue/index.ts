@@ -10,7 +10,7 @@ import { runnersRoute } from './runners.js';
 
 /** What the administration of the queue, runners and statistics needs. */
 export interface QueueAdminRoutesDeps {
-  readonly store: Pick<Store, 'users' | 'repos' | 'builds' | 'queue' | 'runners' | 'runnerTokens'>;
+  readonly store: Pick<Store, 'users' | 'repos' | 'builds' | 'stages' | 'queue' | 'runners' | 'runnerTokens'>;
   readonly queue: QueueSwitch;
   readonly reasons: PendingReasons;
 }
@@ -24,7 +24,7 @@ export function queueAdminRoutes({ store, queue, reasons }: QueueAdminRoutesDeps
     ...queueRoutes({ queue, reasons }),
     runnersRoute({ runners: store.runners, queue: store.queue }),
     ...runnerTokenRoutes({ runnerTokens: store.runnerTokens }),
-    incompleteBuildsRoute({ builds: store.builds, repos: store.repos }),
+    incompleteBuildsRoute({ builds: store.builds, repos: store.repos, stages: store.stages, reasons }),
     statsRoute({ users: store.users, repos: store.repos, builds: store.builds, queue: store.queue }),
   ];
 }
