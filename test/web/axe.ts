@@ -28,7 +28,7 @@ export async function axeViolations(page: Page): Promise<string[]> {
       id: v.id,
       impact: v.impact,
       help: v.help,
-      nodes: v.nodes.slice(0, 4).map((node) => node.target.join(' ')),
+      nodes: v.nodes.slice(0, 4).map((node) => node.target.join(' ') + ' ' + node.html.slice(0, 160)),
     })))`);
   return violations.map((v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.help} — ${v.nodes.join(', ')}`);
 }

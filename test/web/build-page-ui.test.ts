@@ -13,6 +13,7 @@ import { stageSource, upload } from '../api/artifacts-support.js';
 import { enable, loginAs, type BrowserSession } from '../api/client.js';
 import { startHarness, type Harness } from '../api/harness.js';
 import { BUILD_AND_TEST } from '../api/pipelines.js';
+import { axeViolations } from './axe.js';
 import { browserSkip, launchBrowser, watchProblems } from './browser.js';
 
 const skip = browserSkip();
@@ -32,10 +33,10 @@ describe.skipIf(skip)('the build page in Chromium: tabs, artifacts, title and ic
     return page;
   }
 
-  /** The page at `path`, as octocat sees it. */
-  async function open(path: string): Promise<Page> {
+  /** The page at `path`, as octocat sees it (in the dark theme when asked). */
+  async function open(path: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
     if (browser === undefined) throw new Error('no browser');
-    const context = await browser.newContext();
+    const context = await browser.newContext({ colorScheme });
     await context.addCookies(
       session.cookie.split('; ').map((pair) => {
         const [name = '', ...value] = pair.split('=');
@@ -209,4 +210,28 @@ describe.skipIf(skip)('the build page in Chromium: tabs, artifacts, title and ic
     expect(await page.evaluate<string>('document.activeElement?.tagName ?? ""')).toBe('BODY');
     expect(problems).toEqual([]);
   });
+
+  it('has no accessibility violations axe-core finds, on each page, in both themes', async () => {
+    const pages: [string, string][] = [
+      ['/', 'Repositories'],
+      ['/octocat/app', 'octocat/app'],
+      ['/octocat/app/1', 'octocat/app #1'],
+      ['/octocat/app/1?tab=artifacts', 'octocat/app #1'],
+      ['/octocat/app/1?tab=tests', 'octocat/app #1'],
+      ['/octocat/app/1/1/1', 'octocat/app #1'],
+      ['/octocat/app/settings', 'Settings'],
+      ['/account', 'API token'],
+      ['/admin/nothing-here', 'Not found'],
+    ];
+    const found: string[] = [];
+    for (const scheme of ['light', 'dark'] as const)
+      for (const [path, heading] of pages) {
+        const page = await open(path, scheme);
+        await page.getByRole('heading', { name: heading }).first().waitFor();
+        await page.waitForLoadState('networkidle');
+        for (const violation of await axeViolations(page)) found.push(`${scheme} ${path}: ${violation}`);
+        await page.context().close();
+      }
+    expect(found).toEqual([]);
+  }, 120_000);
 });

@@ -19,6 +19,7 @@ import { millis } from '../../web/src/components/units.js';
 import type { Insights } from '../../web/src/wire.js';
 import { call, enable, loginAs, type BrowserSession } from '../api/client.js';
 import { startHarness, type Harness } from '../api/harness.js';
+import { axeViolations } from './axe.js';
 import { browserSkip, launchBrowser, watchProblems } from './browser.js';
 
 const skip = browserSkip();
@@ -248,6 +249,20 @@ describe.skipIf(skip)('build insights on the web pages, in Chromium', () => {
     expect(await page.locator('svg.chart-svg').count()).toBe(0);
     expect(problems).toEqual([]);
   });
+
+  it('has no accessibility violations axe-core finds, on both insights pages, in both themes', async () => {
+    const found: string[] = [];
+    for (const scheme of ['light', 'dark'] as const)
+      for (const path of ['/octocat/app/insights?days=30', '/orgs/octocat/insights?days=30']) {
+        const page = await open(path, 1280, scheme);
+        await page.getByRole('heading', { name: 'Build duration' }).waitFor();
+        await page.waitForLoadState('networkidle');
+        for (const violation of await axeViolations(page)) found.push(`${scheme} ${path}: ${violation}`);
+        await page.context().close();
+      }
+    expect(found).toEqual([]);
+    expect(problems).toEqual([]);
+  }, 60_000);
 
   it('fits a phone’s 360 px, in the dark theme too', async () => {
     const page = await open('/octocat/app/insights?days=30', 360, 'dark');

@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dockerForTests } from '../../src/engines/docker/testing.case.js';
 import { WEB_DIST } from '../../src/server/web/web-app.js';
 import { freePort, providerServerEnv, startServer, waitFor, type SvcProcess } from '../e2e/system.js';
-import { browserSkip, launchBrowser } from './browser.js';
+import { axeViolations } from './axe.js';
+import { browserSkip, launchBrowser, watchProblems } from './browser.js';
 import { gitAs } from '../support/git-client.js';
 
 const docker = await dockerForTests(['local/busybox', 'svc/git']);
@@ -158,4 +159,31 @@ describe.skipIf(skip)('the built-in git provider in Chromium: from nothing to a 
     await form.getByRole('status').getByText('Saved.').waitFor();
     expect(problems.join('\n')).toBe('');
   }, 60_000);
+
+  it('has no accessibility violations axe-core finds, on its own pages and the server’s, in both themes', async () => {
+    if (browser === undefined) throw new Error('no browser');
+    const cookies = await page.context().cookies();
+    const pages: [string, string, boolean][] = [
+      ['/login', 'Log in', false],
+      ['/', 'Repositories', true],
+      ['/grace/hello', 'grace/hello', true],
+      ['/account', 'password', true],
+      ['/admin', 'Administration', true],
+    ];
+    const found: string[] = [];
+    for (const colorScheme of ['light', 'dark'] as const)
+      for (const [path, landmark, loggedIn] of pages) {
+        const context = await browser.newContext({ colorScheme });
+        if (loggedIn) await context.addCookies(cookies);
+        const each = await context.newPage();
+        const seen = watchProblems(each);
+        await each.goto(url(path));
+        await each.getByText(landmark).first().waitFor();
+        await each.waitForLoadState('networkidle');
+        for (const violation of await axeViolations(each)) found.push(`${colorScheme} ${path}: ${violation}`);
+        expect(seen, path).toEqual([]);
+        await context.close();
+      }
+    expect(found).toEqual([]);
+  }, 90_000);
 });

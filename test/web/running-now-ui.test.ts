@@ -14,6 +14,7 @@ import { enable, loginAs, type BrowserSession } from '../api/client.js';
 import { startHarness, type Harness } from '../api/harness.js';
 import { BUILD_AND_TEST } from '../api/pipelines.js';
 import { startStage } from '../api/runner-flow.js';
+import { axeViolations } from './axe.js';
 import { browserSkip, launchBrowser, watchProblems } from './browser.js';
 
 const skip = browserSkip();
@@ -26,10 +27,14 @@ describe.skipIf(skip)('running now in Chromium: builds across repositories with 
   /** Every failed response and console error of the current page. */
   let problems: string[] = [];
 
-  /** `/admin/running` as `as` sees it, `width` px wide. */
-  async function open(as: BrowserSession, width = 1280): Promise<Page> {
+  /** `/admin/running` as `as` sees it, `width` px wide, in the light or dark theme. */
+  async function open(
+    as: BrowserSession,
+    width = 1280,
+    colorScheme: 'light' | 'dark' = 'light',
+  ): Promise<Page> {
     if (browser === undefined) throw new Error('no browser');
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme });
     await context.addCookies(
       as.cookie.split('; ').map((pair) => {
         const [name = '', ...value] = pair.split('=');
@@ -148,6 +153,22 @@ describe.skipIf(skip)('running now in Chromium: builds across repositories with 
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     expect(problems).toEqual([]);
   });
+
+  it('has no accessibility violations axe-core finds, with the administration page, in both themes', async () => {
+    const found: string[] = [];
+    for (const scheme of ['light', 'dark'] as const) {
+      const page = await open(admin, 1280, scheme);
+      await page.getByRole('listitem', { name: 'runner runner-1' }).waitFor();
+      for (const violation of await axeViolations(page)) found.push(`${scheme} /admin/running: ${violation}`);
+      await page.goto(`${h.url}/admin`);
+      await page.getByRole('heading', { name: 'Administration' }).first().waitFor();
+      await page.waitForLoadState('networkidle');
+      for (const violation of await axeViolations(page)) found.push(`${scheme} /admin: ${violation}`);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    }
+    expect(found).toEqual([]);
+  }, 60_000);
 
   it('shows a non-administrator the API’s refusal in words', async () => {
     const page = await open(member);

@@ -16,6 +16,7 @@ import { stageSource } from '../api/artifacts-support.js';
 import { call, enable, loginAs, type BrowserSession } from '../api/client.js';
 import { RPC_SECRET, startHarness, type Harness } from '../api/harness.js';
 import { BUILD_AND_TEST } from '../api/pipelines.js';
+import { axeViolations } from './axe.js';
 import { browserSkip, launchBrowser, watchProblems } from './browser.js';
 
 const skip = browserSkip();
@@ -319,6 +320,25 @@ describe.skipIf(skip)('test reports on the web pages, in Chromium', () => {
     expect(await page.locator('svg.test-strip rect.bar').count()).toBe(BUILDS + 1);
     expect(problems).toEqual([]);
   });
+
+  it('has no accessibility violations axe-core finds, on the tests’ pages, in both themes', async () => {
+    const pages: [string, RegExp][] = [
+      [`/octocat/app/${BUILDS}?tab=tests`, /^Tests$/],
+      [`/octocat/app/tests/${caseOf(CHECKOUT).id}`, /^Last results$/],
+      ['/octocat/app/tests', /^Flaky tests$/],
+    ];
+    const found: string[] = [];
+    for (const scheme of ['light', 'dark'] as const)
+      for (const [path, heading] of pages) {
+        const page = await open(path, 1280, scheme);
+        await page.getByRole('heading', { name: heading }).first().waitFor();
+        await page.waitForLoadState('networkidle');
+        for (const violation of await axeViolations(page)) found.push(`${scheme} ${path}: ${violation}`);
+        await page.context().close();
+      }
+    expect(found).toEqual([]);
+    expect(problems).toEqual([]);
+  }, 60_000);
 
   it('fits a phone’s 360 px, in the dark theme too', async () => {
     const paths = [

@@ -59,7 +59,10 @@ export function sendHtml(reply: FastifyReply, html: string): FastifyReply {
     .send(html);
 }
 
-/** A complete, self-contained HTML page; `body` must already be escaped. */
+/**
+ * A complete, self-contained HTML page; `body` must already be escaped. Its content is the page's
+ * main landmark, as screen readers and axe-core expect of every page.
+ */
 export function htmlPage(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
@@ -71,7 +74,9 @@ export function htmlPage(title: string, body: string): string {
 <style>${STYLE}</style>
 </head>
 <body>
+<main>
 ${body}
+</main>
 </body>
 </html>
 `;
