@@ -142,14 +142,6 @@ async function main(): Promise<void> {
     }
     await post('/api/repos/octocat/hello/secrets', { name: 'docker_password', data: 'hunter2' });
     await post('/api/repos/octocat/hello/cron', { name: 'nightly', expr: '@daily' });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-    await context.addCookies(
-      session.cookie.split('; ').map((pair) => {
-        const [name = '', ...value] = pair.split('=');
-        return { name, value: value.join('='), url: h.url };
-      }),
-    );
-    const page = await context.newPage();
     const shots: [string, string, string][] = [
       ['repositories', '/', 'Repositories'],
       ['repository', '/octocat/hello', 'octocat/hello'],
@@ -158,13 +150,33 @@ async function main(): Promise<void> {
       ['settings', '/octocat/hello/settings', 'Secrets'],
       ['account', '/account', 'API token'],
       ['admin', '/admin', 'Runners'],
+      ['running', '/admin/running', 'Running now'],
     ];
-    for (const [name, path, waitFor] of shots) {
-      await page.goto(`${h.url}${path}`);
-      await page.getByText(waitFor).first().waitFor();
-      await page.screenshot({ path: join(OUT, `${name}.png`), fullPage: name !== 'log' });
-      console.log(`docs/ui/${name}.png`);
+    // octocat's browser, in the light or the dark theme.
+    const signedIn = async (colorScheme: 'light' | 'dark') => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme });
+      await context.addCookies(
+        session.cookie.split('; ').map((pair) => {
+          const [name = '', ...value] = pair.split('=');
+          return { name, value: value.join('='), url: h.url };
+        }),
+      );
+      return context;
+    };
+    // Every page in the light theme (name.png) and the dark one (name-dark.png).
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const page = await (await signedIn(colorScheme)).newPage();
+      for (const [name, path, waitFor] of shots) {
+        const file = `${name}${colorScheme === 'dark' ? '-dark' : ''}.png`;
+        await page.goto(`${h.url}${path}`);
+        await page.getByText(waitFor).first().waitFor();
+        await page.waitForLoadState('networkidle');
+        await page.screenshot({ path: join(OUT, file), fullPage: name !== 'log' });
+        console.log(`docs/ui/${file}`);
+      }
     }
+    const context = await signedIn('light');
+    const page = await context.newPage();
     // The start page of a server without a git provider: the walkthrough for connecting one.
     const fresh = await startHarness({ noProvider: true });
     try {
