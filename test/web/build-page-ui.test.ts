@@ -173,6 +173,9 @@ describe.skipIf(skip)('the build page in Chromium: tabs, artifacts, title and ic
   it('moves through builds and steps with j and k, opens one with Enter, lists the keys with ?', async () => {
     const page = await open('/octocat/app');
     await page.getByRole('link', { name: '#1', exact: true }).waitFor();
+    // Each build names its author, with a picture or, where the page may load none, initials.
+    expect(await page.locator('td.author').first().innerText()).toMatch(/\boctocat$/);
+    expect(await page.locator('td.author svg.avatar text').first().textContent()).toBe('OC');
     const focused = () => page.evaluate<string>('document.activeElement?.textContent?.trim() ?? ""');
     await page.keyboard.press('j');
     expect(await focused()).toBe('#2');

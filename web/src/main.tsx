@@ -17,6 +17,7 @@ import { Link, routeOf, usePath } from './router.js';
 import { useTitle } from './components/document-status.js';
 import { titleOf } from './page-titles.js';
 import { Shortcuts } from './components/shortcuts.js';
+import { Avatar } from './components/avatar.js';
 
 /** The page for the current path. */
 function Page({ path, account }: { path: string; account: Account }) {
@@ -93,7 +94,9 @@ function App() {
         </Link>
         <nav aria-label="account">
           {account.admin ? <Link href="/admin">Administration</Link> : null}{' '}
-          <Link href="/account">{account.login}</Link>{' '}
+          <Link href="/account">
+            <Avatar login={account.login} url={account.avatar_url} /> {account.login}
+          </Link>{' '}
           {/* A POST that ends the session on the server, with the session's CSRF token. */}
           <form method="post" action="/logout" class="logout">
             <input type="hidden" name="csrf" value={account.csrf ?? ''} />

@@ -8,6 +8,7 @@ import { useBuildEvents } from '../components/stream.js';
 import { Link, navigate, useSearch } from '../router.js';
 import { ArtifactSection, type Artifact } from './build-artifacts.js';
 import { ChangedFiles } from '../components/changed-files.js';
+import { Avatar } from '../components/avatar.js';
 import { DONE, type Approval, type Build, type BuildTests } from '../wire.js';
 import { ApprovalList } from './build-approvals.js';
 import { TestSection } from './build-tests.js';
@@ -130,7 +131,9 @@ function BuildView({
         <dt>Commit</dt>
         <dd>{build.link ? <a href={build.link}>{build.after.slice(0, 10)}</a> : build.after.slice(0, 10)}</dd>
         <dt>Author</dt>
-        <dd>{build.author_login}</dd>
+        <dd>
+          <Avatar login={build.author_login} url={build.author_avatar} /> {build.author_login}
+        </dd>
         <dt>Duration</dt>
         <dd>{duration(build.started, build.finished) || '–'}</dd>
       </dl>

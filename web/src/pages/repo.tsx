@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'preact/hooks';
 import { Show, useApi } from '../components/load.js';
 import { Ago, duration, Status } from '../components/status.js';
+import { Avatar } from '../components/avatar.js';
 import { Link } from '../router.js';
 import { useBuildEvents } from '../components/stream.js';
 import { LocalRefs } from './local-refs.js';
@@ -93,6 +94,7 @@ function BuildTable({ slug, builds }: { slug: string; builds: Build[] }) {
           <th scope="col">Event</th>
           <th scope="col">Branch</th>
           <th scope="col">Message</th>
+          <th scope="col">Author</th>
           <th scope="col">Duration</th>
           <th scope="col">Created</th>
         </tr>
@@ -111,6 +113,9 @@ function BuildTable({ slug, builds }: { slug: string; builds: Build[] }) {
             <td>{build.event}</td>
             <td>{build.target}</td>
             <td class="message">{build.message.split('\n')[0]}</td>
+            <td class="author">
+              <Avatar login={build.author_login} url={build.author_avatar} /> {build.author_login}
+            </td>
             <td>{duration(build.started, build.finished)}</td>
             <td>
               <Ago seconds={build.created} />
