@@ -253,11 +253,15 @@ describe.skipIf(skip)('build insights on the web pages, in Chromium', () => {
   it('has no accessibility violations axe-core finds, on both insights pages, in both themes', async () => {
     const found: string[] = [];
     for (const scheme of ['light', 'dark'] as const)
-      for (const path of ['/octocat/app/insights?days=30', '/orgs/octocat/insights?days=30']) {
+      for (const [path, shot] of [
+        ['/octocat/app/insights?days=30', 'insights'],
+        ['/orgs/octocat/insights?days=30', 'org-insights'],
+      ] as const) {
         const page = await open(path, 1280, scheme);
         await page.getByRole('heading', { name: 'Build duration' }).waitFor();
         await page.waitForLoadState('networkidle');
         for (const violation of await axeViolations(page)) found.push(`${scheme} ${path}: ${violation}`);
+        if (scheme === 'dark') await page.screenshot({ path: `${SHOTS}${shot}-dark.png`, fullPage: true });
         await page.context().close();
       }
     expect(found).toEqual([]);

@@ -322,18 +322,20 @@ describe.skipIf(skip)('test reports on the web pages, in Chromium', () => {
   });
 
   it('has no accessibility violations axe-core finds, on the tests’ pages, in both themes', async () => {
-    const pages: [string, RegExp][] = [
-      [`/octocat/app/${BUILDS}?tab=tests`, /^Tests$/],
-      [`/octocat/app/tests/${caseOf(CHECKOUT).id}`, /^Last results$/],
-      ['/octocat/app/tests', /^Flaky tests$/],
+    // Each page, and its screenshot in the dark theme (the light ones are taken above).
+    const pages: [string, RegExp, string][] = [
+      [`/octocat/app/${BUILDS}?tab=tests`, /^Tests$/, 'tests'],
+      [`/octocat/app/tests/${caseOf(CHECKOUT).id}`, /^Last results$/, 'test-history'],
+      ['/octocat/app/tests', /^Flaky tests$/, 'flaky-tests'],
     ];
     const found: string[] = [];
     for (const scheme of ['light', 'dark'] as const)
-      for (const [path, heading] of pages) {
+      for (const [path, heading, shot] of pages) {
         const page = await open(path, 1280, scheme);
         await page.getByRole('heading', { name: heading }).first().waitFor();
         await page.waitForLoadState('networkidle');
         for (const violation of await axeViolations(page)) found.push(`${scheme} ${path}: ${violation}`);
+        if (scheme === 'dark') await page.screenshot({ path: `${SHOTS}${shot}-dark.png`, fullPage: true });
         await page.context().close();
       }
     expect(found).toEqual([]);
