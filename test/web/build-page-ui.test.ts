@@ -34,9 +34,9 @@ describe.skipIf(skip)('the build page in Chromium: tabs, artifacts, title and ic
   }
 
   /** The page at `path`, as octocat sees it (in the dark theme when asked). */
-  async function open(path: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  async function open(path: string, colorScheme: 'light' | 'dark' = 'light', width = 1280): Promise<Page> {
     if (browser === undefined) throw new Error('no browser');
-    const context = await browser.newContext({ colorScheme });
+    const context = await browser.newContext({ colorScheme, viewport: { width, height: 800 } });
     await context.addCookies(
       session.cookie.split('; ').map((pair) => {
         const [name = '', ...value] = pair.split('=');
@@ -237,4 +237,13 @@ describe.skipIf(skip)('the build page in Chromium: tabs, artifacts, title and ic
       }
     expect(found).toEqual([]);
   }, 120_000);
+
+  it('fits a phone’s 360 px: the stages, the chosen step’s log under them, the waterfall', async () => {
+    const page = await open('/octocat/app/1', 'dark', 360);
+    await page.getByRole('region', { name: 'stage build' }).waitFor();
+    await page.getByRole('region', { name: /^log of / }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+    expect(problems).toEqual([]);
+  });
 });
