@@ -26,7 +26,9 @@ export function RepoTestsPage({ owner, name }: { owner: string; name: string }) 
         <Show loaded={flaky}>
           {(list) =>
             list.length === 0 ? (
-              <p class="muted">No flaky tests.</p>
+              <p class="muted">
+                No flaky tests: no test failed and passed on one commit in the last 14 days.
+              </p>
             ) : (
               <ul class="cards">
                 {list.map((test) => (
@@ -43,7 +45,7 @@ export function RepoTestsPage({ owner, name }: { owner: string; name: string }) 
         <Show loaded={quarantined}>
           {(list) =>
             list.length === 0 ? (
-              <p class="muted">No quarantined tests.</p>
+              <p class="muted">No quarantined tests. A test's page quarantines it once quarantine is on.</p>
             ) : (
               <ul class="test-list">
                 {list.map((test) => (

@@ -62,7 +62,15 @@ export function RepoPage({ owner, name }: { owner: string; name: string }) {
       <Show loaded={builds}>
         {(list) => (
           <>
-            {list.length === 0 ? <p class="muted">No builds.</p> : <BuildTable slug={slug} builds={list} />}
+            {list.length === 0 ? (
+              <p class="muted">
+                {branch === ''
+                  ? 'No builds yet. A push, a pull request or a cron job starts one; so does “New build” above.'
+                  : `No builds of ${branch}.`}
+              </p>
+            ) : (
+              <BuildTable slug={slug} builds={list} />
+            )}
             <nav class="pager" aria-label="pages">
               <button type="button" disabled={page === 1} onClick={() => setPage(page - 1)}>
                 Newer

@@ -50,7 +50,16 @@ export function ReposPage() {
           const shown = list.filter(
             (repo) => (!activeOnly || repo.active) && repo.slug.toLowerCase().includes(query.toLowerCase()),
           );
-          if (shown.length === 0) return <p class="muted">No repository matches.</p>;
+          if (shown.length === 0)
+            return (
+              <p class="muted">
+                {query !== ''
+                  ? 'No repository matches.'
+                  : activeOnly
+                    ? 'No enabled repository yet. Untick “Enabled only” to see all of yours, and enable one to build it; “Sync” reads them from the git provider again.'
+                    : 'No repository yet. “Sync” reads yours from the git provider.'}
+              </p>
+            );
           return (
             <ul class="cards" aria-label="repositories">
               {shown.map((repo) => (

@@ -26,7 +26,7 @@ export function CronSection({ slug }: { slug: string }) {
       <Show loaded={crons}>
         {(list) =>
           list.length === 0 ? (
-            <p class="muted">No cron jobs.</p>
+            <p class="muted">No cron jobs. Add one below to build a branch on a schedule.</p>
           ) : (
             <ul aria-label="cron list">
               {list.map((cron) => {

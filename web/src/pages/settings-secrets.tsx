@@ -25,7 +25,9 @@ export function SecretSection({ slug }: { slug: string }) {
       <Show loaded={secrets}>
         {(list) =>
           list.length === 0 ? (
-            <p class="muted">No secrets.</p>
+            <p class="muted">
+              No secrets. Add one below; steps read it with <code>from_secret</code>.
+            </p>
           ) : (
             <ul aria-label="secret list">
               {list.map((secret) => (
