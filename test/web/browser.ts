@@ -1,5 +1,6 @@
 /* Test support: a real Chromium (Debian's) driven by playwright-core, for the web UI's tests. */
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -31,3 +32,6 @@ export function watchProblems(page: Page): string[] {
   });
   return problems;
 }
+
+/** Where the browser tests write the screenshots docs/ui.md shows. */
+export const SHOTS = fileURLToPath(new URL('../../docs/ui/', import.meta.url));

@@ -14,7 +14,7 @@ import { enable, loginAs, type BrowserSession } from '../api/client.js';
 import { startHarness, type Harness } from '../api/harness.js';
 import { BUILD_AND_TEST } from '../api/pipelines.js';
 import { axeViolations } from './axe.js';
-import { browserSkip, launchBrowser, watchProblems } from './browser.js';
+import { browserSkip, launchBrowser, SHOTS, watchProblems } from './browser.js';
 
 const skip = browserSkip();
 
@@ -165,7 +165,7 @@ describe.skipIf(skip)('the build page in Chromium: tabs, artifacts, title and ic
     expect(decodeURIComponent((await icon()) ?? '')).toContain('fill="#9a6700"');
     await page.getByRole('link', { name: 'octocat/app' }).first().click();
     await page.getByRole('heading', { name: 'octocat/app', exact: true }).waitFor();
-    expect(await page.title()).toBe('octocat/app · svc');
+    await expect.poll(() => page.title()).toBe('octocat/app · svc');
     expect(await icon()).not.toMatch(/^data:/);
     expect(problems).toEqual([]);
   });
@@ -233,6 +233,8 @@ describe.skipIf(skip)('the build page in Chromium: tabs, artifacts, title and ic
         await page.getByRole('heading', { name: heading }).first().waitFor();
         await page.waitForLoadState('networkidle');
         for (const violation of await axeViolations(page)) found.push(`${scheme} ${path}: ${violation}`);
+        if (path.endsWith('?tab=artifacts'))
+          await page.screenshot({ path: `${SHOTS}artifacts${scheme === 'dark' ? '-dark' : ''}.png` });
         await page.context().close();
       }
     expect(found).toEqual([]);

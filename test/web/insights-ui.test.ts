@@ -8,7 +8,6 @@
  * assertion names a date.
  */
 import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayOf, DAY_MS, type BuildFacts } from '../../src/core/insights.js';
@@ -20,10 +19,9 @@ import type { Insights } from '../../web/src/wire.js';
 import { call, enable, loginAs, type BrowserSession } from '../api/client.js';
 import { startHarness, type Harness } from '../api/harness.js';
 import { axeViolations } from './axe.js';
-import { browserSkip, launchBrowser, watchProblems } from './browser.js';
+import { browserSkip, launchBrowser, SHOTS, watchProblems } from './browser.js';
 
 const skip = browserSkip();
-const SHOTS = fileURLToPath(new URL('../../docs/ui/', import.meta.url));
 const NOW = Date.now();
 const TODAY = dayOf(NOW);
 /** The browser's clock, fixed (at noon of the real day) for stable screenshots. */

@@ -15,7 +15,7 @@ import { dockerForTests } from '../../src/engines/docker/testing.case.js';
 import { WEB_DIST } from '../../src/server/web/web-app.js';
 import { freePort, providerServerEnv, startServer, waitFor, type SvcProcess } from '../e2e/system.js';
 import { axeViolations } from './axe.js';
-import { browserSkip, launchBrowser, watchProblems } from './browser.js';
+import { browserSkip, launchBrowser, SHOTS, watchProblems } from './browser.js';
 import { gitAs } from '../support/git-client.js';
 
 const docker = await dockerForTests(['local/busybox', 'svc/git']);
@@ -181,6 +181,8 @@ describe.skipIf(skip)('the built-in git provider in Chromium: from nothing to a 
         await each.getByText(landmark).first().waitFor();
         await each.waitForLoadState('networkidle');
         for (const violation of await axeViolations(each)) found.push(`${colorScheme} ${path}: ${violation}`);
+        if (path === '/login')
+          await each.screenshot({ path: `${SHOTS}login${colorScheme === 'dark' ? '-dark' : ''}.png` });
         expect(seen, path).toEqual([]);
         await context.close();
       }

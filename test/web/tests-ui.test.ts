@@ -6,7 +6,6 @@
  * flaky and quarantined tests. Results are stored as the server stores a step's reports.
  */
 import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Repo } from '../../src/core/repo.js';
@@ -17,10 +16,9 @@ import { call, enable, loginAs, type BrowserSession } from '../api/client.js';
 import { RPC_SECRET, startHarness, type Harness } from '../api/harness.js';
 import { BUILD_AND_TEST } from '../api/pipelines.js';
 import { axeViolations } from './axe.js';
-import { browserSkip, launchBrowser, watchProblems } from './browser.js';
+import { browserSkip, launchBrowser, SHOTS, watchProblems } from './browser.js';
 
 const skip = browserSkip();
-const SHOTS = fileURLToPath(new URL('../../docs/ui/', import.meta.url));
 const BUILDS = 12;
 const HOUR = 3_600_000;
 /** When the results were stored; the pages are looked at three days later (the screenshots' "ago"). */
