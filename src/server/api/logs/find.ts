@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { isDone } from '../../../core/status.js';
-import type { Step } from '../../../core/step.js';
 import type { BuildStore } from '../../../core/build.js';
 import { NotFoundError } from '../../../core/errors.js';
 import type { LogStore } from '../../../core/log.js';
@@ -24,8 +22,8 @@ export interface FindLogDeps {
 
 /**
  * GET /api/repos/{owner}/{name}/builds/{number}/logs/{stage}/{step}: the stored log of a step as
- * `[{"pos", "out", "time"}]`. NOT_FOUND while the step has no stored log and has not finished
- * (follow it live with `…/stream`); a finished step that printed nothing has an empty log, `[]`.
+ * `[{"pos", "out", "time"}]`. NOT_FOUND while the step has no stored log (not finished yet: follow
+ * it live with `…/stream`).
  */
 export function findLogRoute(deps: FindLogDeps): ApiRoute {
   return route({
@@ -41,21 +39,15 @@ export function findLogRoute(deps: FindLogDeps): ApiRoute {
       const step = await findStep(deps, build, params.stage, params.step);
       if (await masksDebugShell(build, repo, principal, deps.canWrite)) {
         const lines = await deps.logs.find(step.id);
-        if (lines === undefined) return silent(step);
+        if (lines === undefined) throw new NotFoundError(`the log of step ${step.name}`);
         return maskDebugShell(lines);
       }
       // The stored JSON is this answer already: sent as it is, a log of 100,000 lines takes tens of
       // milliseconds instead of a second spent parsing it into lines and writing them back.
       const json = await deps.logs.findJson(step.id);
-      if (json === undefined) return silent(step);
+      if (json === undefined) throw new NotFoundError(`the log of step ${step.name}`);
       void reply.type('application/json; charset=utf-8');
       return json;
     },
   });
-}
-
-/** No stored log: empty for a step that is done (it printed nothing), not there yet otherwise. */
-function silent(step: Step): [] {
-  if (isDone(step.status)) return [];
-  throw new NotFoundError(`the log of step ${step.name}`);
 }
