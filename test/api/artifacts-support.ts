@@ -58,6 +58,9 @@ export async function stageSource(
       started: 1_000,
       stopped: 2_000,
     }));
+  // A finished step has its log, as a runner leaves it.
+  if (existing === undefined)
+    await h.store.logs.create(created.id, [{ pos: 0, out: `+ ${step.name}\n`, time: 0 }]);
   return { repoId: repo.id, buildId: build.id, stageId: found.id, stepId: created.id };
 }
 

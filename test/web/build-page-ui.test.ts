@@ -237,6 +237,22 @@ describe.skipIf(skip)('the build page in Chromium: tabs, artifacts, title and ic
           await page.screenshot({ path: `${SHOTS}artifacts${scheme === 'dark' ? '-dark' : ''}.png` });
         await page.context().close();
       }
+    // The server's own start page, on a server without a git provider: the way to connect one.
+    const fresh = await startHarness({ noProvider: true });
+    try {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        if (browser === undefined) throw new Error('no browser');
+        const context = await browser.newContext({ colorScheme });
+        const page = await context.newPage();
+        await page.goto(fresh.url);
+        await page.getByText('Connect your git provider').first().waitFor();
+        for (const violation of await axeViolations(page))
+          found.push(`${colorScheme} start page: ${violation}`);
+        await context.close();
+      }
+    } finally {
+      await fresh.close();
+    }
     expect(found).toEqual([]);
   }, 120_000);
 

@@ -66,6 +66,16 @@ describe.skipIf(skip)('the built-in git provider in Chromium: from nothing to a 
     const link = await waitFor('the setup link in the log', () =>
       Promise.resolve(/Open (http:\/\/\S+\/setup\?token=[\w-]+)/.exec(server?.log() ?? '')?.[1]),
     );
+    // The setup page, in both themes, before it is used (once).
+    for (const colorScheme of ['light', 'dark'] as const) {
+      if (browser === undefined) throw new Error('no browser');
+      const context = await browser.newContext({ colorScheme });
+      const setup = await context.newPage();
+      await setup.goto(link.replace(/^http:\/\/[^/]+/, url()));
+      await setup.getByLabel('Name').waitFor();
+      expect(await axeViolations(setup), `${colorScheme} setup page`).toEqual([]);
+      await context.close();
+    }
     await page.goto(link.replace(/^http:\/\/[^/]+/, url()));
     await page.getByLabel('Name').fill('grace');
     await page.getByLabel('Password').fill('grace-password-1');
