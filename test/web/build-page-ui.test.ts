@@ -161,7 +161,7 @@ describe.skipIf(skip)('the build page in Chromium: tabs, artifacts, title and ic
     await page.getByRole('region', { name: 'artifacts' }).waitFor();
     const icon = () => page.locator('link[rel="icon"]').getAttribute('href');
     // Its second stage waits for a runner.
-    expect(await page.title()).toBe('○ octocat/app #1 (pending) · svc');
+    await expect.poll(() => page.title()).toBe('○ octocat/app #1 (pending) · svc');
     expect(decodeURIComponent((await icon()) ?? '')).toContain('fill="#9a6700"');
     await page.getByRole('link', { name: 'octocat/app' }).first().click();
     await page.getByRole('heading', { name: 'octocat/app', exact: true }).waitFor();

@@ -107,7 +107,8 @@ describe.skipIf(skip)('running now in Chromium: builds across repositories with 
     await page.goto(`${h.url}/admin`);
     await page.getByRole('link', { name: 'Running now' }).click();
     await page.waitForURL(`${h.url}/admin/running`);
-    expect(await page.title()).toBe('Running now · Administration · svc');
+    // The title is set once the page has drawn, just after the address changed.
+    await expect.poll(() => page.title()).toBe('Running now · Administration · svc');
 
     const build = page.getByRole('listitem', { name: 'build octocat/app #1' });
     await build.waitFor();
