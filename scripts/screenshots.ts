@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { loadWebApp } from '../src/server/web/web-app.js';
 import { enable, loginAs, tokenOf } from '../test/api/client.js';
 import { RPC_SECRET, startHarness, type Harness } from '../test/api/harness.js';
-import { launchBrowser } from '../test/web/browser.js';
+import { launchBrowser, signedInContext } from '../test/web/browser.js';
 
 const OUT = fileURLToPath(new URL('../docs/ui/', import.meta.url));
 
@@ -153,16 +153,11 @@ async function main(): Promise<void> {
       ['running', '/admin/running', 'Running now'],
     ];
     // octocat's browser, in the light or the dark theme.
-    const signedIn = async (colorScheme: 'light' | 'dark') => {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme });
-      await context.addCookies(
-        session.cookie.split('; ').map((pair) => {
-          const [name = '', ...value] = pair.split('=');
-          return { name, value: value.join('='), url: h.url };
-        }),
-      );
-      return context;
-    };
+    const signedIn = (colorScheme: 'light' | 'dark') =>
+      signedInContext(browser, session.cookie, h.url, {
+        viewport: { width: 1280, height: 860 },
+        colorScheme,
+      });
     // Every page in the light theme (name.png) and the dark one (name-dark.png).
     for (const colorScheme of ['light', 'dark'] as const) {
       const page = await (await signedIn(colorScheme)).newPage();

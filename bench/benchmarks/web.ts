@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { loadWebApp, WEB_DIST } from '../../src/server/web/web-app.js';
 import { enable, loginAs, tokenOf } from '../../test/api/client.js';
 import { RPC_SECRET, startHarness } from '../../test/api/harness.js';
-import { launchBrowser } from '../../test/web/browser.js';
+import { launchBrowser, signedInContext } from '../../test/web/browser.js';
 import type { Benchmark } from '../lib/benchmark.js';
 import type { BenchResult } from '../lib/result.js';
 import { followSse } from '../lib/sse.js';
@@ -137,13 +137,7 @@ export const web: Benchmark = {
         })
       ).json()) as { steps: { id: number }[] };
       const stepId = running.steps[0]?.id ?? 0;
-      const context = await browser.newContext();
-      await context.addCookies(
-        session.cookie.split('; ').map((pair) => {
-          const [name = '', ...value] = pair.split('=');
-          return { name, value: value.join('='), url: h.url };
-        }),
-      );
+      const context = await signedInContext(browser, session.cookie, h.url);
       const page = await context.newPage();
       await page.goto(`${h.url}/octocat/app/${build.number}/1/1`);
       await page.getByText('live', { exact: false }).first().waitFor();

@@ -109,15 +109,8 @@ export interface CacheDay {
  * Every repository's rollups added up over all days: what the Prometheus counters and histograms
  * of GET /metrics show (docs/insights.md). Sums only grow as builds finish.
  */
-export interface InsightTotals {
-  builds: number;
-  successes: number;
-  durationSumMs: number;
-  queueSumMs: number;
-  /** Log-scaled histogram buckets → builds, as in BuildDay. */
-  durations: Map<number, number>;
-  queues: Map<number, number>;
-  runners: { kind: string; stages: number; busyMs: number }[];
+export interface InsightTotals extends Omit<BuildDay, 'day'> {
+  runners: Omit<RunnerDay, 'day'>[];
   cache: { hits: number; misses: number };
   /** Failed test results, and tests found flaky in a build (once per build). */
   tests: { failures: number; flaky: number };

@@ -1,7 +1,13 @@
 /* Test support: a real Chromium (Debian's) driven by playwright-core, for the web UI's tests. */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -15,6 +21,26 @@ export function browserSkip(): boolean {
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+}
+
+/**
+ * A browser context logged in to the svc at `url` with a session's cookie header (the test client's
+ * `BrowserSession.cookie`), made with `options` (viewport, theme).
+ */
+export async function signedInContext(
+  browser: Browser,
+  cookie: string,
+  url: string,
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  await context.addCookies(
+    cookie.split('; ').map((pair) => {
+      const [name = '', ...value] = pair.split('=');
+      return { name, value: value.join('='), url };
+    }),
+  );
+  return context;
 }
 
 /**

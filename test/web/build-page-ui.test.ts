@@ -14,7 +14,7 @@ import { enable, loginAs, type BrowserSession } from '../api/client.js';
 import { startHarness, type Harness } from '../api/harness.js';
 import { BUILD_AND_TEST } from '../api/pipelines.js';
 import { axeViolations } from './axe.js';
-import { browserSkip, launchBrowser, SHOTS, watchProblems } from './browser.js';
+import { browserSkip, launchBrowser, SHOTS, signedInContext, watchProblems } from './browser.js';
 
 const skip = browserSkip();
 
@@ -36,13 +36,10 @@ describe.skipIf(skip)('the build page in Chromium: tabs, artifacts, title and ic
   /** The page at `path`, as octocat sees it (in the dark theme when asked). */
   async function open(path: string, colorScheme: 'light' | 'dark' = 'light', width = 1280): Promise<Page> {
     if (browser === undefined) throw new Error('no browser');
-    const context = await browser.newContext({ colorScheme, viewport: { width, height: 800 } });
-    await context.addCookies(
-      session.cookie.split('; ').map((pair) => {
-        const [name = '', ...value] = pair.split('=');
-        return { name, value: value.join('='), url: h.url };
-      }),
-    );
+    const context = await signedInContext(browser, session.cookie, h.url, {
+      colorScheme,
+      viewport: { width, height: 800 },
+    });
     const page = await context.newPage();
     problems = watchProblems(page);
     await page.goto(`${h.url}${path}`);

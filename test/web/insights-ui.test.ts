@@ -19,7 +19,7 @@ import type { Insights } from '../../web/src/wire.js';
 import { call, enable, loginAs, type BrowserSession } from '../api/client.js';
 import { startHarness, type Harness } from '../api/harness.js';
 import { axeViolations } from './axe.js';
-import { browserSkip, launchBrowser, SHOTS, watchProblems } from './browser.js';
+import { browserSkip, launchBrowser, SHOTS, signedInContext, watchProblems } from './browser.js';
 
 const skip = browserSkip();
 const NOW = Date.now();
@@ -46,13 +46,10 @@ describe.skipIf(skip)('build insights on the web pages, in Chromium', () => {
   /** `path` as `as` sees it, with every problem collected. */
   async function open(path: string, width = 1280, colorScheme: 'light' | 'dark' = 'light', as = session) {
     if (browser === undefined) throw new Error('no browser');
-    const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme });
-    await context.addCookies(
-      as.cookie.split('; ').map((pair) => {
-        const [name = '', ...value] = pair.split('=');
-        return { name, value: value.join('='), url: h.url };
-      }),
-    );
+    const context = await signedInContext(browser, as.cookie, h.url, {
+      viewport: { width, height: 900 },
+      colorScheme,
+    });
     const page = await context.newPage();
     await page.clock.setFixedTime(FIXED);
     problems = watchProblems(page);

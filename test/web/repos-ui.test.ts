@@ -9,7 +9,7 @@ import { loadWebApp } from '../../src/server/web/index.js';
 import { newBuild } from '../../src/store/cases/fixtures.case.js';
 import { enable, loginAs, type BrowserSession } from '../api/client.js';
 import { startHarness, type Harness } from '../api/harness.js';
-import { browserSkip, launchBrowser, watchProblems } from './browser.js';
+import { browserSkip, launchBrowser, signedInContext, watchProblems } from './browser.js';
 
 const skip = browserSkip();
 
@@ -34,13 +34,7 @@ describe.skipIf(skip)('the start page in Chromium: sparklines of recent builds',
   /** The start page as octocat sees it, once its repositories are listed. */
   async function startPage(options: BrowserContextOptions = {}): Promise<Page> {
     if (browser === undefined) throw new Error('no browser');
-    const context = await browser.newContext(options);
-    await context.addCookies(
-      session.cookie.split('; ').map((pair) => {
-        const [name = '', ...value] = pair.split('=');
-        return { name, value: value.join('='), url: h.url };
-      }),
-    );
+    const context = await signedInContext(browser, session.cookie, h.url, options);
     const page = await context.newPage();
     problems = watchProblems(page);
     await page.goto(`${h.url}/`);

@@ -15,7 +15,7 @@ import { startHarness, type Harness } from '../api/harness.js';
 import { BUILD_AND_TEST } from '../api/pipelines.js';
 import { startStage } from '../api/runner-flow.js';
 import { axeViolations } from './axe.js';
-import { browserSkip, launchBrowser, watchProblems } from './browser.js';
+import { browserSkip, launchBrowser, signedInContext, watchProblems } from './browser.js';
 
 const skip = browserSkip();
 
@@ -34,13 +34,10 @@ describe.skipIf(skip)('running now in Chromium: builds across repositories with 
     colorScheme: 'light' | 'dark' = 'light',
   ): Promise<Page> {
     if (browser === undefined) throw new Error('no browser');
-    const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme });
-    await context.addCookies(
-      as.cookie.split('; ').map((pair) => {
-        const [name = '', ...value] = pair.split('=');
-        return { name, value: value.join('='), url: h.url };
-      }),
-    );
+    const context = await signedInContext(browser, as.cookie, h.url, {
+      viewport: { width, height: 900 },
+      colorScheme,
+    });
     const page = await context.newPage();
     problems = watchProblems(page);
     await page.goto(`${h.url}/admin/running`);

@@ -16,7 +16,7 @@ import { call, enable, loginAs, type BrowserSession } from '../api/client.js';
 import { RPC_SECRET, startHarness, type Harness } from '../api/harness.js';
 import { BUILD_AND_TEST } from '../api/pipelines.js';
 import { axeViolations } from './axe.js';
-import { browserSkip, launchBrowser, SHOTS, watchProblems } from './browser.js';
+import { browserSkip, launchBrowser, SHOTS, signedInContext, watchProblems } from './browser.js';
 
 const skip = browserSkip();
 const BUILDS = 12;
@@ -59,13 +59,10 @@ describe.skipIf(skip)('test reports on the web pages, in Chromium', () => {
     as = session,
   ): Promise<Page> {
     if (browser === undefined) throw new Error('no browser');
-    const context = await browser.newContext({ viewport: { width, height: 860 }, colorScheme });
-    await context.addCookies(
-      as.cookie.split('; ').map((pair) => {
-        const [name = '', ...value] = pair.split('=');
-        return { name, value: value.join('='), url: h.url };
-      }),
-    );
+    const context = await signedInContext(browser, as.cookie, h.url, {
+      viewport: { width, height: 860 },
+      colorScheme,
+    });
     const page = await context.newPage();
     await page.clock.setFixedTime(LATER);
     problems = watchProblems(page);

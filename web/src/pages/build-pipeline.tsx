@@ -5,7 +5,8 @@ import { Waterfall } from '../components/waterfall.js';
 import { Link, useSearch } from '../router.js';
 import type { Approval, Build, Stage } from '../wire.js';
 import { StageApproval } from './build-approvals.js';
-import { chosenStep, stepHref, StepLogPanel } from './build-step-log.js';
+import { StepLogPanel } from './build-step-log.js';
+import { chosenStep, stepHref } from './step-choice.js';
 
 /**
  * A build's Pipeline tab: the stage graph and each stage's steps on one side, the chosen step's log

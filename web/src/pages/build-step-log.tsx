@@ -6,8 +6,6 @@ import { ErrorNote } from '../components/load.js';
 import { Link } from '../router.js';
 import { DONE, type Stage, type Step } from '../wire.js';
 
-export { chosenStep, stepHref, type StepRef } from './step-choice.js';
-
 /**
  * The chosen step's log beside the stages, live while it runs (the same stream as its own page),
  * its sections folded as there; its own page has the search, the line links and the download.
